@@ -1,0 +1,631 @@
+//! Owned syntax tree of PDDL domains and problems; data only, every node carries its byte span.
+//!
+//! The tree mirrors the PDDL 3.1 / PDDL+ grammar closely enough that the canonical printer can
+//! reproduce every construct, and loosely enough that placement rules (a `preference` only in a
+//! goal, `at start` only in a durative action, …) are checked later, where a located diagnostic
+//! can explain them, instead of being syntax errors.
+
+use serde::{Deserialize, Serialize};
+use std::hash::{Hash, Hasher};
+
+/// A half-open byte range `start..end` into the source text the node was parsed from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Span {
+        Span { start, end }
+    }
+
+    pub fn len(&self) -> usize {
+        self.end.saturating_sub(self.start)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The smallest span that covers both `self` and `other`.
+    pub fn to(self, other: Span) -> Span {
+        Span::new(self.start.min(other.start), self.end.max(other.end))
+    }
+}
+
+/// An identifier as written in the source (names of types, objects, predicates, actions,
+/// requirement flags, and variables without their `?`).
+///
+/// PDDL is case-insensitive: two names are equal (and hash alike) when they are equal ignoring
+/// case, whatever their spans. `text` keeps the original spelling for printing.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Name {
+    pub text: String,
+    pub span: Span,
+}
+
+impl Name {
+    pub fn new(text: impl Into<String>, span: Span) -> Name {
+        Name {
+            text: text.into(),
+            span,
+        }
+    }
+
+    /// The case-folded form used for lookups.
+    pub fn key(&self) -> String {
+        self.text.to_lowercase()
+    }
+
+    /// Whether this name is `other`, ignoring case.
+    pub fn is(&self, other: &str) -> bool {
+        fold(&self.text).eq(fold(other))
+    }
+}
+
+fn fold(text: &str) -> impl Iterator<Item = char> + '_ {
+    text.chars().flat_map(char::to_lowercase)
+}
+
+impl PartialEq for Name {
+    fn eq(&self, other: &Name) -> bool {
+        self.is(&other.text)
+    }
+}
+
+impl Eq for Name {}
+
+impl Hash for Name {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        for c in fold(&self.text) {
+            c.hash(state);
+        }
+    }
+}
+
+/// A variable such as `?x`. `name.text` is the name without its `?`; `name.span` covers the `?`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Variable {
+    pub name: Name,
+}
+
+impl Variable {
+    pub fn span(&self) -> Span {
+        self.name.span
+    }
+}
+
+/// An argument of an atom or a function term: an object or constant name, or a variable.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Term {
+    Name(Name),
+    Variable(Variable),
+}
+
+impl Term {
+    pub fn span(&self) -> Span {
+        match self {
+            Term::Name(name) => name.span,
+            Term::Variable(variable) => variable.span(),
+        }
+    }
+}
+
+/// A type in a typed list: `block` or `(either truck plane)`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Type {
+    Name(Name),
+    Either { types: Vec<Name>, span: Span },
+}
+
+impl Type {
+    pub fn span(&self) -> Span {
+        match self {
+            Type::Name(name) => name.span,
+            Type::Either { span, .. } => *span,
+        }
+    }
+}
+
+/// One entry of a typed list (`?x ?y - block`): the item and the type written after its group,
+/// if any. Items of one group share the same `ty`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Typed<T> {
+    pub item: T,
+    #[serde(rename = "type")]
+    pub ty: Option<Type>,
+}
+
+/// A predicate declaration `(on ?x ?y - block)`, also the head of a `:derived` rule.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AtomicSkeleton {
+    pub name: Name,
+    pub parameters: Vec<Typed<Variable>>,
+    pub span: Span,
+}
+
+/// A function declaration `(fuel ?t - truck) - number`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FunctionDecl {
+    pub name: Name,
+    pub parameters: Vec<Typed<Variable>>,
+    /// The declared value type (`number`, or an object type for object fluents); `None` when the
+    /// declaration has no `- type`, which PDDL reads as `number`.
+    #[serde(rename = "type")]
+    pub ty: Option<Type>,
+    pub span: Span,
+}
+
+/// An atomic formula `(on ?x b)`. Equality is an atom whose predicate is `=`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Atom {
+    pub predicate: Name,
+    pub args: Vec<Term>,
+    pub span: Span,
+}
+
+/// A function application `(fuel ?t)`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FunctionTerm {
+    pub name: Name,
+    pub args: Vec<Term>,
+    pub span: Span,
+}
+
+/// A numeric literal; `text` is kept for printing, `value` for computing.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Number {
+    pub text: String,
+    pub value: f64,
+    pub span: Span,
+}
+
+/// Arithmetic operators of numeric expressions; `Sub` with one argument is negation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ArithOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    /// `^`, used by PDDL+ domains written for ENHSP.
+    Pow,
+}
+
+impl ArithOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            ArithOp::Add => "+",
+            ArithOp::Sub => "-",
+            ArithOp::Mul => "*",
+            ArithOp::Div => "/",
+            ArithOp::Pow => "^",
+        }
+    }
+}
+
+/// A numeric (or object-valued) expression.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Expr {
+    #[serde(flatten)]
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ExprKind {
+    Number(Number),
+    /// A variable (`?duration`, `?v`) or a bare name: an object, or a 0-ary function written
+    /// without parentheses as ENHSP domains do (`(* 3.23 WheelSpeed)`).
+    Term { term: Term },
+    Function(FunctionTerm),
+    /// A function applied to expressions, such as ENHSP's `(cos (theta ?s))`.
+    Call {
+        function: Name,
+        args: Vec<Expr>,
+    },
+    Op { op: ArithOp, args: Vec<Expr> },
+    /// `total-time` or `(total-time)` in a metric.
+    TotalTime,
+    /// `(is-violated pref)` in a metric.
+    IsViolated { preference: Name },
+    /// `#t`, the time elapsed in a continuous effect.
+    Time,
+}
+
+/// Numeric comparison operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CompareOp {
+    Eq,
+    Lt,
+    Gt,
+    Le,
+    Ge,
+}
+
+impl CompareOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            CompareOp::Eq => "=",
+            CompareOp::Lt => "<",
+            CompareOp::Gt => ">",
+            CompareOp::Le => "<=",
+            CompareOp::Ge => ">=",
+        }
+    }
+}
+
+/// When a condition or effect of a durative action holds or happens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TimeSpec {
+    AtStart,
+    AtEnd,
+    OverAll,
+}
+
+impl TimeSpec {
+    pub fn keyword(self) -> &'static str {
+        match self {
+            TimeSpec::AtStart => "at start",
+            TimeSpec::AtEnd => "at end",
+            TimeSpec::OverAll => "over all",
+        }
+    }
+}
+
+/// PDDL3 trajectory constraint operators (besides `at end`, which is [`GdKind::Timed`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ModalOp {
+    Always,
+    Sometime,
+    Within,
+    AtMostOnce,
+    SometimeAfter,
+    SometimeBefore,
+    AlwaysWithin,
+    HoldDuring,
+    HoldAfter,
+}
+
+impl ModalOp {
+    pub fn keyword(self) -> &'static str {
+        match self {
+            ModalOp::Always => "always",
+            ModalOp::Sometime => "sometime",
+            ModalOp::Within => "within",
+            ModalOp::AtMostOnce => "at-most-once",
+            ModalOp::SometimeAfter => "sometime-after",
+            ModalOp::SometimeBefore => "sometime-before",
+            ModalOp::AlwaysWithin => "always-within",
+            ModalOp::HoldDuring => "hold-during",
+            ModalOp::HoldAfter => "hold-after",
+        }
+    }
+
+    /// How many numbers and how many goal descriptions the operator takes.
+    pub fn arity(self) -> (usize, usize) {
+        match self {
+            ModalOp::Always | ModalOp::Sometime | ModalOp::AtMostOnce => (0, 1),
+            ModalOp::Within | ModalOp::HoldAfter => (1, 1),
+            ModalOp::SometimeAfter | ModalOp::SometimeBefore => (0, 2),
+            ModalOp::AlwaysWithin => (1, 2),
+            ModalOp::HoldDuring => (2, 1),
+        }
+    }
+}
+
+/// A goal description: preconditions, goals, conditions, duration constraints and
+/// trajectory constraints all use this one type.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Gd {
+    #[serde(flatten)]
+    pub kind: GdKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum GdKind {
+    Atom(Atom),
+    /// `(and …)`; also the empty precondition `()`, which is an `and` of nothing.
+    And {
+        args: Vec<Gd>,
+    },
+    Or {
+        args: Vec<Gd>,
+    },
+    Not {
+        arg: Box<Gd>,
+    },
+    Imply {
+        condition: Box<Gd>,
+        consequence: Box<Gd>,
+    },
+    Exists {
+        variables: Vec<Typed<Variable>>,
+        body: Box<Gd>,
+    },
+    Forall {
+        variables: Vec<Typed<Variable>>,
+        body: Box<Gd>,
+    },
+    Compare {
+        op: CompareOp,
+        lhs: Expr,
+        rhs: Expr,
+    },
+    Preference {
+        name: Option<Name>,
+        body: Box<Gd>,
+    },
+    /// `(at start …)`, `(at end …)`, `(over all …)`.
+    Timed {
+        time: TimeSpec,
+        body: Box<Gd>,
+    },
+    /// A PDDL3 trajectory constraint such as `(within 10 (p))`: `numbers` and `args` have the
+    /// counts given by [`ModalOp::arity`].
+    Modal {
+        op: ModalOp,
+        numbers: Vec<Number>,
+        args: Vec<Gd>,
+    },
+}
+
+/// Numeric effect operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AssignOp {
+    Assign,
+    Increase,
+    Decrease,
+    ScaleUp,
+    ScaleDown,
+}
+
+impl AssignOp {
+    pub fn keyword(self) -> &'static str {
+        match self {
+            AssignOp::Assign => "assign",
+            AssignOp::Increase => "increase",
+            AssignOp::Decrease => "decrease",
+            AssignOp::ScaleUp => "scale-up",
+            AssignOp::ScaleDown => "scale-down",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Effect {
+    #[serde(flatten)]
+    pub kind: EffectKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum EffectKind {
+    /// `(and …)`; also the empty effect `()`.
+    And {
+        args: Vec<Effect>,
+    },
+    Forall {
+        variables: Vec<Typed<Variable>>,
+        body: Box<Effect>,
+    },
+    When {
+        condition: Gd,
+        body: Box<Effect>,
+    },
+    /// An atom made true.
+    Add {
+        atom: Atom,
+    },
+    /// `(not atom)`: an atom made false.
+    Delete {
+        atom: Atom,
+    },
+    /// `(increase (f ?x) 1)` and friends. `target` is a function term or a bare 0-ary function
+    /// name; `value` may use `#t` in continuous effects.
+    Numeric {
+        op: AssignOp,
+        target: Expr,
+        value: Expr,
+    },
+    /// `(at start …)` and `(at end …)` in durative actions.
+    Timed {
+        time: TimeSpec,
+        body: Box<Effect>,
+    },
+}
+
+/// `(:action …)`; also the shape of PDDL+ `(:process …)` and `(:event …)`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Action {
+    pub name: Name,
+    pub parameters: Vec<Typed<Variable>>,
+    /// PDDL 1.2's `:vars`: further variables, bound by the precondition, that are not
+    /// parameters. Empty in PDDL 2.1 and later.
+    pub vars: Vec<Typed<Variable>>,
+    pub precondition: Option<Gd>,
+    pub effect: Option<Effect>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DurativeAction {
+    pub name: Name,
+    pub parameters: Vec<Typed<Variable>>,
+    /// The duration constraint, such as `(= ?duration 5)` or an `and` of inequalities.
+    pub duration: Option<Gd>,
+    pub condition: Option<Gd>,
+    pub effect: Option<Effect>,
+    pub span: Span,
+}
+
+/// `(:derived (p ?x) gd)`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Derived {
+    pub predicate: AtomicSkeleton,
+    pub body: Gd,
+    pub span: Span,
+}
+
+/// ENHSP's non-standard global constraint `(:constraint name :parameters (…) :condition gd)`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GlobalConstraint {
+    pub name: Name,
+    pub parameters: Vec<Typed<Variable>>,
+    pub condition: Option<Gd>,
+    pub span: Span,
+}
+
+/// The operator-like definitions of a domain, in source order.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Structure {
+    Action(Action),
+    DurativeAction(DurativeAction),
+    Process(Action),
+    Event(Action),
+    Derived(Derived),
+    Constraint(GlobalConstraint),
+}
+
+impl Structure {
+    pub fn span(&self) -> Span {
+        match self {
+            Structure::Action(a) | Structure::Process(a) | Structure::Event(a) => a.span,
+            Structure::DurativeAction(a) => a.span,
+            Structure::Derived(d) => d.span,
+            Structure::Constraint(c) => c.span,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Domain {
+    pub name: Name,
+    /// Requirement flags verbatim, with their leading `:`.
+    pub requirements: Vec<Name>,
+    pub types: Vec<Typed<Name>>,
+    pub constants: Vec<Typed<Name>>,
+    pub predicates: Vec<AtomicSkeleton>,
+    pub functions: Vec<FunctionDecl>,
+    pub constraints: Option<Gd>,
+    pub structures: Vec<Structure>,
+    pub span: Span,
+}
+
+impl Domain {
+    pub fn actions(&self) -> impl Iterator<Item = &Action> {
+        self.structures.iter().filter_map(|s| match s {
+            Structure::Action(a) => Some(a),
+            _ => None,
+        })
+    }
+
+    pub fn durative_actions(&self) -> impl Iterator<Item = &DurativeAction> {
+        self.structures.iter().filter_map(|s| match s {
+            Structure::DurativeAction(a) => Some(a),
+            _ => None,
+        })
+    }
+
+    pub fn derived(&self) -> impl Iterator<Item = &Derived> {
+        self.structures.iter().filter_map(|s| match s {
+            Structure::Derived(d) => Some(d),
+            _ => None,
+        })
+    }
+}
+
+/// One element of a problem's `:init`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Init {
+    #[serde(flatten)]
+    pub kind: InitKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum InitKind {
+    Atom(Atom),
+    /// `(not atom)`, allowed by PDDL 2.1 for timed initial literals.
+    Not {
+        atom: Atom,
+    },
+    /// `(= (f a) 3)` or, for object fluents, `(= (f a) b)`.
+    Assign {
+        target: Expr,
+        value: Expr,
+    },
+    /// A timed initial literal `(at 10 (p))`.
+    At {
+        time: Number,
+        fact: Box<Init>,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Optimization {
+    Minimize,
+    Maximize,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Metric {
+    pub optimization: Optimization,
+    pub expr: Expr,
+    pub span: Span,
+}
+
+/// PDDL 1.2's `(:length (:serial n) (:parallel n))`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Length {
+    pub serial: Option<Number>,
+    pub parallel: Option<Number>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Problem {
+    pub name: Name,
+    /// The name in `(:domain …)`; `None` when the section is missing.
+    pub domain: Option<Name>,
+    pub requirements: Vec<Name>,
+    pub objects: Vec<Typed<Name>>,
+    pub init: Vec<Init>,
+    pub goal: Option<Gd>,
+    pub constraints: Option<Gd>,
+    pub metric: Option<Metric>,
+    pub length: Option<Length>,
+    pub span: Span,
+}
+
+/// A parsed file: told apart by its `(define (domain …))` or `(define (problem …))` header,
+/// never by its file name.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "file", rename_all = "snake_case")]
+pub enum PddlFile {
+    Domain(Domain),
+    Problem(Problem),
+}
+
+impl PddlFile {
+    pub fn name(&self) -> &Name {
+        match self {
+            PddlFile::Domain(d) => &d.name,
+            PddlFile::Problem(p) => &p.name,
+        }
+    }
+}

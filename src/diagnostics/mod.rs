@@ -1,0 +1,146 @@
+//! The one diagnostic type every stage reports with, its code registry, and its renderers.
+
+mod codes;
+pub mod render;
+mod source;
+
+pub use codes::Code;
+pub use source::{LineCol, LineIndex, SourceFile};
+
+use crate::ast::Span;
+use serde::Serialize;
+use std::fmt;
+
+/// Which input a label points into: an index into the list of sources given to a renderer.
+/// Stages that read one input report in `FileId(0)`; callers combining inputs renumber.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct FileId(pub u32);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    Error,
+    Warning,
+    Advice,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Advice => "advice",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A located piece of a diagnostic. The first label of a diagnostic is its primary location.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Label {
+    pub file: FileId,
+    pub span: Span,
+    pub message: Option<String>,
+}
+
+/// A problem found in the input: what every stage returns and every renderer shows.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Diagnostic {
+    pub code: Code,
+    pub severity: Severity,
+    /// Lower-case, no trailing period, identifiers in backticks.
+    pub message: String,
+    /// The first label is the primary location; a diagnostic about a whole input may have none.
+    pub labels: Vec<Label>,
+    /// How to fix it, when we can say.
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    /// A diagnostic with the code's default severity and a primary label at `span` in file 0.
+    pub fn new(code: Code, message: impl Into<String>, span: Span) -> Diagnostic {
+        Diagnostic {
+            code,
+            severity: code.default_severity(),
+            message: message.into(),
+            labels: vec![Label {
+                file: FileId::default(),
+                span,
+                message: None,
+            }],
+            help: None,
+        }
+    }
+
+    /// A diagnostic about an input as a whole, with no location.
+    pub fn unlocated(code: Code, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            code,
+            severity: code.default_severity(),
+            message: message.into(),
+            labels: Vec::new(),
+            help: None,
+        }
+    }
+
+    /// Sets the message of the primary label.
+    pub fn with_primary_message(mut self, message: impl Into<String>) -> Diagnostic {
+        if let Some(label) = self.labels.first_mut() {
+            label.message = Some(message.into());
+        }
+        self
+    }
+
+    /// Adds a secondary label in the same file as the primary one.
+    pub fn with_label(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
+        let file = self.primary().map(|l| l.file).unwrap_or_default();
+        self.labels.push(Label {
+            file,
+            span,
+            message: Some(message.into()),
+        });
+        self
+    }
+
+    pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
+        self.help = Some(help.into());
+        self
+    }
+
+    pub fn with_severity(mut self, severity: Severity) -> Diagnostic {
+        self.severity = severity;
+        self
+    }
+
+    /// Moves every label into `file` (for diagnostics of a stage that read a single input).
+    pub fn in_file(mut self, file: FileId) -> Diagnostic {
+        for label in &mut self.labels {
+            label.file = file;
+        }
+        self
+    }
+
+    pub fn primary(&self) -> Option<&Label> {
+        self.labels.first()
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+/// Orders diagnostics by file and position, then by code, as every renderer presents them.
+pub fn sort(diagnostics: &mut [Diagnostic]) {
+    diagnostics.sort_by_key(|d| {
+        let (file, start, end) = d
+            .primary()
+            .map(|l| (l.file, l.span.start, l.span.end))
+            .unwrap_or_default();
+        (file, start, end, d.code)
+    });
+}

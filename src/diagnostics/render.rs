@@ -1,0 +1,308 @@
+//! Renderers: one list of diagnostics, shown for people (miette), as JSON, or as one-line formats
+//! for editors and scripts. They return text; printing it is the caller's business.
+
+use super::{Diagnostic, FileId, LineCol, LineIndex, Severity, SourceFile};
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource};
+use serde::Serialize;
+use std::fmt;
+
+/// The sources diagnostics point into, indexed by [`FileId`], with their line indexes.
+pub struct Sources<'a> {
+    files: Vec<(&'a SourceFile, LineIndex)>,
+}
+
+impl<'a> Sources<'a> {
+    pub fn new(files: &'a [SourceFile]) -> Sources<'a> {
+        Sources {
+            files: files.iter().map(|f| (f, LineIndex::new(&f.text))).collect(),
+        }
+    }
+
+    fn get(&self, file: FileId) -> Option<&(&'a SourceFile, LineIndex)> {
+        self.files.get(file.0 as usize)
+    }
+
+    fn name(&self, file: FileId) -> &str {
+        self.get(file).map(|(f, _)| f.name.as_str()).unwrap_or("<input>")
+    }
+
+    fn line_col(&self, file: FileId, offset: usize) -> LineCol {
+        match self.get(file) {
+            Some((f, index)) => index.line_col(&f.text, offset),
+            None => LineCol { line: 1, column: 1 },
+        }
+    }
+}
+
+/// Options of the graphical renderer.
+#[derive(Clone, Debug)]
+pub struct HumanOptions {
+    pub color: bool,
+    /// Terminal width the report wraps to.
+    pub width: usize,
+}
+
+impl Default for HumanOptions {
+    fn default() -> HumanOptions {
+        HumanOptions {
+            color: false,
+            width: 80,
+        }
+    }
+}
+
+/// miette's graphical report of every diagnostic, one after another.
+pub fn human(diagnostics: &[Diagnostic], sources: &Sources, options: &HumanOptions) -> String {
+    let theme = if options.color {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
+    let handler = GraphicalReportHandler::new_themed(theme)
+        .with_width(options.width)
+        .with_links(false);
+    let mut out = String::new();
+    for diagnostic in diagnostics {
+        let report = Report::new(diagnostic, sources);
+        if handler.render_report(&mut out, &report).is_err() {
+            // Rendering into a String cannot fail; fall back to the one-line form regardless.
+            out.push_str(&gcc(std::slice::from_ref(diagnostic), sources));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// A diagnostic as miette sees it: labels in the primary file go on its source, labels in other
+/// files become related reports on theirs.
+#[derive(Debug)]
+struct Report {
+    code: String,
+    severity: miette::Severity,
+    message: String,
+    help: Option<String>,
+    source: Option<NamedSource<String>>,
+    labels: Vec<LabeledSpan>,
+    related: Vec<Report>,
+}
+
+impl Report {
+    fn new(diagnostic: &Diagnostic, sources: &Sources) -> Report {
+        let severity = match diagnostic.severity {
+            Severity::Error => miette::Severity::Error,
+            Severity::Warning => miette::Severity::Warning,
+            Severity::Advice => miette::Severity::Advice,
+        };
+        let primary_file = diagnostic.primary().map(|l| l.file);
+        let mut report = Report {
+            code: format!("{}({})", diagnostic.code, diagnostic.code.name()),
+            severity,
+            message: diagnostic.message.clone(),
+            help: diagnostic.help.clone(),
+            source: primary_file.and_then(|f| named_source(sources, f)),
+            labels: Vec::new(),
+            related: Vec::new(),
+        };
+        for (i, label) in diagnostic.labels.iter().enumerate() {
+            let span = (label.span.start, label.span.len());
+            let labeled = if i == 0 {
+                LabeledSpan::new_primary_with_span(label.message.clone(), span)
+            } else {
+                LabeledSpan::new_with_span(label.message.clone(), span)
+            };
+            if Some(label.file) == primary_file {
+                report.labels.push(labeled);
+            } else {
+                report.related.push(Report {
+                    code: String::new(),
+                    severity: miette::Severity::Advice,
+                    message: label.message.clone().unwrap_or_else(|| "see here".into()),
+                    help: None,
+                    source: named_source(sources, label.file),
+                    labels: vec![LabeledSpan::new_primary_with_span(None, span)],
+                    related: Vec::new(),
+                });
+            }
+        }
+        report
+    }
+}
+
+fn named_source(sources: &Sources, file: FileId) -> Option<NamedSource<String>> {
+    sources
+        .get(file)
+        .map(|(f, _)| NamedSource::new(f.name.clone(), f.text.clone()).with_language("lisp"))
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Report {}
+
+impl miette::Diagnostic for Report {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        (!self.code.is_empty()).then(|| Box::new(&self.code) as Box<dyn fmt::Display>)
+    }
+
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(self.severity)
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        self.source.as_ref().map(|s| s as &dyn miette::SourceCode)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        if self.labels.is_empty() || self.source.is_none() {
+            return None;
+        }
+        Some(Box::new(self.labels.iter().cloned()))
+    }
+
+    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn miette::Diagnostic> + 'a>> {
+        if self.related.is_empty() {
+            return None;
+        }
+        Some(Box::new(
+            self.related.iter().map(|r| r as &dyn miette::Diagnostic),
+        ))
+    }
+}
+
+/// The version of the JSON shape; bumped on any incompatible change.
+pub const JSON_VERSION: u32 = 1;
+
+#[derive(Serialize)]
+struct JsonOutput<'a> {
+    version: u32,
+    diagnostics: Vec<JsonDiagnostic<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonDiagnostic<'a> {
+    file: &'a str,
+    line: usize,
+    column: usize,
+    end_line: usize,
+    end_column: usize,
+    offset: usize,
+    length: usize,
+    severity: &'static str,
+    code: &'static str,
+    name: &'static str,
+    message: &'a str,
+    help: Option<&'a str>,
+    labels: Vec<JsonLabel<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonLabel<'a> {
+    file: &'a str,
+    line: usize,
+    column: usize,
+    offset: usize,
+    length: usize,
+    message: Option<&'a str>,
+}
+
+/// The versioned JSON envelope: 1-based lines and columns (columns in characters), byte offsets
+/// and lengths, every label (the primary one first).
+pub fn json(diagnostics: &[Diagnostic], sources: &Sources) -> String {
+    let output = JsonOutput {
+        version: JSON_VERSION,
+        diagnostics: diagnostics
+            .iter()
+            .map(|d| {
+                let file = d.primary().map(|l| l.file).unwrap_or_default();
+                let span = d.primary().map(|l| l.span).unwrap_or_default();
+                let start = sources.line_col(file, span.start);
+                let end = sources.line_col(file, span.end);
+                JsonDiagnostic {
+                    file: sources.name(file),
+                    line: start.line,
+                    column: start.column,
+                    end_line: end.line,
+                    end_column: end.column,
+                    offset: span.start,
+                    length: span.len(),
+                    severity: d.severity.as_str(),
+                    code: d.code.as_str(),
+                    name: d.code.name(),
+                    message: &d.message,
+                    help: d.help.as_deref(),
+                    labels: d
+                        .labels
+                        .iter()
+                        .map(|l| {
+                            let at = sources.line_col(l.file, l.span.start);
+                            JsonLabel {
+                                file: sources.name(l.file),
+                                line: at.line,
+                                column: at.column,
+                                offset: l.span.start,
+                                length: l.span.len(),
+                                message: l.message.as_deref(),
+                            }
+                        })
+                        .collect(),
+                }
+            })
+            .collect(),
+    };
+    serde_json::to_string_pretty(&output).unwrap_or_else(|e| {
+        // Serialising plain strings and numbers cannot fail; keep the envelope regardless.
+        format!("{{\"version\":{JSON_VERSION},\"diagnostics\":[],\"error\":\"{e}\"}}")
+    })
+}
+
+/// One line a diagnostic, `file:line:col: error[P005]: message`, as GCC prints and Vim's and
+/// Emacs's quickfix read.
+pub fn gcc(diagnostics: &[Diagnostic], sources: &Sources) -> String {
+    let mut out = String::new();
+    for d in diagnostics {
+        let file = d.primary().map(|l| l.file).unwrap_or_default();
+        let at = sources.line_col(file, d.primary().map(|l| l.span.start).unwrap_or(0));
+        out.push_str(&format!(
+            "{}:{}:{}: {}[{}]: {}\n",
+            sources.name(file),
+            at.line,
+            at.column,
+            d.severity,
+            d.code,
+            d.message
+        ));
+    }
+    out
+}
+
+/// One line a diagnostic in VAL's shape, `file: line: N: Error: message`, which the VS Code
+/// PDDL extension parses.
+pub fn val(diagnostics: &[Diagnostic], sources: &Sources) -> String {
+    let mut out = String::new();
+    for d in diagnostics {
+        let file = d.primary().map(|l| l.file).unwrap_or_default();
+        let at = sources.line_col(file, d.primary().map(|l| l.span.start).unwrap_or(0));
+        let severity = match d.severity {
+            Severity::Error => "Error",
+            Severity::Warning | Severity::Advice => "Warning",
+        };
+        out.push_str(&format!(
+            "{}: line: {}: {}: [{}] {}\n",
+            sources.name(file),
+            at.line,
+            severity,
+            d.code,
+            d.message
+        ));
+    }
+    out
+}

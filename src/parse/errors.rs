@@ -1,0 +1,153 @@
+//! Turning pest failures into located diagnostics that say what was expected and what was found.
+
+use super::grammar::{PddlParser, Rule};
+use crate::ast::Span;
+use crate::diagnostics::{Code, Diagnostic};
+use pest::Parser;
+use pest::error::{ErrorVariant, InputLocation};
+
+/// Parses `span` of `source` again with the exact-match `rule` that was expected there, and
+/// reports where and why it fails. `what` names the construct for the secondary label.
+pub(super) fn locate(source: &str, span: Span, rule: Rule, what: &str) -> Diagnostic {
+    let text = &source[span.start..span.end];
+    match PddlParser::parse(rule, text) {
+        Err(error) => from_pest(source, span, &error).with_label(span, format!("in this {what}")),
+        // The construct parses on its own but not where it stands; say so about all of it.
+        Ok(_) => Diagnostic::new(
+            Code::SyntaxError,
+            format!("unexpected {} here", found(source, span.start, span.end)),
+            span,
+        ),
+    }
+}
+
+/// A diagnostic for a pest error raised while parsing `within` of `source`.
+pub(super) fn from_pest(source: &str, within: Span, error: &pest::error::Error<Rule>) -> Diagnostic {
+    let relative = match error.location {
+        InputLocation::Pos(p) => p,
+        InputLocation::Span((start, _)) => start,
+    };
+    let at = (within.start + relative).min(within.end);
+    let found_span = token_span(source, at, within.end);
+    let found = found(source, at, within.end);
+    let expected = match &error.variant {
+        ErrorVariant::ParsingError { positives, .. } => expected(positives),
+        ErrorVariant::CustomError { message } => Some(message.clone()),
+    };
+    let message = match expected {
+        Some(expected) => format!("expected {expected}, found {found}"),
+        None => format!("unexpected {found}"),
+    };
+    Diagnostic::new(Code::SyntaxError, message, found_span)
+}
+
+/// The span of the token or form head starting at `at`, or an empty span at the end.
+fn token_span(source: &str, at: usize, limit: usize) -> Span {
+    let bytes = source.as_bytes();
+    if at >= limit || at >= bytes.len() {
+        return Span::new(at, at);
+    }
+    if matches!(bytes[at], b'(' | b')') {
+        return Span::new(at, at + 1);
+    }
+    let mut end = at;
+    while end < limit && !matches!(bytes[end], b'(' | b')' | b';' | b' ' | b'\t' | b'\r' | b'\n') {
+        end += 1;
+    }
+    // Keep the end on a character boundary.
+    while !source.is_char_boundary(end) {
+        end += 1;
+    }
+    Span::new(at, end.max(at + 1).min(source.len()))
+}
+
+/// How the text at `at` reads in a message: "`)`", "`(foo`", "`bar`", "the end of the form".
+fn found(source: &str, at: usize, limit: usize) -> String {
+    let bytes = source.as_bytes();
+    if at >= limit || at >= bytes.len() {
+        return if limit >= source.len() {
+            "the end of the input".to_string()
+        } else {
+            "the end of the form".to_string()
+        };
+    }
+    if bytes[at] == b'(' {
+        let after = token_span(source, skip_space(source, at + 1, limit), limit);
+        let head = &source[after.start..after.end];
+        return if head.is_empty() || head == "(" || head == ")" {
+            "`(`".to_string()
+        } else {
+            format!("`({head}`")
+        };
+    }
+    let span = token_span(source, at, limit);
+    format!("`{}`", &source[span.start..span.end])
+}
+
+fn skip_space(source: &str, mut at: usize, limit: usize) -> usize {
+    let bytes = source.as_bytes();
+    while at < limit && bytes[at].is_ascii_whitespace() {
+        at += 1;
+    }
+    at
+}
+
+/// "a goal description or `)`" from the rules pest expected at the failure.
+fn expected(positives: &[Rule]) -> Option<String> {
+    let mut items: Vec<&'static str> = Vec::new();
+    for rule in positives {
+        if let Some(text) = describe(*rule)
+            && !items.contains(&text)
+        {
+            items.push(text);
+        }
+    }
+    match items.len() {
+        0 => None,
+        1 => Some(items[0].to_string()),
+        n => Some(format!("{} or {}", items[..n - 1].join(", "), items[n - 1])),
+    }
+}
+
+fn describe(rule: Rule) -> Option<&'static str> {
+    Some(match rule {
+        Rule::name | Rule::predicate_name => "a name",
+        Rule::variable => "a variable",
+        Rule::number => "a number",
+        Rule::requirement => "a requirement flag such as `:strips`",
+        Rule::gd => "a goal description",
+        Rule::effect => "an effect",
+        Rule::atom => "an atom",
+        Rule::atomic_skeleton => "a predicate declaration such as `(on ?x ?y)`",
+        Rule::function_group => "a function declaration",
+        Rule::f_exp => "a numeric expression",
+        Rule::f_head => "a function term",
+        Rule::function_term => "a function term",
+        Rule::compare_op => "a comparison operator",
+        Rule::arith_op => "an arithmetic operator",
+        Rule::assign_op => "`assign`, `increase`, `decrease`, `scale-up` or `scale-down`",
+        Rule::time_spec => "`at start`, `at end` or `over all`",
+        Rule::either_type => "`(either …)`",
+        Rule::typed_variable_group | Rule::typed_variables => "a typed list of variables",
+        Rule::typed_name_group | Rule::typed_names => "a typed list of names",
+        Rule::kw_define => "`define`",
+        Rule::kw_domain => "`domain`",
+        Rule::kw_problem => "`problem`",
+        Rule::kw_and => "`and`",
+        Rule::kw_not => "`not`",
+        Rule::kw_either => "`either`",
+        Rule::kw_start => "`start`",
+        Rule::kw_end => "`end`",
+        Rule::kw_all => "`all`",
+        Rule::kw_minimize | Rule::kw_maximize => "`minimize` or `maximize`",
+        Rule::kw_s_serial | Rule::kw_s_parallel => "`:serial` or `:parallel`",
+        Rule::kw_s_parameters => "`:parameters`",
+        Rule::length_item => "`(:serial n)` or `(:parallel n)`",
+        Rule::init_element | Rule::timed_init | Rule::numeric_init | Rule::not_init => {
+            "an initial fact"
+        }
+        Rule::domain | Rule::problem => "`(define …)`",
+        Rule::EOI => "the end of the input",
+        _ => return None,
+    })
+}

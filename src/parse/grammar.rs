@@ -1,0 +1,7 @@
+//! The pest parser generated from `grammar/pddl.pest`.
+
+use pest_derive::Parser;
+
+#[derive(Parser)]
+#[grammar = "../grammar/pddl.pest"]
+pub(super) struct PddlParser;

@@ -1,0 +1,109 @@
+//! Text to AST: the only module that knows pest.
+//!
+//! Parsing never fails: every entry point returns whatever it could build plus every diagnostic
+//! it could find. The pipeline is: [`decode`] bytes (UTF-8, not binary) → a lexical pass over
+//! parentheses (nesting bound, unclosed forms) → the pest grammar with recovery rules → lowering
+//! of pest pairs into [`crate::ast`].
+
+mod errors;
+mod grammar;
+mod lower;
+mod scan;
+
+pub use scan::MAX_DEPTH;
+
+use crate::ast::{Domain, PddlFile, Problem, Span};
+use crate::diagnostics::{Code, Diagnostic};
+
+/// A stage's result: the value it could build, and everything it found wrong on the way.
+#[derive(Clone, Debug)]
+pub struct Parsed<T> {
+    pub value: T,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl<T> Parsed<T> {
+    /// Whether any diagnostic is an error.
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+/// Reads bytes as PDDL source text: UTF-8 (a leading byte-order mark is allowed), no NUL bytes.
+pub fn decode(bytes: &[u8]) -> Result<&str, Diagnostic> {
+    if let Some(at) = bytes.iter().position(|&b| b == 0) {
+        return Err(Diagnostic::new(
+            Code::BinaryInput,
+            "the input contains a NUL byte: it is not a text file",
+            Span::new(at, at + 1),
+        )
+        .with_help("pass a PDDL text file; a UTF-16 file must be converted to UTF-8 first"));
+    }
+    std::str::from_utf8(bytes).map_err(|error| {
+        let at = error.valid_up_to();
+        let len = error.error_len().unwrap_or(bytes.len() - at).max(1);
+        Diagnostic::new(
+            Code::InvalidUtf8,
+            format!("the input is not valid UTF-8 (byte 0x{:02x})", bytes[at]),
+            Span::new(at, (at + len).min(bytes.len())),
+        )
+        .with_help("PDDL files are read as UTF-8; convert the file, e.g. with `iconv -t UTF-8`")
+    })
+}
+
+/// Parses a domain or a problem, told apart by its `(define (domain …))` or
+/// `(define (problem …))` header.
+pub fn file(source: &str) -> Parsed<Option<PddlFile>> {
+    let scan = scan::scan(source);
+    if scan.diagnostics.iter().any(Diagnostic::is_error) {
+        return Parsed {
+            value: None,
+            diagnostics: scan.diagnostics,
+        };
+    }
+    lower::file(source, scan.top_level_close)
+}
+
+/// Parses a domain; a problem (or anything else) is an error.
+pub fn domain(source: &str) -> Parsed<Option<Domain>> {
+    let parsed = file(source);
+    let mut diagnostics = parsed.diagnostics;
+    let value = match parsed.value {
+        Some(PddlFile::Domain(domain)) => Some(domain),
+        Some(PddlFile::Problem(problem)) => {
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::SyntaxError,
+                    "expected a domain, found a problem",
+                    problem.name.span,
+                )
+                .with_help("pass the domain file here"),
+            );
+            None
+        }
+        None => None,
+    };
+    Parsed { value, diagnostics }
+}
+
+/// Parses a problem; a domain (or anything else) is an error.
+pub fn problem(source: &str) -> Parsed<Option<Problem>> {
+    let parsed = file(source);
+    let mut diagnostics = parsed.diagnostics;
+    let value = match parsed.value {
+        Some(PddlFile::Problem(problem)) => Some(problem),
+        Some(PddlFile::Domain(domain)) => {
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::SyntaxError,
+                    "expected a problem, found a domain",
+                    domain.name.span,
+                )
+                .with_help("pass the problem file here"),
+            );
+            None
+        }
+        None => None,
+    };
+    Parsed { value, diagnostics }
+}

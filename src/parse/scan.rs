@@ -1,0 +1,252 @@
+//! A lexical pass over parentheses before pest runs: bounds the nesting depth (so no later
+//! recursion can overflow the stack) and finds the form a missing `)` belongs to.
+
+use crate::ast::Span;
+use crate::diagnostics::{Code, Diagnostic, LineIndex};
+
+/// The deepest nesting pddlc reads. The IPC corpora nest at most 153 deep (a grounded IPC 2006
+/// trucks problem); every recursive stage (lowering, printing, checking, serialising, dropping)
+/// is safe at this depth on a 2 MiB thread stack.
+pub const MAX_DEPTH: usize = 512;
+
+/// Section keywords that only ever stand directly inside `(define …)`.
+const SECTION_KEYWORDS: &[&str] = &[
+    ":requirements",
+    ":types",
+    ":constants",
+    ":predicates",
+    ":functions",
+    ":constraints",
+    ":action",
+    ":durative-action",
+    ":process",
+    ":event",
+    ":derived",
+    ":constraint",
+    ":domain",
+    ":objects",
+    ":init",
+    ":goal",
+    ":metric",
+    ":length",
+];
+
+/// Part keywords that only ever stand directly inside an action-like definition.
+const PART_KEYWORDS: &[&str] = &[
+    ":parameters",
+    ":precondition",
+    ":effect",
+    ":duration",
+    ":condition",
+];
+
+const STRUCTURE_KEYWORDS: &[&str] = &[
+    ":action",
+    ":durative-action",
+    ":process",
+    ":event",
+    ":constraint",
+];
+
+/// A form whose placement shows that an earlier form was left open.
+struct Misplaced {
+    /// The keyword token that stands where it cannot.
+    at: Span,
+    /// The open form it stands in: the one that should have been closed before it.
+    parent: usize,
+}
+
+/// What the pass found; `diagnostics` is empty when parentheses balance.
+pub(super) struct Scan {
+    pub diagnostics: Vec<Diagnostic>,
+    /// Offset of the `)` that closes the outermost form, when it closes before the end.
+    pub top_level_close: Option<usize>,
+}
+
+fn token_end(bytes: &[u8], mut i: usize) -> usize {
+    while i < bytes.len() && !matches!(bytes[i], b'(' | b')' | b';' | b' ' | b'\t' | b'\r' | b'\n')
+    {
+        i += 1;
+    }
+    i
+}
+
+fn head_of(source: &str, open: usize) -> &str {
+    let bytes = source.as_bytes();
+    let mut i = open + 1;
+    while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+        i += 1;
+    }
+    &source[i..token_end(bytes, i)]
+}
+
+fn is_one_of(token: &str, list: &[&str]) -> bool {
+    list.iter().any(|k| token.eq_ignore_ascii_case(k))
+}
+
+pub(super) fn scan(source: &str) -> Scan {
+    let bytes = source.as_bytes();
+    let mut stack: Vec<usize> = Vec::new();
+    let mut diagnostics = Vec::new();
+    let mut misplaced: Option<Misplaced> = None;
+    let mut top_level_close = None;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b';' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'(' => {
+                if stack.len() >= MAX_DEPTH {
+                    let outer = stack[0];
+                    diagnostics.push(
+                        Diagnostic::new(
+                            Code::NestingTooDeep,
+                            format!("parentheses nest deeper than {MAX_DEPTH} levels"),
+                            Span::new(i, i + 1),
+                        )
+                        .with_primary_message(format!("level {} opens here", MAX_DEPTH + 1))
+                        .with_label(Span::new(outer, outer + 1), "the outermost form opens here")
+                        .with_help(
+                            "real PDDL nests a few dozen levels deep; this input is probably \
+                             generated or corrupt",
+                        ),
+                    );
+                    return Scan {
+                        diagnostics,
+                        top_level_close,
+                    };
+                }
+                stack.push(i);
+            }
+            b')' => {
+                if stack.pop().is_none() {
+                    if top_level_close.is_none() {
+                        // A `)` before any `(`: nothing to recover, pest reports it.
+                        diagnostics.push(
+                            Diagnostic::new(
+                                Code::UnmatchedClose,
+                                "this `)` closes nothing",
+                                Span::new(i, i + 1),
+                            )
+                            .with_help("remove it"),
+                        );
+                    }
+                } else if stack.is_empty() && top_level_close.is_none() {
+                    top_level_close = Some(i);
+                }
+            }
+            b':' if misplaced.is_none() && i > 0 => {
+                let end = token_end(bytes, i);
+                let token = &source[i..end];
+                let depth = stack.len();
+                let previous = bytes[..i]
+                    .iter()
+                    .rev()
+                    .find(|b| !b.is_ascii_whitespace())
+                    .copied();
+                let opens_form = previous == Some(b'(');
+                if opens_form && is_one_of(token, SECTION_KEYWORDS) && depth > 2 {
+                    misplaced = Some(Misplaced {
+                        at: Span::new(i - 1, end),
+                        parent: stack[depth - 2],
+                    });
+                } else if !opens_form && is_one_of(token, PART_KEYWORDS) && depth >= 2 {
+                    let parent = stack[depth - 1];
+                    if !is_one_of(head_of(source, parent), STRUCTURE_KEYWORDS) {
+                        misplaced = Some(Misplaced {
+                            at: Span::new(i, end),
+                            parent,
+                        });
+                    }
+                }
+                i = end;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    if !stack.is_empty() {
+        diagnostics.push(unclosed(source, &stack, misplaced));
+    }
+    Scan {
+        diagnostics,
+        top_level_close,
+    }
+}
+
+/// The diagnostic for forms still open at the end of the input.
+fn unclosed(source: &str, stack: &[usize], misplaced: Option<Misplaced>) -> Diagnostic {
+    let index = LineIndex::new(source);
+    let end = Span::new(source.len(), source.len());
+    let describe = |open: usize| {
+        let head = head_of(source, open);
+        let line = index.line_col(source, open).line;
+        let form = match head {
+            "" => "(".to_string(),
+            _ => format!("({head}"),
+        };
+        let name = {
+            let bytes = source.as_bytes();
+            let mut j = open + 1;
+            while j < bytes.len() && bytes[j].is_ascii_whitespace() {
+                j += 1;
+            }
+            j = token_end(bytes, j);
+            while j < bytes.len() && matches!(bytes[j], b' ' | b'\t') {
+                j += 1;
+            }
+            let name = &source[j..token_end(bytes, j)];
+            if head.starts_with(':') && !name.is_empty() && !name.starts_with(':') {
+                format!(" {name}")
+            } else {
+                String::new()
+            }
+        };
+        (format!("`{form}{name}`"), line)
+    };
+    match misplaced {
+        Some(m) => {
+            let (form, line) = describe(m.parent);
+            Diagnostic::new(
+                Code::UnclosedForm,
+                format!("{form} opened at line {line} is never closed"),
+                Span::new(m.parent, m.parent + 1),
+            )
+            .with_primary_message("this form is missing its `)`")
+            .with_label(m.at, "so this ends up inside it")
+            .with_label(end, "the input ends with forms still open")
+            .with_help(format!(
+                "add the missing `)` to close {form} before `{}`",
+                &source[m.at.start..m.at.end].trim_start_matches('(')
+            ))
+        }
+        None => {
+            // No form is out of place, so the missing `)` is somewhere inside the innermost
+            // form still open; name it, and the outermost one the input ends in.
+            let innermost = stack[stack.len() - 1];
+            let (form, line) = describe(innermost);
+            let mut diagnostic = Diagnostic::new(
+                Code::UnclosedForm,
+                format!("{form} opened at line {line} is never closed"),
+                Span::new(innermost, innermost + 1),
+            )
+            .with_primary_message("this form is missing its `)`")
+            .with_label(end, "the input ends here");
+            if stack.len() > 1 {
+                diagnostic = diagnostic.with_help(format!(
+                    "{} forms are open at the end of the input; add the missing `)` where the \
+                     form above should end",
+                    stack.len()
+                ));
+            } else {
+                diagnostic = diagnostic.with_help("add `)` at the end of the form");
+            }
+            diagnostic
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! AST to canonical PDDL text.
