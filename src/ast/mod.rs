@@ -9,7 +9,9 @@ use serde::{Deserialize, Serialize};
 use std::hash::{Hash, Hasher};
 
 /// A half-open byte range `start..end` into the source text the node was parsed from.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
 pub struct Span {
     pub start: usize,
     pub end: usize,
@@ -221,18 +223,25 @@ pub enum ExprKind {
     Number(Number),
     /// A variable (`?duration`, `?v`) or a bare name: an object, or a 0-ary function written
     /// without parentheses as ENHSP domains do (`(* 3.23 WheelSpeed)`).
-    Term { term: Term },
+    Term {
+        term: Term,
+    },
     Function(FunctionTerm),
     /// A function applied to expressions, such as ENHSP's `(cos (theta ?s))`.
     Call {
         function: Name,
         args: Vec<Expr>,
     },
-    Op { op: ArithOp, args: Vec<Expr> },
+    Op {
+        op: ArithOp,
+        args: Vec<Expr>,
+    },
     /// `total-time` or `(total-time)` in a metric.
     TotalTime,
     /// `(is-violated pref)` in a metric.
-    IsViolated { preference: Name },
+    IsViolated {
+        preference: Name,
+    },
     /// `#t`, the time elapsed in a continuous effect.
     Time,
 }

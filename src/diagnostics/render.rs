@@ -23,7 +23,9 @@ impl<'a> Sources<'a> {
     }
 
     fn name(&self, file: FileId) -> &str {
-        self.get(file).map(|(f, _)| f.name.as_str()).unwrap_or("<input>")
+        self.get(file)
+            .map(|(f, _)| f.name.as_str())
+            .unwrap_or("<input>")
     }
 
     fn line_col(&self, file: FileId, offset: usize) -> LineCol {

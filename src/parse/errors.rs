@@ -22,7 +22,11 @@ pub(super) fn locate(source: &str, span: Span, rule: Rule, what: &str) -> Diagno
 }
 
 /// A diagnostic for a pest error raised while parsing `within` of `source`.
-pub(super) fn from_pest(source: &str, within: Span, error: &pest::error::Error<Rule>) -> Diagnostic {
+pub(super) fn from_pest(
+    source: &str,
+    within: Span,
+    error: &pest::error::Error<Rule>,
+) -> Diagnostic {
     let relative = match error.location {
         InputLocation::Pos(p) => p,
         InputLocation::Span((start, _)) => start,
@@ -51,7 +55,12 @@ fn token_span(source: &str, at: usize, limit: usize) -> Span {
         return Span::new(at, at + 1);
     }
     let mut end = at;
-    while end < limit && !matches!(bytes[end], b'(' | b')' | b';' | b' ' | b'\t' | b'\r' | b'\n') {
+    while end < limit
+        && !matches!(
+            bytes[end],
+            b'(' | b')' | b';' | b' ' | b'\t' | b'\r' | b'\n'
+        )
+    {
         end += 1;
     }
     // Keep the end on a character boundary.

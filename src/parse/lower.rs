@@ -313,10 +313,12 @@ impl<'s> Lower<'s> {
                     let mut members: Vec<P> = child.into_inner().collect();
                     let ty = match members.pop() {
                         Some(ty) => self.type_spec(ty)?,
-                        None => return Err(Bug {
-                            span: Span::default(),
-                            expected: "a type",
-                        }),
+                        None => {
+                            return Err(Bug {
+                                span: Span::default(),
+                                expected: "a type",
+                            });
+                        }
                     };
                     list.extend(members.iter().map(|m| Typed {
                         item: item(self, m),
@@ -790,7 +792,9 @@ impl<'s> Lower<'s> {
             .max_by(|a, b| a.0.total_cmp(&b.0));
         diagnostic = match suggestion {
             Some((_, k)) => diagnostic.with_help(format!("did you mean `{k}`?")),
-            None => diagnostic.with_help(format!("a {kind} has the parts {}", list_keywords(known))),
+            None => {
+                diagnostic.with_help(format!("a {kind} has the parts {}", list_keywords(known)))
+            }
         };
         self.diagnostics.push(diagnostic);
     }
@@ -810,8 +814,16 @@ impl<'s> Lower<'s> {
             .unwrap_or("");
         let head_lower = head.to_ascii_lowercase();
         let (own, other, exact) = match definition {
-            Definition::Domain => (DOMAIN_SECTIONS, PROBLEM_SECTIONS, Rule::domain_section_exact),
-            Definition::Problem => (PROBLEM_SECTIONS, DOMAIN_SECTIONS, Rule::problem_section_exact),
+            Definition::Domain => (
+                DOMAIN_SECTIONS,
+                PROBLEM_SECTIONS,
+                Rule::domain_section_exact,
+            ),
+            Definition::Problem => (
+                PROBLEM_SECTIONS,
+                DOMAIN_SECTIONS,
+                Rule::problem_section_exact,
+            ),
         };
         let what = definition.as_str();
         if own.contains(&head_lower.as_str()) {
@@ -834,14 +846,20 @@ impl<'s> Lower<'s> {
                     ),
                     at,
                 )
-                .with_help(format!("a {what} holds the sections {}", list_keywords(own))),
+                .with_help(format!(
+                    "a {what} holds the sections {}",
+                    list_keywords(own)
+                )),
             );
             return;
         }
         let mut diagnostic = Diagnostic::new(
             Code::UnknownSection,
             if other.contains(&head_lower.as_str()) {
-                format!("`{head}` is a section of a {}, not of a {what}", definition.other())
+                format!(
+                    "`{head}` is a section of a {}, not of a {what}",
+                    definition.other()
+                )
             } else {
                 format!("a {what} has no section `{head}`")
             },
@@ -854,9 +872,10 @@ impl<'s> Lower<'s> {
             .max_by(|a, b| a.0.total_cmp(&b.0));
         diagnostic = match suggestion {
             Some((_, k)) => diagnostic.with_help(format!("did you mean `{k}`?")),
-            None => {
-                diagnostic.with_help(format!("a {what} holds the sections {}", list_keywords(own)))
-            }
+            None => diagnostic.with_help(format!(
+                "a {what} holds the sections {}",
+                list_keywords(own)
+            )),
         };
         self.diagnostics.push(diagnostic);
     }
@@ -1083,10 +1102,7 @@ impl<'s> Lower<'s> {
             self.diagnostics.push(
                 Diagnostic::new(
                     Code::OperatorArity,
-                    format!(
-                        "`{}` takes {expected}, found {count}",
-                        op.symbol()
-                    ),
+                    format!("`{}` takes {expected}, found {count}", op.symbol()),
                     at,
                 )
                 .with_help(format!("write `({} a b)`", op.symbol())),
@@ -1202,10 +1218,7 @@ impl<'s> Lower<'s> {
                 .unwrap_or_default();
             match section.as_rule() {
                 Rule::problem_domain => {
-                    let name = section
-                        .into_inner()
-                        .nth(1)
-                        .map(|p| self.name(&p));
+                    let name = section.into_inner().nth(1).map(|p| self.name(&p));
                     if self.single(&mut seen, &keyword, section_span) {
                         problem.domain = name;
                     }
@@ -1329,7 +1342,10 @@ impl<'s> Lower<'s> {
             parallel: None,
             span: span(&pair),
         };
-        for item in pair.into_inner().filter(|p| p.as_rule() == Rule::length_item) {
+        for item in pair
+            .into_inner()
+            .filter(|p| p.as_rule() == Rule::length_item)
+        {
             let mut inner = item.into_inner();
             let (Some(kind), Some(number)) = (inner.next(), inner.next()) else {
                 continue;

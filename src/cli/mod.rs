@@ -1,0 +1,83 @@
+//! The command-line interface: reading files, calling the library, printing, exit codes.
+//!
+//! Exit codes: 0 clean, 1 errors in the input, 2 usage or I/O failure.
+
+mod check;
+mod fmt;
+mod input;
+mod parse;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "pddlc",
+    version,
+    about = "A toolchain for PDDL: check, format, parse"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check domains and problems (files or directories of .pddl files) and report every problem.
+    Check(check::Args),
+    /// Print files in canonical PDDL, keeping comments; `--write` rewrites them in place.
+    Fmt(fmt::Args),
+    /// Parse one file and print its syntax tree.
+    Parse(parse::Args),
+}
+
+/// How diagnostics are shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// miette's graphical report (the default on a terminal).
+    Human,
+    /// The versioned JSON envelope.
+    Json,
+    /// `file:line:col: error[CODE]: message` (the default when not on a terminal).
+    Gcc,
+    /// VAL's `file: line: N: Error: message`, read by the VS Code PDDL extension.
+    Val,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Color {
+    Auto,
+    Always,
+    Never,
+}
+
+/// The outcome of a command, mapped onto the exit code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Outcome {
+    Clean = 0,
+    InputErrors = 1,
+    Failure = 2,
+}
+
+impl Outcome {
+    fn code(self) -> ExitCode {
+        ExitCode::from(self as u8)
+    }
+}
+
+pub fn run() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            // clap exits 0 for --help and --version and 2 for usage errors.
+            let _ = error.print();
+            return ExitCode::from(if error.use_stderr() { 2 } else { 0 });
+        }
+    };
+    let outcome = match cli.command {
+        Command::Check(args) => check::run(&args),
+        Command::Fmt(args) => fmt::run(&args),
+        Command::Parse(args) => parse::run(&args),
+    };
+    outcome.code()
+}

@@ -1,0 +1,85 @@
+//! Helpers shared by the test runners.
+#![allow(dead_code)]
+
+use pddlc::diagnostics::{Diagnostic, LineIndex};
+use std::path::{Path, PathBuf};
+
+/// `../shared` beside the crate, or `None` (with a message) when it is absent, so the crate
+/// still tests on its own.
+pub fn shared(test: &str) -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
+    if dir.join("corpus").is_dir() {
+        Some(dir)
+    } else {
+        eprintln!("skipping {test}: ../shared/corpus is absent");
+        None
+    }
+}
+
+/// Every `.pddl` file below `dir`, sorted.
+pub fn pddl_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).expect("readable corpus directory") {
+            let path = entry.expect("directory entry").path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "pddl") {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// `code@line:column` of a diagnostic's primary label.
+pub fn located(diagnostic: &Diagnostic, text: &str) -> String {
+    let offset = diagnostic.primary().map(|l| l.span.start).unwrap_or(0);
+    let at = LineIndex::new(text).line_col(text, offset);
+    format!("{}@{}:{}", diagnostic.code, at.line, at.column)
+}
+
+/// The AST as JSON with every `span` removed, for comparing trees while ignoring positions.
+pub fn without_spans<T: serde::Serialize>(value: &T) -> serde_json::Value {
+    fn strip(value: &mut serde_json::Value) {
+        match value {
+            serde_json::Value::Object(map) => {
+                map.remove("span");
+                map.values_mut().for_each(strip);
+            }
+            serde_json::Value::Array(items) => items.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    let mut json = serde_json::to_value(value).expect("the AST serialises");
+    strip(&mut json);
+    json
+}
+
+/// The `;` comments of a text, trimmed, sorted: what formatting must keep.
+pub fn comment_texts(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = text
+        .lines()
+        .filter_map(|line| line.find(';').map(|i| line[i..].trim_end().to_string()))
+        .collect();
+    out.sort();
+    out
+}
+
+/// Reads a `path | code@line:col | reason` table, skipping `#` comments.
+pub fn table(path: &Path) -> Vec<(String, String, String)> {
+    std::fs::read_to_string(path)
+        .expect("fixture table")
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let mut parts = l.splitn(3, " | ");
+            let path = parts.next().unwrap_or_default().to_string();
+            let at = parts.next().unwrap_or_default().to_string();
+            let reason = parts.next().unwrap_or_default().to_string();
+            (path, at, reason)
+        })
+        .collect()
+}

@@ -1,0 +1,146 @@
+//! The IPC corpora in ../shared/corpus: every file parses (the known-invalid ones with their
+//! located error), and printing is lossless.
+
+mod common;
+
+use common::*;
+use pddlc::parse;
+use pddlc::print::{PrintOptions, file_with};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+fn fixture(name: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/corpus")
+        .join(name)
+}
+
+#[test]
+fn every_corpus_file_parses_and_the_invalid_ones_are_located() {
+    let Some(shared) = shared("every_corpus_file_parses") else {
+        return;
+    };
+    let corpus = shared.join("corpus");
+    let files = pddl_files(&corpus);
+    assert!(
+        files.len() > 2900,
+        "found only {} corpus files",
+        files.len()
+    );
+    // For every file with diagnostics: the first error (or, without errors, the first warning).
+    let findings: BTreeMap<String, (bool, String, String)> = files
+        .par_iter()
+        .filter_map(|path| {
+            let bytes = std::fs::read(path).expect("readable corpus file");
+            let text = parse::decode(&bytes).expect("corpus files are UTF-8");
+            let parsed = parse::file(text);
+            let relative = path.strip_prefix(&corpus).ok()?.display().to_string();
+            let first = parsed
+                .diagnostics
+                .iter()
+                .find(|d| d.is_error())
+                .or(parsed.diagnostics.first())?;
+            let has_errors = parsed.has_errors();
+            assert!(parsed.value.is_some(), "{relative}: no tree was built");
+            Some((
+                relative,
+                (has_errors, located(first, text), first.message.clone()),
+            ))
+        })
+        .collect();
+    let invalid = table(&fixture("known-invalid.txt"));
+    let warnings = table(&fixture("warnings.txt"));
+    let mut expected: BTreeMap<String, (bool, String)> = BTreeMap::new();
+    for (path, at, _) in &invalid {
+        expected.insert(path.clone(), (true, at.clone()));
+    }
+    for (path, at, _) in &warnings {
+        expected.insert(path.clone(), (false, at.clone()));
+    }
+    let actual: BTreeMap<String, (bool, String)> = findings
+        .iter()
+        .map(|(path, (errors, at, _))| (path.clone(), (*errors, at.clone())))
+        .collect();
+    let unexpected: Vec<String> = findings
+        .iter()
+        .filter(|(path, (errors, at, _))| expected.get(*path) != Some(&(*errors, at.clone())))
+        .map(|(path, (errors, at, message))| {
+            format!(
+                "{path}: {} {at} {message}",
+                if *errors { "error" } else { "warning" }
+            )
+        })
+        .collect();
+    assert!(
+        unexpected.is_empty(),
+        "unexpected diagnostics:\n{}",
+        unexpected.join("\n")
+    );
+    let missing: Vec<&String> = expected
+        .keys()
+        .filter(|p| !actual.contains_key(*p))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "listed files without their diagnostic: {missing:?}"
+    );
+}
+
+#[test]
+fn printing_every_corpus_file_is_lossless_and_keeps_its_comments() {
+    let Some(shared) = shared("printing_is_lossless") else {
+        return;
+    };
+    let files = pddl_files(&shared.join("corpus"));
+    let failures: Vec<String> = files
+        .par_iter()
+        .filter_map(|path| {
+            let bytes = std::fs::read(path).expect("readable corpus file");
+            let text = parse::decode(&bytes).expect("corpus files are UTF-8");
+            let file = parse::file(text).value?;
+            let options = PrintOptions {
+                comments_from: Some(text),
+                ..PrintOptions::default()
+            };
+            let printed = file_with(&file, &options);
+            let reparsed = parse::file(&printed);
+            let name = path.display();
+            if reparsed.has_errors() {
+                return Some(format!(
+                    "{name}: printed text does not parse: {:?}",
+                    reparsed.diagnostics[0]
+                ));
+            }
+            let Some(again) = reparsed.value else {
+                return Some(format!("{name}: printed text has no definition"));
+            };
+            if without_spans(&again) != without_spans(&file) {
+                return Some(format!("{name}: the tree changed through printing"));
+            }
+            if comment_texts(&printed) != comment_texts(text) {
+                return Some(format!("{name}: comments changed through printing"));
+            }
+            let options = PrintOptions {
+                comments_from: Some(&printed),
+                ..PrintOptions::default()
+            };
+            if file_with(&again, &options) != printed {
+                return Some(format!("{name}: printing is not idempotent"));
+            }
+            None
+        })
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} files:\n{}",
+        failures.len(),
+        files.len(),
+        failures
+            .iter()
+            .take(20)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
