@@ -5,13 +5,53 @@ use crate::ast::Span;
 use crate::diagnostics::{Code, Diagnostic};
 use pest::Parser;
 use pest::error::{ErrorVariant, InputLocation};
+use std::sync::Mutex;
+
+/// Serialises the re-parses that locate errors. They switch on pest's process-wide error
+/// detail (which tracks literal tokens such as `)` too, at half the speed) and off again; the
+/// lock keeps every re-parse detailed however many threads parse at once, so messages do not
+/// depend on timing. Parses outside this path may run detailed meanwhile: slower, never wrong.
+static DETAIL: Mutex<()> = Mutex::new(());
+
+fn detailed_parse(rule: Rule, text: &str) -> Result<(), pest::error::Error<Rule>> {
+    let _guard = DETAIL
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    pest::set_error_detail(true);
+    let result = PddlParser::parse(rule, text).map(|_| ());
+    pest::set_error_detail(false);
+    result
+}
 
 /// Parses `span` of `source` again with the exact-match `rule` that was expected there, and
 /// reports where and why it fails. `what` names the construct for the secondary label.
 pub(super) fn locate(source: &str, span: Span, rule: Rule, what: &str) -> Diagnostic {
     let text = &source[span.start..span.end];
-    match PddlParser::parse(rule, text) {
-        Err(error) => from_pest(source, span, &error).with_label(span, format!("in this {what}")),
+    match detailed_parse(rule, text) {
+        Err(error) => {
+            let head = token_span(source, span.start, span.end);
+            let head = match source.as_bytes().get(span.start) {
+                // Point at `(head` rather than the whole form, so the labels do not overlap.
+                Some(b'(') => {
+                    let word = token_span(
+                        source,
+                        skip_space(source, span.start + 1, span.end),
+                        span.end,
+                    );
+                    Span::new(span.start, word.end.max(span.start + 1))
+                }
+                _ => head,
+            };
+            let diagnostic = from_pest(source, span, &error);
+            if diagnostic
+                .primary()
+                .is_some_and(|l| l.span.start == head.start)
+            {
+                diagnostic
+            } else {
+                diagnostic.with_label(head, format!("in this {what}"))
+            }
+        }
         // The construct parses on its own but not where it stands; say so about all of it.
         Ok(_) => Diagnostic::new(
             Code::SyntaxError,
@@ -27,17 +67,45 @@ pub(super) fn from_pest(
     within: Span,
     error: &pest::error::Error<Rule>,
 ) -> Diagnostic {
-    let relative = match error.location {
+    let mut relative = match error.location {
         InputLocation::Pos(p) => p,
         InputLocation::Span((start, _)) => start,
     };
+    let mut expected = match &error.variant {
+        ErrorVariant::ParsingError { positives, .. } => expected_from(positives, &[]),
+        ErrorVariant::CustomError { message } => Some(message.clone()),
+    };
+    // With error detail, pest also knows the literal tokens it tried, which often reach further.
+    if let Some(attempts) = error.parse_attempts()
+        && attempts.max_position >= relative
+        && within.start + attempts.max_position < within.end
+    {
+        let rules: Vec<Rule> = attempts
+            .call_stacks()
+            .iter()
+            .filter_map(|stack| stack.deepest.get_rule().copied())
+            .collect();
+        let tokens: Vec<String> = attempts
+            .expected_tokens()
+            .iter()
+            // pest's types for tokens are not exported; their text is: the literal itself, upper
+            // case for a case-insensitive one, `a..b` for a range, `BUILTIN_RULE` for the rest.
+            .map(|token| token.to_string())
+            .filter(|token| token != "BUILTIN_RULE" && !token.contains(".."))
+            .map(|token| token.to_lowercase())
+            // Single characters other than `)` start names and numbers (`_`, `.`, `+`, `#`):
+            // the rules describe those better. `(` only matters when no rule is named.
+            .filter(|token| token == ")" || token.chars().count() > 1 || token == "(")
+            .map(|token| format!("`{token}`"))
+            .collect();
+        if let Some(better) = expected_from(&rules, &tokens) {
+            relative = attempts.max_position;
+            expected = Some(better);
+        }
+    }
     let at = (within.start + relative).min(within.end);
     let found_span = token_span(source, at, within.end);
     let found = found(source, at, within.end);
-    let expected = match &error.variant {
-        ErrorVariant::ParsingError { positives, .. } => expected(positives),
-        ErrorVariant::CustomError { message } => Some(message.clone()),
-    };
     let message = match expected {
         Some(expected) => format!("expected {expected}, found {found}"),
         None => format!("unexpected {found}"),
@@ -101,13 +169,36 @@ fn skip_space(source: &str, mut at: usize, limit: usize) -> usize {
     at
 }
 
-/// "a goal description or `)`" from the rules pest expected at the failure.
-fn expected(positives: &[Rule]) -> Option<String> {
-    let mut items: Vec<&'static str> = Vec::new();
-    for rule in positives {
-        if let Some(text) = describe(*rule)
-            && !items.contains(&text)
-        {
+/// "a goal description or `)`" from the rules and literal tokens pest expected at the failure.
+fn expected_from(rules: &[Rule], tokens: &[String]) -> Option<String> {
+    let described = rules.iter().any(|r| describe(*r).is_some());
+    let mut items: Vec<String> = Vec::new();
+    for text in rules
+        .iter()
+        .filter_map(|r| describe(*r))
+        .map(str::to_string)
+        .chain(
+            tokens
+                .iter()
+                // Whitespace and comment tokens are never what the user is missing.
+                .filter(|t| !(described && t.as_str() == "`(`"))
+                .filter(|t| {
+                    !matches!(
+                        t.as_str(),
+                        "`;`"
+                            | "` `"
+                            | "`\t`"
+                            | "`\r`"
+                            | "`\n`"
+                            | "`\u{c}`"
+                            | "`\u{a0}`"
+                            | "`\u{feff}`"
+                    )
+                })
+                .cloned(),
+        )
+    {
+        if !items.contains(&text) {
             items.push(text);
         }
     }

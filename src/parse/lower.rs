@@ -143,7 +143,7 @@ impl<'s> Lower<'s> {
                 Rule::preamble => self.diagnostics.push(
                     Diagnostic::new(
                         Code::LispPreamble,
-                        "Lisp form before the definition is ignored",
+                        "a Lisp `(in-package …)` form before the definition is ignored",
                         span(&child),
                     )
                     .with_help("PDDL files hold one `(define …)`; remove this line"),
@@ -741,7 +741,11 @@ impl<'s> Lower<'s> {
                     ),
                     at,
                 )
-                .with_help(format!("a {kind} has the parts {}", list_keywords(known))),
+                .with_help(format!(
+                    "{} has the parts {}",
+                    with_article(kind),
+                    list_keywords(known)
+                )),
             );
             return;
         };
@@ -782,7 +786,7 @@ impl<'s> Lower<'s> {
         }
         let mut diagnostic = Diagnostic::new(
             Code::UnknownPart,
-            format!("a {kind} has no part `{text}`"),
+            format!("{} has no part `{text}`", with_article(kind)),
             key_span,
         );
         let suggestion = known
@@ -792,9 +796,11 @@ impl<'s> Lower<'s> {
             .max_by(|a, b| a.0.total_cmp(&b.0));
         diagnostic = match suggestion {
             Some((_, k)) => diagnostic.with_help(format!("did you mean `{k}`?")),
-            None => {
-                diagnostic.with_help(format!("a {kind} has the parts {}", list_keywords(known)))
-            }
+            None => diagnostic.with_help(format!(
+                "{} has the parts {}",
+                with_article(kind),
+                list_keywords(known)
+            )),
         };
         self.diagnostics.push(diagnostic);
     }
@@ -1421,6 +1427,12 @@ fn modal_op(text: &str) -> Option<ModalOp> {
         "hold-after" => ModalOp::HoldAfter,
         _ => return None,
     })
+}
+
+/// "an action", "a process".
+fn with_article(noun: &str) -> String {
+    let vowel = noun.starts_with(['a', 'e', 'i', 'o', 'u']);
+    format!("{} {noun}", if vowel { "an" } else { "a" })
 }
 
 fn list_keywords(keywords: &[&str]) -> String {

@@ -182,7 +182,13 @@ pub(super) fn scan(source: &str) -> Scan {
 /// The diagnostic for forms still open at the end of the input.
 fn unclosed(source: &str, stack: &[usize], misplaced: Option<Misplaced>) -> Diagnostic {
     let index = LineIndex::new(source);
-    let end = Span::new(source.len(), source.len());
+    // The last character that is not whitespace: a label past the last line shows nothing.
+    let last = source.trim_end().len().max(1);
+    let last_start = source[..last]
+        .char_indices()
+        .next_back()
+        .map_or(0, |(i, _)| i);
+    let end = Span::new(last_start, last);
     let describe = |open: usize| {
         let head = head_of(source, open);
         let line = index.line_col(source, open).line;
@@ -220,10 +226,15 @@ fn unclosed(source: &str, stack: &[usize], misplaced: Option<Misplaced>) -> Diag
             .with_primary_message("this form is missing its `)`")
             .with_label(m.at, "so this ends up inside it")
             .with_label(end, "the input ends with forms still open")
-            .with_help(format!(
-                "add the missing `)` to close {form} before `{}`",
-                &source[m.at.start..m.at.end].trim_start_matches('(')
-            ))
+            .with_help({
+                let (next, next_line) = describe(m.at.start);
+                let next = if source[m.at.start..].starts_with('(') {
+                    next
+                } else {
+                    format!("`{}`", &source[m.at.start..m.at.end])
+                };
+                format!("add the missing `)` to close {form} before {next} at line {next_line}")
+            })
         }
         None => {
             // No form is out of place, so the missing `)` is somewhere inside the innermost
