@@ -1,0 +1,198 @@
+//! The `pddlc` binary: exit codes, output formats, hostile inputs, and that `fmt` never loses
+//! what the user wrote.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn pddlc(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_pddlc"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("pddlc runs")
+}
+
+fn code(output: &Output) -> i32 {
+    output.status.code().expect("exited, not killed by a signal")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).to_string()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).to_string()
+}
+
+fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).expect("temporary file");
+    path
+}
+
+#[test]
+fn check_exits_zero_on_the_shipped_domain_and_problem() {
+    let out = pddlc(&["check", "domains/blocksworld/domain.pddl", "domains/blocksworld/problem.pddl"]);
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    assert_eq!(stdout(&out), "", "no diagnostics expected");
+}
+
+#[test]
+fn check_exits_one_on_errors_and_two_on_io_and_usage_failures() {
+    let out = pddlc(&["check", "fixtures/parse/P005_bad_effect.pddl"]);
+    assert_eq!(code(&out), 1);
+    let out = pddlc(&["check", "no/such/file.pddl"]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("no/such/file.pddl"), "{}", stderr(&out));
+    let out = pddlc(&["check"]);
+    assert_eq!(code(&out), 2);
+    let out = pddlc(&["check", "--format", "xml", "domains/blocksworld"]);
+    assert_eq!(code(&out), 2);
+    // Warnings alone do not fail.
+    let out = pddlc(&["check", "fixtures/parse/P013_repeated_section.pddl"]);
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+}
+
+#[test]
+fn hostile_inputs_give_a_clean_located_error_and_exit_one() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        ("deep.pddl", vec![b'('; 1_000_000], "P006"),
+        ("deep_closed.pddl", [vec![b'('; 500_000], vec![b')'; 500_000]].concat(), "P006"),
+        ("empty.pddl", Vec::new(), "P009"),
+        ("binary.pddl", (0..=255u8).cycle().take(4096).collect(), "P008"),
+        ("latin1.pddl", b"(define (domain caf\xe9))".to_vec(), "P007"),
+        ("unclosed.pddl", b"(define (domain d) (:predicates (p)".to_vec(), "P001"),
+        ("garbage.pddl", b"hello world".to_vec(), "P005"),
+    ];
+    for (name, bytes, expected) in cases {
+        let path = write(dir.path(), name, &bytes);
+        let path = path.to_string_lossy().to_string();
+        let out = pddlc(&["check", "--format", "gcc", &path]);
+        assert_eq!(code(&out), 1, "{name}: {}{}", stdout(&out), stderr(&out));
+        assert!(!stderr(&out).contains("panicked"), "{name}: {}", stderr(&out));
+        let line = stdout(&out);
+        assert!(
+            line.starts_with(&format!("{path}:")) && line.contains(&format!("error[{expected}]")),
+            "{name}: {line}"
+        );
+    }
+}
+
+#[test]
+fn json_output_has_the_contracted_shape() {
+    let out = pddlc(&[
+        "check",
+        "--format",
+        "json",
+        "fixtures/parse/P001_unclosed_action.pddl",
+        "fixtures/parse/P013_repeated_section.pddl",
+    ]);
+    assert_eq!(code(&out), 1);
+    let json: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
+    assert_eq!(json["version"], 1);
+    let diagnostics = json["diagnostics"].as_array().expect("a diagnostics array");
+    assert_eq!(diagnostics.len(), 2);
+    for d in diagnostics {
+        for key in ["file", "severity", "code", "name", "message"] {
+            assert!(d[key].is_string(), "{key} is a string in {d}");
+        }
+        for key in ["line", "column", "end_line", "end_column", "offset", "length"] {
+            assert!(d[key].is_u64(), "{key} is a number in {d}");
+        }
+        assert!(d["line"].as_u64() >= Some(1) && d["column"].as_u64() >= Some(1));
+        assert!(d["help"].is_string() || d["help"].is_null());
+        assert!(["error", "warning", "advice"].contains(&d["severity"].as_str().unwrap_or("")));
+        for label in d["labels"].as_array().expect("labels") {
+            for key in ["line", "column", "offset", "length"] {
+                assert!(label[key].is_u64(), "label {key} in {label}");
+            }
+            assert!(label["file"].is_string());
+            assert!(label["message"].is_string() || label["message"].is_null());
+        }
+    }
+    // Sorted by file, then position.
+    assert_eq!(diagnostics[0]["code"], "P001");
+    assert_eq!(diagnostics[0]["line"], 24);
+    assert_eq!(diagnostics[0]["column"], 3);
+    assert_eq!(diagnostics[0]["name"], "unclosed-form");
+    assert_eq!(diagnostics[1]["code"], "P013");
+    assert_eq!(diagnostics[1]["severity"], "warning");
+}
+
+#[test]
+fn val_and_gcc_lines_have_their_editor_shapes() {
+    let file = "fixtures/parse/P005_several_errors.pddl";
+    let out = pddlc(&["check", "--format", "val", file]);
+    let lines: Vec<String> = stdout(&out).lines().map(str::to_string).collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(
+        lines[0],
+        format!("{file}: line: 6: Error: [P005] expected a numeric expression or `total-time`, found `)`")
+    );
+    let out = pddlc(&["check", "--format", "gcc", file]);
+    let first = stdout(&out).lines().next().unwrap_or_default().to_string();
+    assert_eq!(
+        first,
+        format!("{file}:6:29: error[P005]: expected a numeric expression or `total-time`, found `)`")
+    );
+}
+
+#[test]
+fn human_output_is_miettes_report() {
+    let out = pddlc(&["check", "--format", "human", "--color", "never", "fixtures/parse/P015_unknown_part.pddl"]);
+    let text = stdout(&out);
+    assert!(text.contains("P015(unknown-part)"), "{text}");
+    assert!(text.contains("did you mean `:precondition`?"), "{text}");
+    assert!(stderr(&out).contains("checked 1 file: 1 error, 0 warnings"), "{}", stderr(&out));
+}
+
+#[test]
+fn check_reads_directories() {
+    let out = pddlc(&["check", "--format", "gcc", "fixtures/parse"]);
+    assert_eq!(code(&out), 1);
+    assert!(stdout(&out).contains("P017_operator_arity.pddl:5:30: error[P017]"), "{}", stdout(&out));
+}
+
+#[test]
+fn fmt_prints_to_stdout_and_writes_only_when_asked() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let messy = b"; keep me\n(define (domain d) (:predicates (p ?x) ; and me\n (q)) (:action a :parameters (?x) :precondition (p ?x) :effect (q)))\n";
+    let path = write(dir.path(), "messy.pddl", messy);
+    let path_str = path.to_string_lossy().to_string();
+    let out = pddlc(&["fmt", &path_str]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let printed = stdout(&out);
+    assert!(printed.contains("; keep me") && printed.contains("; and me"), "{printed}");
+    assert_eq!(std::fs::read(&path).expect("file"), messy, "fmt without --write changed the file");
+    let out = pddlc(&["fmt", "--check", &path_str]);
+    assert_eq!(code(&out), 1);
+    let out = pddlc(&["fmt", "--write", &path_str]);
+    assert_eq!(code(&out), 0);
+    assert_eq!(std::fs::read_to_string(&path).expect("file"), printed);
+    let out = pddlc(&["fmt", "--check", &path_str]);
+    assert_eq!(code(&out), 0);
+}
+
+#[test]
+fn fmt_refuses_to_rewrite_a_file_with_errors() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let broken = b"(define (domain d) (:predicates (p)) (:action a :parameters () :effect (not (p) (p))))";
+    let path = write(dir.path(), "broken.pddl", broken);
+    let out = pddlc(&["fmt", "--write", &path.to_string_lossy()]);
+    assert_eq!(code(&out), 1);
+    assert!(stderr(&out).contains("not formatted because it has errors"), "{}", stderr(&out));
+    assert_eq!(std::fs::read(&path).expect("file"), broken);
+}
+
+#[test]
+fn parse_prints_the_tree_as_json() {
+    let out = pddlc(&["parse", "--json", "domains/blocksworld/problem.pddl"]);
+    assert_eq!(code(&out), 0);
+    let json: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
+    assert_eq!(json["file"], "problem");
+    assert_eq!(json["name"]["text"], "reverse-three");
+    assert_eq!(json["objects"].as_array().map(Vec::len), Some(3));
+    assert_eq!(json["goal"]["type"], "and");
+}

@@ -1,0 +1,79 @@
+//! The parser on damaged and extreme input: never a panic, never a span outside the text, and
+//! the deepest accepted nesting is safe through every recursive stage.
+
+mod common;
+
+use pddlc::parse::{self, MAX_DEPTH};
+use pddlc::print;
+
+fn assert_sane(text: &str, what: &str) {
+    let parsed = parse::file(text);
+    for d in &parsed.diagnostics {
+        for label in &d.labels {
+            assert!(
+                label.span.start <= label.span.end && label.span.end <= text.len(),
+                "{what}: label {:?} outside the text ({} bytes)",
+                label.span,
+                text.len()
+            );
+        }
+    }
+    if parsed.value.is_none() {
+        assert!(parsed.has_errors(), "{what}: no tree and no error");
+    }
+}
+
+#[test]
+fn every_single_byte_deletion_of_the_shipped_domain_is_handled() {
+    let text = include_str!("../domains/blocksworld/domain.pddl");
+    for i in 0..text.len() {
+        if !text.is_char_boundary(i) || !text.is_char_boundary(i + 1) {
+            continue;
+        }
+        let damaged = format!("{}{}", &text[..i], &text[i + 1..]);
+        assert_sane(&damaged, &format!("deleting byte {i}"));
+    }
+}
+
+#[test]
+fn truncations_of_corpus_files_are_handled() {
+    let Some(shared) = common::shared("truncations_of_corpus_files") else {
+        return;
+    };
+    let corpus = shared.join("corpus");
+    let samples = [
+        "potassco/ipc-2002/domains/satellite-complex-automatic/domain.pddl",
+        "potassco/ipc-2006/domains/trucks-preferences-simple/domain.pddl",
+        "pddl-plus-domains/generator_nl/domain_nl.pddl",
+        "ipc2023-numeric/drone/domain.pddl",
+        "potassco/ipc-2008/domains/elevator-net-benefit-optimal-numeric-fluents/domain.pddl",
+    ];
+    for sample in samples {
+        let path = corpus.join(sample);
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            panic!("corpus sample {sample} is missing");
+        };
+        for cut in (0..text.len()).step_by(97).filter(|&c| text.is_char_boundary(c)) {
+            assert_sane(&text[..cut], &format!("{sample} cut at {cut}"));
+        }
+    }
+}
+
+#[test]
+fn the_deepest_accepted_nesting_survives_parse_print_and_serialise() {
+    // define, action and the outer `and` take three levels; fill the rest with `not`.
+    let depth = MAX_DEPTH - 4;
+    let body = format!("{}(p){}", "(not ".repeat(depth), ")".repeat(depth));
+    let text = format!("(define (domain deep) (:predicates (p)) (:action a :parameters () :precondition (and {body}) :effect (p)))");
+    let parsed = parse::file(&text);
+    assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
+    let file = parsed.value.expect("a tree");
+    let printed = print::file(&file);
+    let again = parse::file(&printed).value.expect("the printed text parses");
+    assert_eq!(common::without_spans(&again), common::without_spans(&file));
+    let json = serde_json::to_string(&file).expect("serialises");
+    assert!(json.len() > depth * 10);
+    let one_more = format!("(define (domain deep) (:predicates (p)) (:action a :parameters () :precondition (and (not {body})) :effect (p)))");
+    let parsed = parse::file(&one_more);
+    assert!(parsed.diagnostics.iter().any(|d| d.code.as_str() == "P006"));
+}
