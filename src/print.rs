@@ -46,6 +46,10 @@ pub fn file(file: &PddlFile) -> String {
 
 /// Canonical text of a domain or problem with the given options.
 pub fn file_with(file: &PddlFile, options: &PrintOptions) -> String {
+    crate::parse::with_stack(|| print_file(file, options))
+}
+
+fn print_file(file: &PddlFile, options: &PrintOptions) -> String {
     let mut doc = match file {
         PddlFile::Domain(d) => domain_doc(d),
         PddlFile::Problem(p) => problem_doc(p),

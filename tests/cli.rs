@@ -14,7 +14,10 @@ fn pddlc(args: &[&str]) -> Output {
 }
 
 fn code(output: &Output) -> i32 {
-    output.status.code().expect("exited, not killed by a signal")
+    output
+        .status
+        .code()
+        .expect("exited, not killed by a signal")
 }
 
 fn stdout(output: &Output) -> String {
@@ -33,7 +36,11 @@ fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
 
 #[test]
 fn check_exits_zero_on_the_shipped_domain_and_problem() {
-    let out = pddlc(&["check", "domains/blocksworld/domain.pddl", "domains/blocksworld/problem.pddl"]);
+    let out = pddlc(&[
+        "check",
+        "domains/blocksworld/domain.pddl",
+        "domains/blocksworld/problem.pddl",
+    ]);
     assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
     assert_eq!(stdout(&out), "", "no diagnostics expected");
 }
@@ -44,7 +51,11 @@ fn check_exits_one_on_errors_and_two_on_io_and_usage_failures() {
     assert_eq!(code(&out), 1);
     let out = pddlc(&["check", "no/such/file.pddl"]);
     assert_eq!(code(&out), 2);
-    assert!(stderr(&out).contains("no/such/file.pddl"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("no/such/file.pddl"),
+        "{}",
+        stderr(&out)
+    );
     let out = pddlc(&["check"]);
     assert_eq!(code(&out), 2);
     let out = pddlc(&["check", "--format", "xml", "domains/blocksworld"]);
@@ -59,11 +70,23 @@ fn hostile_inputs_give_a_clean_located_error_and_exit_one() {
     let dir = tempfile::tempdir().expect("temporary directory");
     let cases: Vec<(&str, Vec<u8>, &str)> = vec![
         ("deep.pddl", vec![b'('; 1_000_000], "P006"),
-        ("deep_closed.pddl", [vec![b'('; 500_000], vec![b')'; 500_000]].concat(), "P006"),
+        (
+            "deep_closed.pddl",
+            [vec![b'('; 500_000], vec![b')'; 500_000]].concat(),
+            "P006",
+        ),
         ("empty.pddl", Vec::new(), "P009"),
-        ("binary.pddl", (0..=255u8).cycle().take(4096).collect(), "P008"),
+        (
+            "binary.pddl",
+            (0..=255u8).cycle().take(4096).collect(),
+            "P008",
+        ),
         ("latin1.pddl", b"(define (domain caf\xe9))".to_vec(), "P007"),
-        ("unclosed.pddl", b"(define (domain d) (:predicates (p)".to_vec(), "P001"),
+        (
+            "unclosed.pddl",
+            b"(define (domain d) (:predicates (p)".to_vec(),
+            "P001",
+        ),
         ("garbage.pddl", b"hello world".to_vec(), "P005"),
     ];
     for (name, bytes, expected) in cases {
@@ -71,7 +94,11 @@ fn hostile_inputs_give_a_clean_located_error_and_exit_one() {
         let path = path.to_string_lossy().to_string();
         let out = pddlc(&["check", "--format", "gcc", &path]);
         assert_eq!(code(&out), 1, "{name}: {}{}", stdout(&out), stderr(&out));
-        assert!(!stderr(&out).contains("panicked"), "{name}: {}", stderr(&out));
+        assert!(
+            !stderr(&out).contains("panicked"),
+            "{name}: {}",
+            stderr(&out)
+        );
         let line = stdout(&out);
         assert!(
             line.starts_with(&format!("{path}:")) && line.contains(&format!("error[{expected}]")),
@@ -98,7 +125,14 @@ fn json_output_has_the_contracted_shape() {
         for key in ["file", "severity", "code", "name", "message"] {
             assert!(d[key].is_string(), "{key} is a string in {d}");
         }
-        for key in ["line", "column", "end_line", "end_column", "offset", "length"] {
+        for key in [
+            "line",
+            "column",
+            "end_line",
+            "end_column",
+            "offset",
+            "length",
+        ] {
             assert!(d[key].is_u64(), "{key} is a number in {d}");
         }
         assert!(d["line"].as_u64() >= Some(1) && d["column"].as_u64() >= Some(1));
@@ -129,30 +163,49 @@ fn val_and_gcc_lines_have_their_editor_shapes() {
     assert_eq!(lines.len(), 2);
     assert_eq!(
         lines[0],
-        format!("{file}: line: 6: Error: [P005] expected a numeric expression or `total-time`, found `)`")
+        format!(
+            "{file}: line: 6: Error: [P005] expected a numeric expression or `total-time`, found `)`"
+        )
     );
     let out = pddlc(&["check", "--format", "gcc", file]);
     let first = stdout(&out).lines().next().unwrap_or_default().to_string();
     assert_eq!(
         first,
-        format!("{file}:6:29: error[P005]: expected a numeric expression or `total-time`, found `)`")
+        format!(
+            "{file}:6:29: error[P005]: expected a numeric expression or `total-time`, found `)`"
+        )
     );
 }
 
 #[test]
 fn human_output_is_miettes_report() {
-    let out = pddlc(&["check", "--format", "human", "--color", "never", "fixtures/parse/P015_unknown_part.pddl"]);
+    let out = pddlc(&[
+        "check",
+        "--format",
+        "human",
+        "--color",
+        "never",
+        "fixtures/parse/P015_unknown_part.pddl",
+    ]);
     let text = stdout(&out);
     assert!(text.contains("P015(unknown-part)"), "{text}");
     assert!(text.contains("did you mean `:precondition`?"), "{text}");
-    assert!(stderr(&out).contains("checked 1 file: 1 error, 0 warnings"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("checked 1 file: 1 error, 0 warnings"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
 fn check_reads_directories() {
     let out = pddlc(&["check", "--format", "gcc", "fixtures/parse"]);
     assert_eq!(code(&out), 1);
-    assert!(stdout(&out).contains("P017_operator_arity.pddl:5:30: error[P017]"), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("P017_operator_arity.pddl:5:30: error[P017]"),
+        "{}",
+        stdout(&out)
+    );
 }
 
 #[test]
@@ -164,8 +217,15 @@ fn fmt_prints_to_stdout_and_writes_only_when_asked() {
     let out = pddlc(&["fmt", &path_str]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let printed = stdout(&out);
-    assert!(printed.contains("; keep me") && printed.contains("; and me"), "{printed}");
-    assert_eq!(std::fs::read(&path).expect("file"), messy, "fmt without --write changed the file");
+    assert!(
+        printed.contains("; keep me") && printed.contains("; and me"),
+        "{printed}"
+    );
+    assert_eq!(
+        std::fs::read(&path).expect("file"),
+        messy,
+        "fmt without --write changed the file"
+    );
     let out = pddlc(&["fmt", "--check", &path_str]);
     assert_eq!(code(&out), 1);
     let out = pddlc(&["fmt", "--write", &path_str]);
@@ -178,11 +238,16 @@ fn fmt_prints_to_stdout_and_writes_only_when_asked() {
 #[test]
 fn fmt_refuses_to_rewrite_a_file_with_errors() {
     let dir = tempfile::tempdir().expect("temporary directory");
-    let broken = b"(define (domain d) (:predicates (p)) (:action a :parameters () :effect (not (p) (p))))";
+    let broken =
+        b"(define (domain d) (:predicates (p)) (:action a :parameters () :effect (not (p) (p))))";
     let path = write(dir.path(), "broken.pddl", broken);
     let out = pddlc(&["fmt", "--write", &path.to_string_lossy()]);
     assert_eq!(code(&out), 1);
-    assert!(stderr(&out).contains("not formatted because it has errors"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("not formatted because it has errors"),
+        "{}",
+        stderr(&out)
+    );
     assert_eq!(std::fs::read(&path).expect("file"), broken);
 }
 

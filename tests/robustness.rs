@@ -53,7 +53,10 @@ fn truncations_of_corpus_files_are_handled() {
         let Ok(text) = std::fs::read_to_string(&path) else {
             panic!("corpus sample {sample} is missing");
         };
-        for cut in (0..text.len()).step_by(97).filter(|&c| text.is_char_boundary(c)) {
+        for cut in (0..text.len())
+            .step_by(97)
+            .filter(|&c| text.is_char_boundary(c))
+        {
             assert_sane(&text[..cut], &format!("{sample} cut at {cut}"));
         }
     }
@@ -64,16 +67,22 @@ fn the_deepest_accepted_nesting_survives_parse_print_and_serialise() {
     // define, action and the outer `and` take three levels; fill the rest with `not`.
     let depth = MAX_DEPTH - 4;
     let body = format!("{}(p){}", "(not ".repeat(depth), ")".repeat(depth));
-    let text = format!("(define (domain deep) (:predicates (p)) (:action a :parameters () :precondition (and {body}) :effect (p)))");
+    let text = format!(
+        "(define (domain deep) (:predicates (p)) (:action a :parameters () :precondition (and {body}) :effect (p)))"
+    );
     let parsed = parse::file(&text);
     assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
     let file = parsed.value.expect("a tree");
     let printed = print::file(&file);
-    let again = parse::file(&printed).value.expect("the printed text parses");
+    let again = parse::file(&printed)
+        .value
+        .expect("the printed text parses");
     assert_eq!(common::without_spans(&again), common::without_spans(&file));
-    let json = serde_json::to_string(&file).expect("serialises");
+    let json = parse::with_stack(|| serde_json::to_string(&file)).expect("serialises");
     assert!(json.len() > depth * 10);
-    let one_more = format!("(define (domain deep) (:predicates (p)) (:action a :parameters () :precondition (and (not {body})) :effect (p)))");
+    let one_more = format!(
+        "(define (domain deep) (:predicates (p)) (:action a :parameters () :precondition (and (not {body})) :effect (p)))"
+    );
     let parsed = parse::file(&one_more);
     assert!(parsed.diagnostics.iter().any(|d| d.code.as_str() == "P006"));
 }

@@ -31,7 +31,7 @@ pub fn run(args: &Args) -> Outcome {
         );
     }
     if let Some(file) = &loaded.file {
-        match serde_json::to_string_pretty(file) {
+        match pddlc::parse::with_stack(|| serde_json::to_string_pretty(file)) {
             Ok(json) => println!("{json}"),
             Err(e) => {
                 eprintln!("error: cannot serialise the tree: {e}");

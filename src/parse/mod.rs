@@ -12,6 +12,17 @@ mod scan;
 
 pub use scan::MAX_DEPTH;
 
+/// The stack every recursive stage runs on, whatever thread calls it: enough for [`MAX_DEPTH`]
+/// levels in an unoptimised build (pest's generated code needs several KiB a level there).
+/// It is reserved, not committed: only the pages used cost memory.
+pub const STACK_SIZE: usize = 64 * 1024 * 1024;
+
+/// Runs `f` on a stack of [`STACK_SIZE`], so recursion bounded by [`MAX_DEPTH`] cannot overflow
+/// the caller's stack.
+pub fn with_stack<T>(f: impl FnOnce() -> T) -> T {
+    stacker::grow(STACK_SIZE, f)
+}
+
 use crate::ast::{Domain, PddlFile, Problem, Span};
 use crate::diagnostics::{Code, Diagnostic};
 
@@ -61,7 +72,7 @@ pub fn file(source: &str) -> Parsed<Option<PddlFile>> {
             diagnostics: scan.diagnostics,
         };
     }
-    lower::file(source, scan.top_level_close)
+    with_stack(|| lower::file(source, scan.top_level_close))
 }
 
 /// Parses a domain; a problem (or anything else) is an error.

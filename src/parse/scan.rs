@@ -7,7 +7,7 @@ use crate::diagnostics::{Code, Diagnostic, LineIndex};
 /// The deepest nesting pddlc reads. The IPC corpora nest at most 153 deep (a grounded IPC 2006
 /// trucks problem); every recursive stage (lowering, printing, checking, serialising, dropping)
 /// is safe at this depth on a 2 MiB thread stack.
-pub const MAX_DEPTH: usize = 512;
+pub const MAX_DEPTH: usize = 256;
 
 /// Section keywords that only ever stand directly inside `(define …)`.
 const SECTION_KEYWORDS: &[&str] = &[
