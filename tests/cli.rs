@@ -261,3 +261,14 @@ fn parse_prints_the_tree_as_json() {
     assert_eq!(json["objects"].as_array().map(Vec::len), Some(3));
     assert_eq!(json["goal"]["type"], "and");
 }
+
+#[test]
+fn files_are_told_apart_by_content_not_by_name() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let problem = std::fs::read("domains/blocksworld/problem.pddl").expect("shipped problem");
+    let misnamed = write(dir.path(), "domain.pddl", &problem);
+    let out = pddlc(&["parse", "--json", &misnamed.to_string_lossy()]);
+    assert_eq!(code(&out), 0);
+    let json: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
+    assert_eq!(json["file"], "problem");
+}
