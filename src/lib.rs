@@ -9,6 +9,7 @@
 #![doc = ""]
 
 pub mod ast;
+pub mod check;
 pub mod diagnostics;
 pub mod parse;
 pub mod print;

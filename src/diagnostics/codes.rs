@@ -69,6 +69,7 @@ codes! {
     UnknownPart, "P015", "unknown-part", Error, "a `:keyword` that the enclosing definition does not have";
     MissingValue, "P016", "missing-value", Error, "a `:keyword` without its value";
     OperatorArity, "P017", "operator-arity", Error, "an arithmetic operator with the wrong number of arguments";
+    TarskiRejects, "C150", "tarski-rejects", Error, "tarski 0.8.2, Text2World's executability check, rejects this domain";
 }
 
 impl fmt::Display for Code {
