@@ -120,7 +120,13 @@ fn json_output_has_the_contracted_shape() {
     let json: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
     assert_eq!(json["version"], 1);
     let diagnostics = json["diagnostics"].as_array().expect("a diagnostics array");
-    assert_eq!(diagnostics.len(), 2);
+    // The unclosed form, then the second file's warnings: two unused predicates around the
+    // repeated section.
+    let codes: Vec<&str> = diagnostics
+        .iter()
+        .filter_map(|d| d["code"].as_str())
+        .collect();
+    assert_eq!(codes, ["P001", "C120", "P013", "C120"]);
     for d in diagnostics {
         for key in ["file", "severity", "code", "name", "message"] {
             assert!(d[key].is_string(), "{key} is a string in {d}");
@@ -151,8 +157,12 @@ fn json_output_has_the_contracted_shape() {
     assert_eq!(diagnostics[0]["line"], 24);
     assert_eq!(diagnostics[0]["column"], 3);
     assert_eq!(diagnostics[0]["name"], "unclosed-form");
-    assert_eq!(diagnostics[1]["code"], "P013");
-    assert_eq!(diagnostics[1]["severity"], "warning");
+    assert_eq!(diagnostics[2]["code"], "P013");
+    assert_eq!(diagnostics[2]["severity"], "warning");
+    assert_eq!(
+        diagnostics[2]["file"],
+        "fixtures/parse/P013_repeated_section.pddl"
+    );
 }
 
 #[test]
@@ -160,17 +170,21 @@ fn val_and_gcc_lines_have_their_editor_shapes() {
     let file = "fixtures/parse/P005_several_errors.pddl";
     let out = pddlc(&["check", "--format", "val", file]);
     let lines: Vec<String> = stdout(&out).lines().map(str::to_string).collect();
-    assert_eq!(lines.len(), 2);
+    assert_eq!(lines.len(), 4);
     assert_eq!(
         lines[0],
+        format!("{file}: line: 2: Warning: [C120] predicate `r` is never used")
+    );
+    assert_eq!(
+        lines[2],
         format!(
             "{file}: line: 6: Error: [P005] expected a numeric expression or `total-time`, found `)`"
         )
     );
     let out = pddlc(&["check", "--format", "gcc", file]);
-    let first = stdout(&out).lines().next().unwrap_or_default().to_string();
+    let third = stdout(&out).lines().nth(2).unwrap_or_default().to_string();
     assert_eq!(
-        first,
+        third,
         format!(
             "{file}:6:29: error[P005]: expected a numeric expression or `total-time`, found `)`"
         )
@@ -191,7 +205,7 @@ fn human_output_is_miettes_report() {
     assert!(text.contains("P015(unknown-part)"), "{text}");
     assert!(text.contains("did you mean `:precondition`?"), "{text}");
     assert!(
-        stderr(&out).contains("checked 1 file: 1 error, 0 warnings"),
+        stderr(&out).contains("checked 1 file: 1 error, 1 warning"),
         "{}",
         stderr(&out)
     );

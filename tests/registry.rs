@@ -48,10 +48,11 @@ fn every_code_has_a_fixture() {
     while let Some(dir) = stack.pop() {
         for entry in std::fs::read_dir(&dir).expect("fixtures directory") {
             let path = entry.expect("entry").path();
+            if let Some(name) = path.file_name() {
+                names.push(name.to_string_lossy().to_string());
+            }
             if path.is_dir() {
                 stack.push(path);
-            } else if let Some(name) = path.file_name() {
-                names.push(name.to_string_lossy().to_string());
             }
         }
     }

@@ -2,10 +2,12 @@
 
 use super::input::{expand, load};
 use super::{Color, Format, Outcome};
+use pddlc::ast::{Domain, PddlFile};
+use pddlc::check::{self, Files};
 use pddlc::diagnostics::render::{self, HumanOptions, Sources};
 use pddlc::diagnostics::{Diagnostic, FileId, Severity, SourceFile};
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -18,6 +20,16 @@ pub struct Args {
     /// Colour in the human format.
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     color: Color,
+    /// `pddl`: what PDDL requires. `tarski`: accept and reject exactly what tarski 0.8.2 does
+    /// (Text2World's executability), for domains.
+    #[arg(long, value_enum, default_value_t = Profile::Pddl)]
+    profile: Profile,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Profile {
+    Pddl,
+    Tarski,
 }
 
 pub fn run(args: &Args) -> Outcome {
@@ -30,17 +42,28 @@ pub fn run(args: &Args) -> Outcome {
     };
     let mut sources: Vec<SourceFile> = Vec::new();
     let mut diagnostics: Vec<Diagnostic> = Vec::new();
+    let mut files: Vec<Option<PddlFile>> = Vec::new();
     for (i, path) in paths.iter().enumerate() {
         match load(path, FileId(i as u32)) {
             Ok(loaded) => {
+                if args.profile == Profile::Tarski {
+                    // tarski reads the text its own way; our parse does not decide here.
+                    let tarski = pddlc::check::tarski::check(&loaded.source.text);
+                    diagnostics.extend(tarski.into_iter().map(|d| d.in_file(FileId(i as u32))));
+                } else {
+                    diagnostics.extend(loaded.diagnostics);
+                }
                 sources.push(loaded.source);
-                diagnostics.extend(loaded.diagnostics);
+                files.push(loaded.file);
             }
             Err(message) => {
                 eprintln!("error: {message}");
                 return Outcome::Failure;
             }
         }
+    }
+    if args.profile == Profile::Pddl {
+        diagnostics.extend(semantics(&files, &paths));
     }
     pddlc::diagnostics::sort(&mut diagnostics);
     let terminal = std::io::stdout().is_terminal();
@@ -89,6 +112,70 @@ pub fn run(args: &Args) -> Outcome {
     } else {
         Outcome::Clean
     }
+}
+
+/// How likely `domain` is the domain file of `problem`, among domains of the right name: the
+/// same trailing number (`domain-22.pddl` for `instance-22.pddl`, as per-instance IPC domains
+/// are named), then the longest common file-name prefix (`AT51_domain` for `AT51.1.instance`),
+/// then the same directory.
+fn affinity(domain: &Path, problem: &Path) -> (bool, usize, bool) {
+    let stem = |p: &Path| {
+        p.file_stem()
+            .map(|s| s.to_string_lossy().to_lowercase())
+            .unwrap_or_default()
+    };
+    let (d, p) = (stem(domain), stem(problem));
+    let number = |s: &str| {
+        s.chars()
+            .rev()
+            .take_while(char::is_ascii_digit)
+            .collect::<String>()
+    };
+    let same_number = !number(&p).is_empty() && number(&d) == number(&p);
+    let prefix = d.chars().zip(p.chars()).take_while(|(a, b)| a == b).count();
+    (same_number, prefix, domain.parent() == problem.parent())
+}
+
+/// Checks every domain, and every problem against its domain: among the domains given, the one
+/// the problem's `(:domain …)` names with the best [`affinity`], or the only domain given.
+fn semantics(files: &[Option<PddlFile>], paths: &[PathBuf]) -> Vec<Diagnostic> {
+    let mut diagnostics = Vec::new();
+    let domains: Vec<(usize, &Domain)> = files
+        .iter()
+        .enumerate()
+        .filter_map(|(i, f)| match f {
+            Some(PddlFile::Domain(d)) => Some((i, d)),
+            _ => None,
+        })
+        .collect();
+    for &(i, domain) in &domains {
+        diagnostics.extend(check::domain(domain, FileId(i as u32)));
+    }
+    for (i, file) in files.iter().enumerate() {
+        let Some(PddlFile::Problem(problem)) = file else {
+            continue;
+        };
+        let named: Vec<&(usize, &Domain)> = domains
+            .iter()
+            .filter(|(_, d)| problem.domain.as_ref().is_some_and(|n| *n == d.name))
+            .collect();
+        let chosen = named
+            .iter()
+            .max_by_key(|(d, _)| affinity(&paths[*d], &paths[i]))
+            .map(|(d, domain)| (*d, *domain))
+            .or(match domains.as_slice() {
+                [only] => Some(*only),
+                _ => None,
+            });
+        if let Some((d, domain)) = chosen {
+            let files = Files {
+                domain: FileId(d as u32),
+                problem: FileId(i as u32),
+            };
+            diagnostics.extend(check::problem(domain, problem, files));
+        }
+    }
+    diagnostics
 }
 
 fn plural(n: usize) -> &'static str {

@@ -69,7 +69,31 @@ codes! {
     UnknownPart, "P015", "unknown-part", Error, "a `:keyword` that the enclosing definition does not have";
     MissingValue, "P016", "missing-value", Error, "a `:keyword` without its value";
     OperatorArity, "P017", "operator-arity", Error, "an arithmetic operator with the wrong number of arguments";
+    UndeclaredPredicate, "C101", "undeclared-predicate", Error, "an atom uses a predicate the domain does not declare";
+    ArityMismatch, "C102", "arity-mismatch", Error, "a predicate or function is used with the wrong number of arguments";
+    UndefinedVariable, "C103", "undefined-variable", Error, "a variable that is neither a parameter nor bound by a quantifier";
+    MissingRequirement, "C104", "missing-requirement", Warning, "a feature is used without the requirement that allows it";
+    DuplicateDefinition, "C105", "duplicate-definition", Error, "a predicate, action, type, constant, function, object or parameter is defined twice";
+    UnknownRequirement, "C106", "unknown-requirement", Error, "a requirement flag that no PDDL version defines";
+    UndefinedType, "C107", "undefined-type", Error, "a type that is not declared";
+    TypeCycle, "C108", "type-cycle", Error, "the type hierarchy has a cycle";
+    TypeMismatch, "C109", "type-mismatch", Error, "an argument's type is not the parameter's type or a subtype of it";
+    UndeclaredConstant, "C110", "undeclared-constant", Error, "a name used as an argument is neither a constant nor an object";
+    NameClash, "C111", "name-clash", Warning, "a name is used for two kinds of symbol where PDDL forbids it";
+    UndeclaredFunction, "C112", "undeclared-function", Error, "a numeric expression uses a function the domain does not declare";
+    NonNumericFluent, "C113", "non-numeric-fluent", Error, "an object-valued function or a predicate where a number is expected";
+    MisplacedConstruct, "C114", "misplaced-construct", Error, "a construct where PDDL does not allow it, such as `at start` in a plain action";
+    UnusedPredicate, "C120", "unused-predicate", Warning, "a declared predicate that nothing uses";
+    UnusedType, "C121", "unused-type", Warning, "a declared type that nothing uses";
+    UnusedConstant, "C122", "unused-constant", Warning, "a declared constant that nothing uses";
+    UnusedParameter, "C123", "unused-parameter", Warning, "an action parameter that the action never uses";
+    AddDeleteConflict, "C124", "add-delete-conflict", Warning, "an effect both adds and deletes the same atom";
+    UnusedRequirement, "C125", "unused-requirement", Warning, "a declared requirement that nothing in the domain uses";
     TarskiRejects, "C150", "tarski-rejects", Error, "tarski 0.8.2, Text2World's executability check, rejects this domain";
+    DomainNameMismatch, "C201", "domain-name-mismatch", Warning, "the problem's `(:domain …)` does not name the domain it is checked against";
+    MissingDomainSection, "C202", "missing-domain-section", Warning, "the problem has no `(:domain …)` section";
+    UndeclaredProblemFunction, "C203", "undeclared-problem-function", Warning, "the problem gives a value to, or measures, a function the domain does not declare";
+    UnreachableGoal, "C220", "unreachable-goal", Warning, "a goal atom that no action can make true and the initial state lacks: the task is unsolvable";
 }
 
 impl fmt::Display for Code {

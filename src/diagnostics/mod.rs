@@ -107,6 +107,21 @@ impl Diagnostic {
         self
     }
 
+    /// Adds a secondary label in `file`, which may differ from the primary label's.
+    pub fn with_label_in(
+        mut self,
+        file: FileId,
+        span: Span,
+        message: impl Into<String>,
+    ) -> Diagnostic {
+        self.labels.push(Label {
+            file,
+            span,
+            message: Some(message.into()),
+        });
+        self
+    }
+
     pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
         self.help = Some(help.into());
         self

@@ -1,0 +1,129 @@
+//! The type hierarchy: a graph from each type to its parents, rooted at `object`.
+
+use petgraph::algo::tarjan_scc;
+use petgraph::graph::{DiGraph, NodeIndex};
+use std::collections::{HashMap, HashSet};
+
+/// Types by lower-cased name, with edges from a type to each of its parents.
+#[derive(Debug)]
+pub struct TypeGraph {
+    graph: DiGraph<String, ()>,
+    index: HashMap<String, NodeIndex>,
+}
+
+pub const OBJECT: &str = "object";
+
+impl Default for TypeGraph {
+    fn default() -> Self {
+        let mut graph = TypeGraph {
+            graph: DiGraph::new(),
+            index: HashMap::new(),
+        };
+        graph.node(OBJECT);
+        graph
+    }
+}
+
+impl TypeGraph {
+    fn node(&mut self, name: &str) -> NodeIndex {
+        if let Some(&node) = self.index.get(name) {
+            return node;
+        }
+        let node = self.graph.add_node(name.to_string());
+        self.index.insert(name.to_string(), node);
+        node
+    }
+
+    /// Declares `child` (lower-cased) with `parent` as one of its parents.
+    pub fn add(&mut self, child: &str, parent: Option<&str>) {
+        let child_node = self.node(child);
+        if let Some(parent) = parent {
+            let parent_node = self.node(parent);
+            if !self.graph.contains_edge(child_node, parent_node) {
+                self.graph.add_edge(child_node, parent_node, ());
+            }
+        }
+    }
+
+    pub fn contains(&self, name: &str) -> bool {
+        self.index.contains_key(name)
+    }
+
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.index.keys().map(String::as_str)
+    }
+
+    /// Whether `sub` is `sup` or below it. Every type is below `object`; cycles are tolerated
+    /// (they are reported separately).
+    pub fn is_subtype(&self, sub: &str, sup: &str) -> bool {
+        if sub == sup || sup == OBJECT {
+            return true;
+        }
+        let Some(&start) = self.index.get(sub) else {
+            return false;
+        };
+        let mut seen = HashSet::new();
+        let mut stack = vec![start];
+        while let Some(node) = stack.pop() {
+            if !seen.insert(node) {
+                continue;
+            }
+            if self.graph[node] == sup {
+                return true;
+            }
+            stack.extend(self.graph.neighbors(node));
+        }
+        false
+    }
+
+    /// The types on a cycle, one list per cycle, each sorted.
+    pub fn cycles(&self) -> Vec<Vec<String>> {
+        let mut cycles: Vec<Vec<String>> = tarjan_scc(&self.graph)
+            .into_iter()
+            .filter(|component| {
+                component.len() > 1
+                    || component
+                        .first()
+                        .is_some_and(|&n| self.graph.contains_edge(n, n))
+            })
+            .map(|component| {
+                let mut names: Vec<String> =
+                    component.iter().map(|&n| self.graph[n].clone()).collect();
+                names.sort();
+                names
+            })
+            .collect();
+        cycles.sort();
+        cycles
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn subtypes_follow_parents_and_everything_is_an_object() {
+        let mut types = TypeGraph::default();
+        types.add("truck", Some("vehicle"));
+        types.add("vehicle", Some("locatable"));
+        types.add("crate", Some("locatable"));
+        assert!(types.is_subtype("truck", "locatable"));
+        assert!(types.is_subtype("truck", "object"));
+        assert!(!types.is_subtype("locatable", "truck"));
+        assert!(!types.is_subtype("crate", "vehicle"));
+        assert!(types.cycles().is_empty());
+    }
+
+    #[test]
+    fn cycles_are_found() {
+        let mut types = TypeGraph::default();
+        types.add("a", Some("b"));
+        types.add("b", Some("c"));
+        types.add("c", Some("a"));
+        types.add("d", Some("d"));
+        assert_eq!(types.cycles(), vec![vec!["a", "b", "c"], vec!["d"]]);
+        // Walking up a cycle terminates.
+        assert!(!types.is_subtype("a", "d"));
+    }
+}
