@@ -286,3 +286,43 @@ fn files_are_told_apart_by_content_not_by_name() {
     let json: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
     assert_eq!(json["file"], "problem");
 }
+
+#[test]
+fn the_tarski_profile_gives_tarskis_verdict() {
+    let out = pddlc(&[
+        "check",
+        "--profile",
+        "tarski",
+        "--format",
+        "gcc",
+        "domains/blocksworld/domain.pddl",
+    ]);
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    let out = pddlc(&[
+        "check",
+        "--profile",
+        "tarski",
+        "--format",
+        "gcc",
+        "fixtures/tarski/C150_missing_precondition.pddl",
+        "fixtures/parse/P007_invalid_utf8.pddl",
+    ]);
+    assert_eq!(code(&out), 1);
+    let text = stdout(&out);
+    assert!(
+        text.contains("C150_missing_precondition.pddl:7:5: error[C150]"),
+        "{text}"
+    );
+    assert!(
+        text.contains("P007_invalid_utf8.pddl:2:8: error[P007]"),
+        "{text}"
+    );
+    // The pddl profile accepts what tarski rejects here: a missing precondition is valid PDDL.
+    let out = pddlc(&[
+        "check",
+        "--format",
+        "gcc",
+        "fixtures/tarski/C150_missing_precondition.pddl",
+    ]);
+    assert!(!stdout(&out).contains("error"), "{}", stdout(&out));
+}

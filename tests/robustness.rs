@@ -106,12 +106,18 @@ fn truncated_corpus_files_never_panic() {
         .par_iter()
         .map(|text| {
             let mut count = 0;
-            for cut in (0..text.len()).step_by(97).filter(|&c| text.is_char_boundary(c)) {
+            for cut in (0..text.len())
+                .step_by(97)
+                .filter(|&c| text.is_char_boundary(c))
+            {
                 let part = &text[..cut];
                 assert_sane(part, "truncation");
                 count += 1;
                 if text.len() <= 6_000 {
-                    let open = part.matches('(').count().saturating_sub(part.matches(')').count());
+                    let open = part
+                        .matches('(')
+                        .count()
+                        .saturating_sub(part.matches(')').count());
                     let closed = format!("{part}{}", ")".repeat(open));
                     assert_sane(&closed, "closed truncation");
                     if let Some(pddlc::ast::PddlFile::Domain(d)) = parse::file(&closed).value {

@@ -46,7 +46,11 @@ pub fn run(args: &Args) -> Outcome {
     for (i, path) in paths.iter().enumerate() {
         match load(path, FileId(i as u32)) {
             Ok(loaded) => {
-                if args.profile == Profile::Tarski {
+                let undecodable = loaded
+                    .diagnostics
+                    .iter()
+                    .any(|d| matches!(d.code.as_str(), "P007" | "P008"));
+                if args.profile == Profile::Tarski && !undecodable {
                     // tarski reads the text its own way; our parse does not decide here.
                     let tarski = pddlc::check::tarski::check(&loaded.source.text);
                     diagnostics.extend(tarski.into_iter().map(|d| d.in_file(FileId(i as u32))));

@@ -1,0 +1,85 @@
+//! The domain text Text2World scores for an LLM response (`extract_pddl` in its
+//! `world_generation.py`).
+
+/// The longest block fenced as ```` ```pddl\n…``` ````, or failing any, as ```` ```\n…``` ````,
+/// stripped of Unicode whitespace like Python's `str.strip`; the whole response, unchanged, when
+/// there is no such block or the longest one is blank.
+pub fn extract_response(text: &str) -> String {
+    let mut blocks = fenced_blocks(text, "```pddl\n");
+    if blocks.is_empty() {
+        blocks = fenced_blocks(text, "```\n");
+    }
+    // The first of the longest, counted in code points as Python counts `len`.
+    let mut longest: Option<&str> = None;
+    let mut longest_len = 0;
+    for block in blocks {
+        let len = block.chars().count();
+        if longest.is_none() || len > longest_len {
+            longest = Some(block);
+            longest_len = len;
+        }
+    }
+    match longest.map(python_strip) {
+        Some(block) if !block.is_empty() => block.to_string(),
+        _ => text.to_string(),
+    }
+}
+
+/// The non-overlapping matches of `opening(.*?)```` with `.` matching newlines, as
+/// `re.findall` returns them: the search resumes after the closing fence of each match.
+fn fenced_blocks<'a>(text: &'a str, opening: &str) -> Vec<&'a str> {
+    let mut blocks = Vec::new();
+    let mut from = 0;
+    while let Some(found) = text.get(from..).and_then(|rest| rest.find(opening)) {
+        let body_start = from + found + opening.len();
+        let Some(close) = text.get(body_start..).and_then(|rest| rest.find("```")) else {
+            break;
+        };
+        let body_end = body_start + close;
+        blocks.push(text.get(body_start..body_end).unwrap_or(""));
+        from = body_end + 3;
+    }
+    blocks
+}
+
+/// Python's `str.strip()` with no argument: strips the characters for which `str.isspace()` is
+/// true.
+fn python_strip(text: &str) -> &str {
+    text.trim_matches(python_isspace)
+}
+
+/// `str.isspace()`: Unicode White_Space plus the ASCII separators U+001C..U+001F that Python
+/// counts as whitespace (bidirectional class B or S).
+fn python_isspace(c: char) -> bool {
+    matches!(c, '\u{1c}'..='\u{1f}') || c.is_whitespace()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::extract_response;
+
+    #[test]
+    fn longest_pddl_block_wins() {
+        let text = "a\n```pddl\n(x)\n```\nb\n```pddl\n  (longer)\n```\n";
+        assert_eq!(extract_response(text), "(longer)");
+    }
+
+    #[test]
+    fn plain_fence_only_without_pddl_fence() {
+        assert_eq!(extract_response("```\n(p)\n```"), "(p)");
+        assert_eq!(extract_response("```pddl\n(a)```\n```\n(bbbbbb)```"), "(a)");
+    }
+
+    #[test]
+    fn no_fence_or_blank_block_keeps_the_response() {
+        assert_eq!(extract_response("(define)"), "(define)");
+        assert_eq!(extract_response("```pddl\n \n```"), "```pddl\n \n```");
+        assert_eq!(extract_response("```pddl\n(open"), "```pddl\n(open");
+    }
+
+    #[test]
+    fn strips_unicode_whitespace() {
+        assert_eq!(extract_response("```pddl\n\u{3000}(a)\u{a0}\n```"), "(a)");
+        assert_eq!(extract_response("```pddl\n\u{200b}(a)\n```"), "\u{200b}(a)");
+    }
+}

@@ -1,0 +1,491 @@
+//! The token rules of the lexer generated from tarski's `fstrips.g4` (as shipped in 0.8.2):
+//! longest match wins, and between matches of equal length the rule declared first wins.
+
+use crate::ast::Span;
+
+/// What a token is. Literal tokens of the grammar that a domain never uses are `Other`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    LParen,
+    RParen,
+    Define,
+    Domain,
+    Requirements,
+    Types,
+    Minus,
+    Either,
+    Functions,
+    Constants,
+    Predicates,
+    Parameters,
+    Constraint,
+    Event,
+    TimeStep,
+    Derived,
+    Assign,
+    /// `*`, `+`, `/`, `^`, `max`, `min`: binary only.
+    BinaryFunction,
+    /// `sin`, `cos`, `sqrt`, `tan`, `acos`, `asin`, `atan`, `exp`, `abs`: unary only.
+    UnaryFunction,
+    /// `>`, `<`, `=`, `>=`, `<=`.
+    Comparison,
+    /// A literal token of the problem or constraint grammar.
+    Other,
+    RequireKey,
+    And,
+    Not,
+    Or,
+    Imply,
+    Exists,
+    Forall,
+    When,
+    Action,
+    /// `increase`, `decrease` (any case), `scale-up`, `scale-down`.
+    AssignOp,
+    /// `int`, `float`, `number`: numeric built-in types.
+    NumericType,
+    ObjectType,
+    Name,
+    ExtName,
+    Variable,
+    Number,
+    Init,
+    Precondition,
+    Effect,
+    Eof,
+    /// No token rule matches here: a token recognition error.
+    Error,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Token {
+    pub kind: Kind,
+    pub span: Span,
+}
+
+/// The literal tokens of the grammar in declaration order (which breaks ties between matches of
+/// equal length).
+const LITERALS: &[(&str, Kind)] = &[
+    ("(", Kind::LParen),
+    ("define", Kind::Define),
+    (")", Kind::RParen),
+    ("domain", Kind::Domain),
+    (":requirements", Kind::Requirements),
+    (":types", Kind::Types),
+    ("-", Kind::Minus),
+    ("either", Kind::Either),
+    (":functions", Kind::Functions),
+    (":constants", Kind::Constants),
+    (":predicates", Kind::Predicates),
+    (":parameters", Kind::Parameters),
+    (":constraint", Kind::Constraint),
+    (":condition", Kind::Other),
+    (":event", Kind::Event),
+    ("#t", Kind::TimeStep),
+    (":derived", Kind::Derived),
+    ("assign", Kind::Assign),
+    ("*", Kind::BinaryFunction),
+    ("+", Kind::BinaryFunction),
+    ("/", Kind::BinaryFunction),
+    ("^", Kind::BinaryFunction),
+    ("max", Kind::BinaryFunction),
+    ("min", Kind::BinaryFunction),
+    ("sin", Kind::UnaryFunction),
+    ("cos", Kind::UnaryFunction),
+    ("sqrt", Kind::UnaryFunction),
+    ("tan", Kind::UnaryFunction),
+    ("acos", Kind::UnaryFunction),
+    ("asin", Kind::UnaryFunction),
+    ("atan", Kind::UnaryFunction),
+    ("exp", Kind::UnaryFunction),
+    ("abs", Kind::UnaryFunction),
+    (">", Kind::Comparison),
+    ("<", Kind::Comparison),
+    ("=", Kind::Comparison),
+    (">=", Kind::Comparison),
+    ("<=", Kind::Comparison),
+    ("problem", Kind::Other),
+    (":domain", Kind::Other),
+    (":objects", Kind::Other),
+    (":bounds", Kind::Other),
+    ("[", Kind::Other),
+    ("..", Kind::Other),
+    ("]", Kind::Other),
+    (":goal", Kind::Other),
+    (":constraints", Kind::Other),
+    ("preference", Kind::Other),
+    (":metric", Kind::Other),
+    ("minimize", Kind::Other),
+    ("maximize", Kind::Other),
+    ("(total-time)", Kind::Other),
+    ("is-violated", Kind::Other),
+    (":terminal", Kind::Other),
+    (":stage", Kind::Other),
+    ("at-end", Kind::Other),
+    ("always", Kind::Other),
+    ("sometime", Kind::Other),
+    ("within", Kind::Other),
+    ("at-most-once", Kind::Other),
+    ("sometime-after", Kind::Other),
+    ("sometime-before", Kind::Other),
+    ("always-within", Kind::Other),
+    ("hold-during", Kind::Other),
+    ("hold-after", Kind::Other),
+];
+
+/// The requirement flags the `REQUIRE_KEY` rule knows, lower case only.
+pub const REQUIREMENT_FLAGS: &[&str] = &[
+    ":strips",
+    ":typing",
+    ":negative-preconditions",
+    ":disjunctive-preconditions",
+    ":equality",
+    ":existential-preconditions",
+    ":universal-preconditions",
+    ":quantified-preconditions",
+    ":conditional-effects",
+    ":object-fluents",
+    ":numeric-fluents",
+    ":fluents",
+    ":adl",
+    ":durative-actions",
+    ":derived-predicates",
+    ":timed-initial-literals",
+    ":preferences",
+    ":constraints",
+    ":action-costs",
+];
+
+/// How a keyword rule after `REQUIRE_KEY` matches its text.
+#[derive(Clone, Copy)]
+enum Case {
+    Insensitive,
+    Sensitive,
+}
+
+/// The keyword rules after `REQUIRE_KEY`, in declaration order; `NAME` and the rules after it
+/// are matched by hand.
+const KEYWORDS_BEFORE_NAME: &[(&str, Case, Kind)] = &[
+    ("and", Case::Insensitive, Kind::And),
+    ("not", Case::Insensitive, Kind::Not),
+    ("or", Case::Insensitive, Kind::Or),
+    ("imply", Case::Insensitive, Kind::Imply),
+    ("exists", Case::Insensitive, Kind::Exists),
+    ("forall", Case::Insensitive, Kind::Forall),
+    ("when", Case::Insensitive, Kind::When),
+    (":action", Case::Insensitive, Kind::Action),
+    ("increase", Case::Insensitive, Kind::AssignOp),
+    ("decrease", Case::Insensitive, Kind::AssignOp),
+    ("scale-up", Case::Sensitive, Kind::AssignOp),
+    ("scale-down", Case::Sensitive, Kind::AssignOp),
+    ("int", Case::Sensitive, Kind::NumericType),
+    ("float", Case::Sensitive, Kind::NumericType),
+    ("object", Case::Sensitive, Kind::ObjectType),
+    ("number", Case::Sensitive, Kind::NumericType),
+];
+
+/// The keyword rules declared after `WHITESPACE`: they lose every tie.
+const KEYWORDS_AFTER_WHITESPACE: &[(&str, Kind)] = &[
+    (":init", Kind::Init),
+    (":precondition", Kind::Precondition),
+    (":effect", Kind::Effect),
+];
+
+/// The result of one step of the lexer.
+enum Step {
+    Token(Kind, usize),
+    Hidden(usize),
+    /// No rule matches; the number of bytes the lexer read, including the character it failed
+    /// on, as ANTLR reports them.
+    Error(usize),
+}
+
+/// Splits `text` into the tokens the parser sees (comments and whitespace are dropped). The list
+/// ends with an `Eof` token, or with an `Error` token where a token recognition error occurs;
+/// nothing after that point is lexed, because tarski would stop there too.
+pub fn tokens(text: &str) -> Vec<Token> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        match step(text, at) {
+            Step::Token(kind, len) => {
+                out.push(Token {
+                    kind,
+                    span: Span::new(at, at + len),
+                });
+                at += len;
+            }
+            Step::Hidden(len) => at += len,
+            Step::Error(len) => {
+                let end = clamp_to_char_boundary(text, at + len.max(1));
+                out.push(Token {
+                    kind: Kind::Error,
+                    span: Span::new(at, end),
+                });
+                return out;
+            }
+        }
+    }
+    out.push(Token {
+        kind: Kind::Eof,
+        span: Span::new(bytes.len(), bytes.len()),
+    });
+    out
+}
+
+fn clamp_to_char_boundary(text: &str, mut at: usize) -> usize {
+    if at >= text.len() {
+        return text.len();
+    }
+    while at < text.len() && !text.is_char_boundary(at) {
+        at += 1;
+    }
+    at
+}
+
+/// One token at `at`: the longest match of any rule, the earliest rule on ties.
+fn step(text: &str, at: usize) -> Step {
+    let rest = &text.as_bytes()[at..];
+    // (length, kind); a candidate replaces the best only when strictly longer, so the rules are
+    // tried in declaration order.
+    let mut best: Option<(usize, Kind)> = None;
+    let mut offer = |len: usize, kind: Kind| {
+        if len > 0 && best.is_none_or(|(l, _)| len > l) {
+            best = Some((len, kind));
+        }
+    };
+    for (literal, kind) in LITERALS {
+        if rest.starts_with(literal.as_bytes()) {
+            offer(literal.len(), *kind);
+        }
+    }
+    for flag in REQUIREMENT_FLAGS {
+        if rest.starts_with(flag.as_bytes()) {
+            offer(flag.len(), Kind::RequireKey);
+        }
+    }
+    for (word, case, kind) in KEYWORDS_BEFORE_NAME {
+        if matches_keyword(rest, word, *case) {
+            offer(word.len(), *kind);
+        }
+    }
+    offer(name_len(rest), Kind::Name);
+    if rest.first() == Some(&b'@') {
+        let len = name_len(&rest[1..]);
+        if len > 0 {
+            offer(len + 1, Kind::ExtName);
+        }
+    }
+    if rest.first() == Some(&b'?') {
+        let len = name_len(&rest[1..]);
+        if len > 0 {
+            offer(len + 1, Kind::Variable);
+        }
+    }
+    offer(number_len(rest), Kind::Number);
+    let comment = comment_len(rest);
+    let whitespace = rest
+        .iter()
+        .take_while(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+        .count();
+    let mut hidden = 0;
+    if comment > best.map_or(0, |(l, _)| l) {
+        hidden = comment;
+    }
+    if whitespace > best.map_or(0, |(l, _)| l).max(hidden) {
+        hidden = whitespace;
+    }
+    let longest_visible = best.map_or(0, |(l, _)| l);
+    let mut later: Option<(usize, Kind)> = None;
+    for (word, kind) in KEYWORDS_AFTER_WHITESPACE {
+        if matches_keyword(rest, word, Case::Insensitive)
+            && word.len() > longest_visible.max(hidden)
+            && later.is_none_or(|(l, _)| word.len() > l)
+        {
+            later = Some((word.len(), *kind));
+        }
+    }
+    if let Some((len, kind)) = later {
+        return Step::Token(kind, len);
+    }
+    if hidden > 0 {
+        return Step::Hidden(hidden);
+    }
+    match best {
+        Some((len, kind)) => Step::Token(kind, len),
+        None => Step::Error(failure_len(rest)),
+    }
+}
+
+fn matches_keyword(rest: &[u8], word: &str, case: Case) -> bool {
+    let Some(head) = rest.get(..word.len()) else {
+        return false;
+    };
+    match case {
+        Case::Sensitive => head == word.as_bytes(),
+        Case::Insensitive => head.eq_ignore_ascii_case(word.as_bytes()),
+    }
+}
+
+/// `NAME: LETTER ANY_CHAR*` with ASCII letters, digits, `_` and `-`.
+fn name_len(rest: &[u8]) -> usize {
+    match rest.first() {
+        Some(b) if b.is_ascii_alphabetic() => {
+            1 + rest[1..]
+                .iter()
+                .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_' || **b == b'-')
+                .count()
+        }
+        _ => 0,
+    }
+}
+
+/// `NUMBER: '-'? DIGIT+ ('.' DIGIT+)?`, falling back to the integer part when a `.` is not
+/// followed by a digit.
+fn number_len(rest: &[u8]) -> usize {
+    let sign = usize::from(rest.first() == Some(&b'-'));
+    let digits = rest[sign..]
+        .iter()
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    if digits == 0 {
+        return 0;
+    }
+    let mut len = sign + digits;
+    if rest.get(len) == Some(&b'.') {
+        let fraction = rest[len + 1..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        if fraction > 0 {
+            len += 1 + fraction;
+        }
+    }
+    len
+}
+
+/// `LINE_COMMENT: ';' ~('\n'|'\r')* '\r'? '\n'`: a comment must end with a line feed.
+fn comment_len(rest: &[u8]) -> usize {
+    if rest.first() != Some(&b';') {
+        return 0;
+    }
+    let body = 1 + rest[1..]
+        .iter()
+        .take_while(|b| !matches!(b, b'\n' | b'\r'))
+        .count();
+    let mut len = body;
+    if rest.get(len) == Some(&b'\r') {
+        len += 1;
+    }
+    if rest.get(len) == Some(&b'\n') {
+        len + 1
+    } else {
+        0
+    }
+}
+
+/// How far the lexer reads before it gives up where no rule matches: the longest prefix any
+/// rule could still extend, plus the character it fails on (what ANTLR quotes in its message).
+fn failure_len(rest: &[u8]) -> usize {
+    let mut viable = 0;
+    let mut consider = |word: &[u8], insensitive: bool| {
+        let common = word
+            .iter()
+            .zip(rest)
+            .take_while(|(w, r)| {
+                if insensitive {
+                    w.eq_ignore_ascii_case(r)
+                } else {
+                    w == r
+                }
+            })
+            .count();
+        viable = viable.max(common);
+    };
+    for (literal, _) in LITERALS {
+        consider(literal.as_bytes(), false);
+    }
+    for flag in REQUIREMENT_FLAGS {
+        consider(flag.as_bytes(), false);
+    }
+    for (word, case, _) in KEYWORDS_BEFORE_NAME {
+        consider(word.as_bytes(), matches!(case, Case::Insensitive));
+    }
+    for (word, _) in KEYWORDS_AFTER_WHITESPACE {
+        consider(word.as_bytes(), true);
+    }
+    if matches!(rest.first(), Some(b'?' | b'@' | b'-')) {
+        viable = viable.max(1);
+    }
+    if rest.first() == Some(&b';') {
+        let body = 1 + rest[1..]
+            .iter()
+            .take_while(|b| !matches!(b, b'\n' | b'\r'))
+            .count();
+        viable = viable.max(body + usize::from(rest.get(body) == Some(&b'\r')));
+    }
+    // The character the lexer fails on is part of the quoted text, unless the input ended.
+    let failing = rest.get(viable).map_or(0, |b| utf8_len(*b));
+    (viable + failing).min(rest.len())
+}
+
+fn utf8_len(first: u8) -> usize {
+    match first {
+        0x00..=0x7f => 1,
+        0xc0..=0xdf => 2,
+        0xe0..=0xef => 3,
+        _ => 4,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(text: &str) -> Vec<Kind> {
+        tokens(text).iter().map(|t| t.kind).collect()
+    }
+
+    #[test]
+    fn keywords_and_names() {
+        assert_eq!(
+            kinds("(define (domain d))"),
+            vec![
+                Kind::LParen,
+                Kind::Define,
+                Kind::LParen,
+                Kind::Domain,
+                Kind::Name,
+                Kind::RParen,
+                Kind::RParen,
+                Kind::Eof
+            ]
+        );
+        assert_eq!(kinds("Define"), vec![Kind::Name, Kind::Eof]);
+        assert_eq!(kinds("AND defined"), vec![Kind::And, Kind::Name, Kind::Eof]);
+        assert_eq!(kinds(":PRECONDITION"), vec![Kind::Precondition, Kind::Eof]);
+        assert_eq!(kinds(":actions"), vec![Kind::Action, Kind::Name, Kind::Eof]);
+        assert_eq!(kinds(":constraints"), vec![Kind::Other, Kind::Eof]);
+    }
+
+    #[test]
+    fn errors() {
+        assert_eq!(kinds(":PARAMETERS"), vec![Kind::Error]);
+        assert_eq!(kinds("; no newline"), vec![Kind::Error]);
+        assert_eq!(kinds("; ok\n x"), vec![Kind::Name, Kind::Eof]);
+        assert_eq!(kinds("x\u{a0}"), vec![Kind::Name, Kind::Error]);
+        let t = tokens("(:requirements :fo)");
+        let last = t.last().map(|t| t.span);
+        assert_eq!(last, Some(Span::new(15, 18)));
+    }
+
+    #[test]
+    fn numbers() {
+        assert_eq!(
+            kinds("-1.5 1. 2"),
+            vec![Kind::Number, Kind::Number, Kind::Error]
+        );
+        assert_eq!(kinds("- 1"), vec![Kind::Minus, Kind::Number, Kind::Eof]);
+    }
+}

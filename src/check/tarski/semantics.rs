@@ -1,0 +1,749 @@
+//! What tarski's parse-tree visitor checks while it builds its first-order language: sorts,
+//! symbols, variables, arities and argument sorts, then actions and their cost effects.
+
+use super::Rejection;
+use super::syntax::{
+    Action, Atom, AtomicEffect, Domain, Effect, Formula, FunctionDef, Ident, Term, TypeName,
+    TypedNames, VarDecl,
+};
+use crate::ast::Span;
+use std::collections::{HashMap, HashSet};
+
+type Checked<T> = Result<T, Rejection>;
+
+/// Index of a sort in [`Language::sorts`].
+type SortId = usize;
+
+const OBJECT: SortId = 0;
+
+struct Sort {
+    name: String,
+    parent: Option<SortId>,
+}
+
+/// The parts of tarski's `FirstOrderLanguage` that decide acceptance.
+struct Language {
+    sorts: Vec<Sort>,
+    sort_index: HashMap<String, SortId>,
+    /// Every sort, predicate, function and constant name: one namespace.
+    global: HashSet<String>,
+    predicates: HashMap<String, Vec<SortId>>,
+    functions: HashMap<String, (Vec<SortId>, SortId)>,
+    constants: HashMap<String, SortId>,
+    /// The arithmetic theory: `Real`, `Integer`, `Natural`, `+ - * /` and `< <= > >=`.
+    real: Option<SortId>,
+    integer: Option<SortId>,
+}
+
+/// What a term evaluates to: its sort and, for a compound term, its head symbol.
+#[derive(Clone)]
+struct TermValue {
+    sort: SortId,
+    head: Option<String>,
+}
+
+/// What a formula evaluates to. tarski returns the `Tautology` class itself (not an instance)
+/// for `(and)`, which is not a `Formula`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum FormulaValue {
+    Formula,
+    EmptyAnd,
+}
+
+/// An effect after evaluation, as far as cost processing looks at it.
+struct EffectValue {
+    conditional: bool,
+    /// For a functional effect: the head of its left-hand side and of its right-hand side.
+    functional: Option<(Option<String>, Option<String>)>,
+    span: Span,
+}
+
+impl Language {
+    fn new() -> Language {
+        let mut language = Language {
+            sorts: Vec::new(),
+            sort_index: HashMap::new(),
+            global: HashSet::new(),
+            predicates: HashMap::new(),
+            functions: HashMap::new(),
+            constants: HashMap::new(),
+            real: None,
+            integer: None,
+        };
+        language.attach_sort("object", None);
+        // The equality theory, which tarski always loads.
+        language.global.insert("=".to_string());
+        language.global.insert("!=".to_string());
+        language
+    }
+
+    fn attach_sort(&mut self, name: &str, parent: Option<SortId>) -> SortId {
+        let id = self.sorts.len();
+        self.sorts.push(Sort {
+            name: name.to_string(),
+            parent,
+        });
+        self.sort_index.insert(name.to_string(), id);
+        self.global.insert(name.to_string());
+        id
+    }
+
+    fn load_arithmetic(&mut self) {
+        if self.real.is_some() {
+            return;
+        }
+        let real = self.attach_sort("Real", Some(OBJECT));
+        let integer = self.attach_sort("Integer", Some(real));
+        self.attach_sort("Natural", Some(integer));
+        for symbol in ["+", "-", "*", "/", "**", "%", "<", "<=", ">", ">="] {
+            self.global.insert(symbol.to_string());
+        }
+        self.real = Some(real);
+        self.integer = Some(integer);
+    }
+
+    fn sort(&self, name: &Ident) -> Checked<SortId> {
+        self.sort_index.get(&name.text).copied().ok_or_else(|| {
+            Rejection::new(format!("undefined type `{}`", name.text), name.span).help(
+                if name.text == "number" {
+                    "tarski defines `number` only when `:action-costs` is among the requirements"
+                        .to_string()
+                } else {
+                    format!("declare `{}` in `:types`", name.text)
+                },
+            )
+        })
+    }
+
+    fn is_subtype(&self, sort: SortId, of: SortId) -> bool {
+        let mut current = Some(sort);
+        let mut steps = 0;
+        while let Some(s) = current {
+            if s == of {
+                return true;
+            }
+            steps += 1;
+            if steps > self.sorts.len() {
+                return false;
+            }
+            current = self.sorts.get(s).and_then(|s| s.parent);
+        }
+        false
+    }
+
+    fn sort_name(&self, sort: SortId) -> &str {
+        self.sorts.get(sort).map_or("?", |s| s.name.as_str())
+    }
+
+    /// The duplicate checks of `_check_name_not_defined`.
+    fn check_new_name(&self, name: &Ident, what: &str, own: bool) -> Checked<()> {
+        if own {
+            return Err(Rejection::new(
+                format!("duplicate definition of {what} `{}`", name.text),
+                name.span,
+            ));
+        }
+        if self.global.contains(&name.text) {
+            return Err(Rejection::new(
+                format!(
+                    "`{}` is already defined: tarski keeps types, constants, predicates and functions in one namespace",
+                    name.text
+                ),
+                name.span,
+            )
+            .help("rename one of them"));
+        }
+        Ok(())
+    }
+}
+
+/// Runs tarski's visitor over `domain` and returns its first error.
+pub fn check(domain: &Domain) -> Checked<()> {
+    let mut checker = Checker {
+        language: Language::new(),
+        scopes: Vec::new(),
+        actions: HashSet::new(),
+    };
+    checker.domain(domain)
+}
+
+struct Checker {
+    language: Language,
+    /// Variable bindings, innermost last; empty outside actions.
+    scopes: Vec<HashMap<String, SortId>>,
+    actions: HashSet<String>,
+}
+
+impl Checker {
+    fn domain(&mut self, domain: &Domain) -> Checked<()> {
+        if let Some(flags) = &domain.requirements {
+            let has = |flag: &str| flags.iter().any(|f| f.text == flag);
+            if has(":action-costs") {
+                self.language.load_arithmetic();
+                let integer = self.language.integer.unwrap_or(OBJECT);
+                self.language.attach_sort("number", Some(integer));
+            } else if has(":numeric-fluents") {
+                self.language.load_arithmetic();
+            }
+        }
+        if let Some(types) = &domain.types {
+            self.types(types)?;
+        }
+        if let Some(constants) = &domain.constants {
+            self.constants(constants)?;
+        }
+        for predicate in &domain.predicates {
+            let sorts = self.declared_sorts(&predicate.params)?;
+            let own = self.language.predicates.contains_key(&predicate.name.text);
+            self.language
+                .check_new_name(&predicate.name, "predicate", own)?;
+            self.language
+                .predicates
+                .insert(predicate.name.text.clone(), sorts);
+            self.language.global.insert(predicate.name.text.clone());
+        }
+        for function in &domain.functions {
+            self.function(function)?;
+        }
+        for action in &domain.actions {
+            self.action(action)?;
+        }
+        if let Some(keyword) = &domain.unsupported {
+            return Err(Rejection::new(
+                format!("tarski does not support `{}`", keyword.text),
+                keyword.span,
+            )
+            .help("tarski 0.8.2 reads only `:action` definitions"));
+        }
+        Ok(())
+    }
+
+    /// `create_sort` for each declared type: the untyped names first, then each typed group in
+    /// order, so a parent must be declared before (or untyped, after) its children.
+    fn types(&mut self, types: &TypedNames) -> Checked<()> {
+        let untyped = types.untyped.iter().map(|name| (name, None::<&TypeName>));
+        let typed = types
+            .groups
+            .iter()
+            .flat_map(|(names, parent)| names.iter().map(move |name| (name, Some(parent))));
+        for (name, parent) in untyped.chain(typed).collect::<Vec<_>>() {
+            let parent = match parent {
+                None => None,
+                Some(TypeName::Either(span)) => return Err(either(*span)),
+                Some(TypeName::Primitive(parent)) => Some(parent),
+            };
+            if name.text == "object" {
+                continue;
+            }
+            let translated = |text: &str| -> String {
+                match text {
+                    "int" => "Integer".to_string(),
+                    "real" => "Real".to_string(),
+                    "number" => "Real".to_string(),
+                    other => other.to_string(),
+                }
+            };
+            let parent_id = match parent {
+                None => OBJECT,
+                Some(parent) => {
+                    let base = Ident {
+                        text: translated(&parent.text),
+                        span: parent.span,
+                    };
+                    self.language.sort(&base)?
+                }
+            };
+            let name = Ident {
+                text: translated(&name.text),
+                span: name.span,
+            };
+            let own = self.language.sort_index.contains_key(&name.text);
+            self.language.check_new_name(&name, "type", own)?;
+            self.language.attach_sort(&name.text, Some(parent_id));
+        }
+        Ok(())
+    }
+
+    fn constants(&mut self, constants: &TypedNames) -> Checked<()> {
+        let object = Ident {
+            text: "object".to_string(),
+            span: Span::new(0, 0),
+        };
+        let untyped = constants.untyped.iter().map(|name| (name, None));
+        let typed = constants
+            .groups
+            .iter()
+            .flat_map(|(names, sort)| names.iter().map(move |name| (name, Some(sort))));
+        for (name, sort) in untyped.chain(typed).collect::<Vec<_>>() {
+            let sort = match sort {
+                None => &object,
+                Some(TypeName::Either(span)) => return Err(either(*span)),
+                Some(TypeName::Primitive(sort)) => sort,
+            };
+            let sort = self.language.sort(sort)?;
+            let own = self.language.constants.contains_key(&name.text);
+            self.language.check_new_name(name, "constant", own)?;
+            self.language.constants.insert(name.text.clone(), sort);
+            self.language.global.insert(name.text.clone());
+        }
+        Ok(())
+    }
+
+    fn declared_sorts(&self, params: &[VarDecl]) -> Checked<Vec<SortId>> {
+        params.iter().map(|p| self.language.sort(&p.sort)).collect()
+    }
+
+    fn function(&mut self, function: &FunctionDef) -> Checked<()> {
+        let args = self.declared_sorts(&function.params)?;
+        let own = self.language.functions.contains_key(&function.name.text);
+        self.language
+            .check_new_name(&function.name, "function", own)?;
+        let sort = match &function.sort {
+            Some(sort) => sort.clone(),
+            None => Ident {
+                text: "number".to_string(),
+                span: function.name.span,
+            },
+        };
+        let sort = self.language.sort(&sort)?;
+        self.language
+            .functions
+            .insert(function.name.text.clone(), (args, sort));
+        self.language.global.insert(function.name.text.clone());
+        Ok(())
+    }
+
+    /// The variables of an action's parameter list: a repeated name silently takes the last
+    /// declaration's type (tarski's `VariableBinding` is a dictionary).
+    fn bind(&self, vars: &[VarDecl]) -> Checked<HashMap<String, SortId>> {
+        let mut scope = HashMap::new();
+        for var in vars {
+            let sort = self.language.sort(&var.sort)?;
+            scope.insert(var.name.text.clone(), sort);
+        }
+        Ok(scope)
+    }
+
+    /// The variables of a quantifier, which tarski adds one by one to the binding in force: a
+    /// name already bound (a parameter, an outer quantifier's variable, or one earlier in the
+    /// same list) is a duplicate definition.
+    fn bind_nested(&self, vars: &[VarDecl]) -> Checked<HashMap<String, SortId>> {
+        let sorts = vars
+            .iter()
+            .map(|var| self.language.sort(&var.sort))
+            .collect::<Checked<Vec<_>>>()?;
+        let mut scope = HashMap::new();
+        for (var, sort) in vars.iter().zip(sorts) {
+            let bound = self.scopes.iter().any(|s| s.contains_key(&var.name.text));
+            if bound || scope.contains_key(&var.name.text) {
+                return Err(Rejection::new(
+                    format!("variable `{}` is already bound here", var.name.text),
+                    var.name.span,
+                )
+                .help("tarski does not let a quantifier reuse the name of a parameter or of an enclosing quantifier's variable"));
+            }
+            scope.insert(var.name.text.clone(), sort);
+        }
+        Ok(scope)
+    }
+
+    fn action(&mut self, action: &Action) -> Checked<()> {
+        let scope = self.bind(&action.params)?;
+        self.scopes = vec![scope];
+        let result = self.action_body(action);
+        self.scopes.clear();
+        let effects = result?;
+        for effect in &effects {
+            let Some((lhs, rhs)) = &effect.functional else {
+                continue;
+            };
+            if lhs.as_deref() != Some("total-cost") {
+                continue;
+            }
+            if effect.conditional {
+                return Err(Rejection::new(
+                    "tarski cannot process a conditional `total-cost` effect",
+                    effect.span,
+                ));
+            }
+            if rhs.as_deref() != Some("+") {
+                return Err(Rejection::new(
+                    "tarski accepts only `(increase (total-cost) …)` as a cost effect",
+                    effect.span,
+                )
+                .help("tarski rejects non-additive cost effects such as `decrease` or `assign`"));
+            }
+        }
+        if !self.actions.insert(action.name.text.clone()) {
+            return Err(Rejection::new(
+                format!("duplicate definition of action `{}`", action.name.text),
+                action.name.span,
+            )
+            .help("tarski compares action names case-sensitively; rename or remove one"));
+        }
+        Ok(())
+    }
+
+    fn action_body(&mut self, action: &Action) -> Checked<Vec<EffectValue>> {
+        if let Some(precondition) = &action.precondition {
+            self.formula(precondition)?;
+        }
+        let mut effects = Vec::new();
+        for effect in &action.effects {
+            self.effect(effect, &mut effects)?;
+        }
+        Ok(effects)
+    }
+
+    fn effect(&mut self, effect: &Effect, out: &mut Vec<EffectValue>) -> Checked<()> {
+        match effect {
+            Effect::Atomic(atomic) => {
+                let value = self.atomic_effect(atomic, false)?;
+                out.push(value);
+            }
+            Effect::When { condition, effects } => {
+                // tarski evaluates the effects before the condition.
+                let mut values = Vec::new();
+                for atomic in effects {
+                    values.push(self.atomic_effect(atomic, true)?);
+                }
+                self.formula(condition)?;
+                out.extend(values);
+            }
+            Effect::Forall { vars, body, span } => {
+                let scope = self.bind_nested(vars)?;
+                self.scopes.push(scope);
+                let mut inner = Vec::new();
+                let result = body
+                    .iter()
+                    .try_for_each(|effect| self.effect(effect, &mut inner));
+                self.scopes.pop();
+                result?;
+                // A universal effect is not a functional effect: cost processing skips it.
+                out.push(EffectValue {
+                    conditional: false,
+                    functional: None,
+                    span: *span,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn atomic_effect(&mut self, effect: &AtomicEffect, conditional: bool) -> Checked<EffectValue> {
+        match effect {
+            AtomicEffect::Add(atom) | AtomicEffect::Delete(atom) => {
+                self.atom(atom)?;
+                Ok(EffectValue {
+                    conditional,
+                    functional: None,
+                    span: atom.span,
+                })
+            }
+            AtomicEffect::Assign { lhs, rhs, span } => {
+                let lhs = self.term(lhs)?;
+                let rhs = self.term(rhs)?;
+                Ok(EffectValue {
+                    conditional,
+                    functional: Some((lhs.head, rhs.head)),
+                    span: *span,
+                })
+            }
+            AtomicEffect::Update { op, lhs, rhs, span } => {
+                let lhs_value = self.term(lhs)?;
+                let rhs_value = self.term(rhs)?;
+                let symbol = match op.text.as_str() {
+                    "increase" => "+",
+                    "decrease" => "-",
+                    "scale-up" => "*",
+                    _ => "/",
+                };
+                let value = self.arithmetic(symbol, &lhs_value, lhs, &rhs_value, rhs, *span)?;
+                Ok(EffectValue {
+                    conditional,
+                    functional: Some((lhs_value.head, value.head)),
+                    span: *span,
+                })
+            }
+        }
+    }
+
+    fn formula(&mut self, formula: &Formula) -> Checked<FormulaValue> {
+        match formula {
+            Formula::Atom(atom) => {
+                self.atom(atom)?;
+                Ok(FormulaValue::Formula)
+            }
+            Formula::And(parts, span) => {
+                let mut values = Vec::new();
+                for part in parts {
+                    values.push(self.formula(part)?);
+                }
+                match values.len() {
+                    0 => Ok(FormulaValue::EmptyAnd),
+                    1 => Ok(values.first().copied().unwrap_or(FormulaValue::Formula)),
+                    _ => self.compound(&values, "and", *span),
+                }
+            }
+            Formula::Or(parts, span) => {
+                let mut values = Vec::new();
+                for part in parts {
+                    values.push(self.formula(part)?);
+                }
+                if values.len() < 2 {
+                    return Err(Rejection::new(
+                        "tarski requires at least two disjuncts in `or`",
+                        *span,
+                    ));
+                }
+                self.compound(&values, "or", *span)
+            }
+            Formula::Not(inner, span) => {
+                let value = self.formula(inner)?;
+                self.compound(&[value], "not", *span)
+            }
+            Formula::Imply(lhs, rhs, span) => {
+                let lhs = self.formula(lhs)?;
+                let rhs = self.formula(rhs)?;
+                self.compound(&[lhs, rhs], "imply", *span)
+            }
+            Formula::Exists(vars, body, span) | Formula::Forall(vars, body, span) => {
+                let scope = self.bind_nested(vars)?;
+                self.scopes.push(scope);
+                let value = self.formula(body);
+                self.scopes.pop();
+                let value = value?;
+                if vars.is_empty() {
+                    return Err(Rejection::new(
+                        "tarski requires at least one variable in a quantifier",
+                        *span,
+                    ));
+                }
+                if value == FormulaValue::EmptyAnd {
+                    return Err(Rejection::new(
+                        "tarski cannot quantify over an empty `(and)`",
+                        *span,
+                    ));
+                }
+                Ok(FormulaValue::Formula)
+            }
+            Formula::Comparison { op, lhs, rhs, .. } => {
+                let lhs_value = self.term(lhs)?;
+                let rhs_value = self.term(rhs)?;
+                if op.text == "=" {
+                    return Ok(FormulaValue::Formula);
+                }
+                let Some(real) = self.language.real else {
+                    return Err(Rejection::new(
+                        format!(
+                            "tarski knows `{}` only with `:numeric-fluents` or `:action-costs`",
+                            op.text
+                        ),
+                        op.span,
+                    )
+                    .help("declare `:numeric-fluents` and `:action-costs` in `:requirements`"));
+                };
+                for (value, term) in [(&lhs_value, lhs), (&rhs_value, rhs)] {
+                    self.expect_sort(value, term, real)?;
+                }
+                Ok(FormulaValue::Formula)
+            }
+        }
+    }
+
+    /// A `CompoundFormula`: tarski checks that every part is a formula.
+    fn compound(
+        &self,
+        parts: &[FormulaValue],
+        connective: &str,
+        span: Span,
+    ) -> Checked<FormulaValue> {
+        if parts.contains(&FormulaValue::EmptyAnd) {
+            return Err(Rejection::new(
+                format!("tarski cannot use an empty `(and)` inside `{connective}`"),
+                span,
+            )
+            .help("remove the empty `(and)`"));
+        }
+        Ok(FormulaValue::Formula)
+    }
+
+    fn atom(&mut self, atom: &Atom) -> Checked<()> {
+        let Some(sorts) = self.language.predicates.get(&atom.predicate.text).cloned() else {
+            return Err(Rejection::new(
+                format!("undefined predicate `{}`", atom.predicate.text),
+                atom.predicate.span,
+            )
+            .help("declare it in `:predicates`"));
+        };
+        let mut values = Vec::new();
+        for arg in &atom.args {
+            values.push(self.term(arg)?);
+        }
+        if sorts.len() != values.len() {
+            return Err(Rejection::new(
+                format!(
+                    "predicate `{}` takes {} argument{}, {} given",
+                    atom.predicate.text,
+                    sorts.len(),
+                    if sorts.len() == 1 { "" } else { "s" },
+                    values.len()
+                ),
+                atom.span,
+            ));
+        }
+        for ((value, term), expected) in values.iter().zip(&atom.args).zip(&sorts) {
+            self.expect_sort(value, term, *expected)?;
+        }
+        Ok(())
+    }
+
+    fn expect_sort(&self, value: &TermValue, term: &Term, expected: SortId) -> Checked<()> {
+        if self.language.is_subtype(value.sort, expected) {
+            return Ok(());
+        }
+        Err(Rejection::new(
+            format!(
+                "sort mismatch: tarski expects a `{}` here, and this term is a `{}`",
+                self.language.sort_name(expected),
+                self.language.sort_name(value.sort)
+            ),
+            term.span(),
+        )
+        .help("tarski checks argument types strictly; an untyped variable is an `object`"))
+    }
+
+    fn term(&mut self, term: &Term) -> Checked<TermValue> {
+        match term {
+            Term::Constant(name) => match self.language.constants.get(&name.text) {
+                Some(sort) => Ok(TermValue {
+                    sort: *sort,
+                    head: None,
+                }),
+                None => Err(Rejection::new(
+                    format!("undefined constant `{}`", name.text),
+                    name.span,
+                )
+                .help("declare it in `:constants`, or write a variable with `?`")),
+            },
+            Term::Number(number) => {
+                let sort = if number.text.contains('.') {
+                    self.language.real
+                } else {
+                    self.language.integer
+                };
+                match sort {
+                    Some(sort) => Ok(TermValue { sort, head: None }),
+                    None => Err(Rejection::new(
+                        format!(
+                            "tarski reads the number `{}` only with `:numeric-fluents` or `:action-costs`",
+                            number.text
+                        ),
+                        number.span,
+                    )),
+                }
+            }
+            Term::Variable(name) => {
+                let sort = self
+                    .scopes
+                    .iter()
+                    .rev()
+                    .find_map(|scope| scope.get(&name.text));
+                match sort {
+                    Some(sort) => Ok(TermValue {
+                        sort: *sort,
+                        head: None,
+                    }),
+                    None => Err(Rejection::new(
+                        format!("undefined variable `{}`", name.text),
+                        name.span,
+                    )
+                    .help("declare it in the action's `:parameters` or in a quantifier")),
+                }
+            }
+            Term::TimeStep(span) => Err(Rejection::new(
+                "tarski does not support `#t` in a domain",
+                *span,
+            )),
+            Term::Unary { op, span } => Err(Rejection::new(
+                format!("tarski does not support the unary function `{}`", op.text),
+                *span,
+            )),
+            Term::Function { name, args, span } => {
+                let Some((sorts, result)) = self.language.functions.get(&name.text).cloned() else {
+                    return Err(Rejection::new(
+                        format!("undefined function `{}`", name.text),
+                        name.span,
+                    )
+                    .help("declare it in `:functions`"));
+                };
+                let mut values = Vec::new();
+                for arg in args {
+                    values.push(self.term(arg)?);
+                }
+                if sorts.len() != values.len() {
+                    return Err(Rejection::new(
+                        format!(
+                            "function `{}` takes {} argument{}, {} given",
+                            name.text,
+                            sorts.len(),
+                            if sorts.len() == 1 { "" } else { "s" },
+                            values.len()
+                        ),
+                        *span,
+                    ));
+                }
+                for ((value, term), expected) in values.iter().zip(args).zip(&sorts) {
+                    self.expect_sort(value, term, *expected)?;
+                }
+                Ok(TermValue {
+                    sort: result,
+                    head: Some(name.text.clone()),
+                })
+            }
+            Term::Arithmetic { op, lhs, rhs, span } => {
+                let lhs_value = self.term(lhs)?;
+                let rhs_value = self.term(rhs)?;
+                self.arithmetic(&op.text, &lhs_value, lhs, &rhs_value, rhs, *span)
+            }
+        }
+    }
+
+    /// tarski's operator dispatch for a binary arithmetic function.
+    fn arithmetic(
+        &self,
+        symbol: &str,
+        lhs_value: &TermValue,
+        lhs: &Term,
+        rhs_value: &TermValue,
+        rhs: &Term,
+        span: Span,
+    ) -> Checked<TermValue> {
+        let Some(real) = self.language.real else {
+            return Err(Rejection::new(
+                format!(
+                    "tarski knows arithmetic (`{symbol}`) only with `:numeric-fluents` or `:action-costs`"
+                ),
+                span,
+            )
+            .help("declare `:numeric-fluents` and `:action-costs` in `:requirements`"));
+        };
+        if !matches!(symbol, "+" | "-" | "*" | "/") {
+            return Err(Rejection::new(
+                format!("tarski does not support the function `{symbol}`"),
+                span,
+            ));
+        }
+        self.expect_sort(lhs_value, lhs, real)?;
+        self.expect_sort(rhs_value, rhs, real)?;
+        Ok(TermValue {
+            sort: real,
+            head: Some(symbol.to_string()),
+        })
+    }
+}
+
+fn either(span: Span) -> Rejection {
+    Rejection::new("tarski does not support `either` types", span)
+        .help("declare a common supertype and use it instead of `(either …)`")
+}
