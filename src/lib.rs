@@ -12,4 +12,5 @@ pub mod ast;
 pub mod check;
 pub mod diagnostics;
 pub mod parse;
+pub mod plan;
 pub mod print;

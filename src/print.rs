@@ -883,3 +883,25 @@ fn problem_doc(p: &Problem) -> Doc {
     }
     broken(items, 2, Some(p.span))
 }
+
+/// A goal description on one line, as written (for messages).
+pub fn gd_text(g: &Gd) -> String {
+    let mut out = Out {
+        text: String::new(),
+        column: 0,
+        width: usize::MAX,
+    };
+    out.flat(&gd(g));
+    out.text
+}
+
+/// A type on one line: `block` or `(either a b)`.
+pub fn type_text(t: &Type) -> String {
+    let mut out = Out {
+        text: String::new(),
+        column: 0,
+        width: usize::MAX,
+    };
+    out.flat(&type_doc(t));
+    out.text
+}

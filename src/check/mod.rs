@@ -9,11 +9,16 @@ mod problem;
 mod requirements;
 mod suggest;
 pub mod tarski;
-mod types;
+pub(crate) mod types;
 
 use crate::ast::{Domain, Problem};
 use crate::diagnostics::{Diagnostic, FileId};
 use domain::Checker;
+
+/// The candidate closest to `name`, when it is close enough to be a likely typo.
+pub fn suggest_name<'a>(name: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    suggest::closest(name, candidates.iter().copied())
+}
 
 /// Which inputs the labels of a check point into.
 #[derive(Clone, Copy, Debug)]

@@ -6,6 +6,7 @@ mod check;
 mod fmt;
 mod input;
 mod parse;
+mod validate;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
@@ -29,6 +30,11 @@ enum Command {
     Fmt(fmt::Args),
     /// Parse one file and print its syntax tree.
     Parse(parse::Args),
+    /// Simulate plans against a domain and problem, and report the first failing step, unmet
+    /// goals and the plan's value.
+    Validate(validate::Args),
+    /// List the ground actions applicable after a plan prefix (or in the initial state).
+    Applicable(validate::ApplicableArgs),
 }
 
 /// How diagnostics are shown.
@@ -78,6 +84,8 @@ pub fn run() -> ExitCode {
         Command::Check(args) => check::run(&args),
         Command::Fmt(args) => fmt::run(&args),
         Command::Parse(args) => parse::run(&args),
+        Command::Validate(args) => validate::run(&args),
+        Command::Applicable(args) => validate::applicable(&args),
     };
     outcome.code()
 }

@@ -94,6 +94,16 @@ codes! {
     MissingDomainSection, "C202", "missing-domain-section", Warning, "the problem has no `(:domain …)` section";
     UndeclaredProblemFunction, "C203", "undeclared-problem-function", Warning, "the problem gives a value to, or measures, a function the domain does not declare";
     UnreachableGoal, "C220", "unreachable-goal", Warning, "a goal atom that no action can make true and the initial state lacks: the task is unsolvable";
+    PlanSyntax, "V301", "plan-syntax", Error, "the plan text is not a list of `(action arg…)` steps";
+    UnknownAction, "V302", "unknown-action", Error, "a step names an action the domain does not have";
+    StepArity, "V303", "step-arity", Error, "a step gives an action the wrong number of arguments";
+    UnknownObject, "V304", "unknown-object", Error, "a step names an object the problem does not have";
+    StepTypeMismatch, "V305", "step-type-mismatch", Error, "a step passes an object of the wrong type";
+    PreconditionUnsatisfied, "V306", "precondition-unsatisfied", Error, "a step's precondition does not hold when it is applied";
+    GoalUnsatisfied, "V307", "goal-unsatisfied", Error, "the plan ends without reaching the goal";
+    MutexSteps, "V308", "mutex-steps", Error, "two steps at the same time interfere";
+    EvaluationFailed, "V309", "evaluation-failed", Error, "a numeric value is read before it has one, or arithmetic fails";
+    ValidateUnsupported, "V310", "validate-unsupported", Error, "the task uses a feature the validator does not interpret yet: no verdict";
 }
 
 impl fmt::Display for Code {

@@ -1,0 +1,72 @@
+//! Runs every fixture under fixtures/validate: `plan.txt`, against the directory's own
+//! `domain.pddl` and `problem.pddl` or else the shipped blocks world. A directory named after a
+//! code must report it; one named `valid_…` must be valid. The JSON report and the rendered
+//! diagnostics are snapshotted.
+
+use pddlc::ast::PddlFile;
+use pddlc::diagnostics::SourceFile;
+use pddlc::diagnostics::render::{self, HumanOptions, Sources};
+use pddlc::plan::{ValidateOptions, validate};
+use std::path::Path;
+
+fn read(dir: &Path, name: &str) -> String {
+    let own = dir.join(name);
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("domains/blocksworld")
+        .join(name);
+    std::fs::read_to_string(if own.exists() { own } else { shipped }).expect("task file")
+}
+
+#[test]
+fn validate_fixtures() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/validate");
+    let mut dirs: Vec<_> = std::fs::read_dir(&root)
+        .expect("fixtures/validate")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    assert!(dirs.len() >= 10);
+    for dir in dirs {
+        let name = dir
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .to_string();
+        let Some(PddlFile::Domain(domain)) = pddlc::parse::file(&read(&dir, "domain.pddl")).value
+        else {
+            panic!("{name}: domain");
+        };
+        let Some(PddlFile::Problem(problem)) =
+            pddlc::parse::file(&read(&dir, "problem.pddl")).value
+        else {
+            panic!("{name}: problem");
+        };
+        let plan = std::fs::read_to_string(dir.join("plan.txt")).expect("plan.txt");
+        let report = validate(&domain, &problem, &plan, &ValidateOptions::default());
+        if name.starts_with("valid_") {
+            assert_eq!(report.valid, Some(true), "{name}: {report:?}");
+        } else {
+            let code = name.split('_').next().unwrap_or_default();
+            assert!(
+                report.diagnostics.iter().any(|d| d.code.as_str() == code),
+                "{name}: expected {code}, got {report:?}"
+            );
+            assert_ne!(report.valid, Some(true), "{name}");
+        }
+        let sources = [SourceFile::new("plan.txt", plan.clone())];
+        let human = render::human(
+            &report.diagnostics,
+            &Sources::new(&sources),
+            &HumanOptions::default(),
+        );
+        let json = serde_json::to_string_pretty(&report).expect("report serialises");
+        insta::with_settings!({
+            snapshot_path => "snapshots/validate",
+            prepend_module_to_snapshot => false,
+            omit_expression => true,
+        }, {
+            insta::assert_snapshot!(name, format!("{json}\n{human}"));
+        });
+    }
+}
