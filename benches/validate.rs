@@ -20,20 +20,33 @@ fn main() {
         if row["kind"] != "planner" || row["val"]["valid"] != true {
             continue;
         }
-        let read = |key: &str| std::fs::read_to_string(shared.join(row[key].as_str().unwrap_or_default())).ok();
+        let read = |key: &str| {
+            std::fs::read_to_string(shared.join(row[key].as_str().unwrap_or_default())).ok()
+        };
         let (Some(d), Some(p), Some(plan)) = (read("domain"), read("problem"), read("plan")) else {
             continue;
         };
-        let (Some(pddlc::ast::PddlFile::Domain(domain)), Some(pddlc::ast::PddlFile::Problem(problem))) =
-            (pddlc::parse::file(&d).value, pddlc::parse::file(&p).value)
+        let (
+            Some(pddlc::ast::PddlFile::Domain(domain)),
+            Some(pddlc::ast::PddlFile::Problem(problem)),
+        ) = (pddlc::parse::file(&d).value, pddlc::parse::file(&p).value)
         else {
             continue;
         };
-        cases.push((row["id"].as_str().unwrap_or_default().to_string(), p.len(), domain, problem, plan));
+        cases.push((
+            row["id"].as_str().unwrap_or_default().to_string(),
+            p.len(),
+            domain,
+            problem,
+            plan,
+        ));
     }
     cases.sort_by_key(|c| std::cmp::Reverse(c.1));
     let options = pddlc::plan::ValidateOptions::default();
-    println!("{:<70} {:>8} {:>7} {:>12}", "largest problems (planner plans)", "problem", "steps", "steps/s");
+    println!(
+        "{:<70} {:>8} {:>7} {:>12}",
+        "largest problems (planner plans)", "problem", "steps", "steps/s"
+    );
     for (id, size, domain, problem, plan) in cases.iter().take(12) {
         let mut rates = Vec::new();
         let mut steps = 0;
@@ -44,7 +57,13 @@ fn main() {
             rates.push(report.steps as f64 / start.elapsed().as_secs_f64());
         }
         rates.sort_by(f64::total_cmp);
-        println!("{:<70} {:>7}K {:>7} {:>12.0}", id, size / 1024, steps, rates[2]);
+        println!(
+            "{:<70} {:>7}K {:>7} {:>12.0}",
+            id,
+            size / 1024,
+            steps,
+            rates[2]
+        );
     }
     let start = Instant::now();
     let mut total = 0;

@@ -329,15 +329,32 @@ fn the_tarski_profile_gives_tarskis_verdict() {
 
 #[test]
 fn validate_reports_verdicts_in_the_json_contract_and_exit_codes() {
-    let task = ["domains/blocksworld/domain.pddl", "domains/blocksworld/problem.pddl"];
+    let task = [
+        "domains/blocksworld/domain.pddl",
+        "domains/blocksworld/problem.pddl",
+    ];
     let valid = "fixtures/validate/valid_reverse_tower/plan.txt";
     let out = pddlc(&["validate", "--format", "json", task[0], task[1], valid]);
     assert_eq!(code(&out), 0, "{}", stdout(&out));
     let json: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
-    let keys: Vec<&str> = json.as_object().expect("an object").keys().map(String::as_str).collect();
+    let keys: Vec<&str> = json
+        .as_object()
+        .expect("an object")
+        .keys()
+        .map(String::as_str)
+        .collect();
     assert_eq!(
         keys,
-        ["plan", "valid", "steps", "failed_step", "unsatisfied", "unmet_goals", "metric", "failures"]
+        [
+            "plan",
+            "valid",
+            "steps",
+            "failed_step",
+            "unsatisfied",
+            "unmet_goals",
+            "metric",
+            "failures"
+        ]
     );
     assert_eq!(json["valid"], true);
     assert_eq!(json["metric"], 6.0);
@@ -351,37 +368,73 @@ fn validate_reports_verdicts_in_the_json_contract_and_exit_codes() {
     assert_eq!(json["failures"][0]["kind"], "precondition");
 
     // --continue applies the failed step anyway and reports the later failure too.
-    let out = pddlc(&["validate", "--continue", "--format", "json", task[0], task[1], broken]);
+    let out = pddlc(&[
+        "validate",
+        "--continue",
+        "--format",
+        "json",
+        task[0],
+        task[1],
+        broken,
+    ]);
     let json: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
-    let steps: Vec<&Value> = json["failures"].as_array().expect("failures").iter().map(|f| &f["step"]).collect();
+    let steps: Vec<&Value> = json["failures"]
+        .as_array()
+        .expect("failures")
+        .iter()
+        .map(|f| &f["step"])
+        .collect();
     assert!(steps.len() >= 2, "{json}");
 
     // Several plans: one object each under "plans".
-    let out = pddlc(&["validate", "--format", "json", task[0], task[1], valid, broken]);
+    let out = pddlc(&[
+        "validate", "--format", "json", task[0], task[1], valid, broken,
+    ]);
     let json: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
     assert_eq!(json["plans"].as_array().map(Vec::len), Some(2));
     assert_eq!(code(&out), 1);
 
     // Usage and I/O failures.
     assert_eq!(code(&pddlc(&["validate", task[0], task[1]])), 2);
-    assert_eq!(code(&pddlc(&["validate", task[0], task[1], "no/such.plan"])), 2);
+    assert_eq!(
+        code(&pddlc(&["validate", task[0], task[1], "no/such.plan"])),
+        2
+    );
     // An invalid task is reported before any plan runs.
-    let out = pddlc(&["validate", "fixtures/check/C101_undeclared_predicate/domain.pddl", task[1], valid]);
+    let out = pddlc(&[
+        "validate",
+        "fixtures/check/C101_undeclared_predicate/domain.pddl",
+        task[1],
+        valid,
+    ]);
     assert_eq!(code(&out), 1);
     assert!(stderr(&out).contains("error[C101]"), "{}", stderr(&out));
 }
 
 #[test]
 fn applicable_lists_the_ground_actions_after_a_prefix() {
-    let task = ["domains/blocksworld/domain.pddl", "domains/blocksworld/problem.pddl"];
+    let task = [
+        "domains/blocksworld/domain.pddl",
+        "domains/blocksworld/problem.pddl",
+    ];
     let out = pddlc(&["applicable", task[0], task[1]]);
     assert_eq!(code(&out), 0);
     assert_eq!(stdout(&out), "(unstack a b)\n");
     let dir = tempfile::tempdir().expect("temporary directory");
     let prefix = write(dir.path(), "prefix.plan", b"(unstack a b)\n(put-down a)\n");
-    let out = pddlc(&["applicable", "--format", "json", task[0], task[1], &prefix.to_string_lossy()]);
+    let out = pddlc(&[
+        "applicable",
+        "--format",
+        "json",
+        task[0],
+        task[1],
+        &prefix.to_string_lossy(),
+    ]);
     let json: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
-    assert_eq!(json["applicable"], serde_json::json!(["(pick-up a)", "(unstack b c)"]));
+    assert_eq!(
+        json["applicable"],
+        serde_json::json!(["(pick-up a)", "(unstack b c)"])
+    );
     // A prefix that cannot run is reported, not silently cut.
     let bad = write(dir.path(), "bad.plan", b"(stack a b)\n");
     let out = pddlc(&["applicable", task[0], task[1], &bad.to_string_lossy()]);

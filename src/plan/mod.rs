@@ -145,7 +145,11 @@ pub fn validate(
 /// The ground actions applicable in the state the plan prefix `plan` reaches (the initial state
 /// for an empty plan), as `(action obj…)`, sorted. When the prefix cannot be executed, its report
 /// says why.
-pub fn applicable(domain: &Domain, problem: &Problem, plan: &str) -> Result<Vec<String>, Box<Report>> {
+pub fn applicable(
+    domain: &Domain,
+    problem: &Problem,
+    plan: &str,
+) -> Result<Vec<String>, Box<Report>> {
     crate::parse::with_stack(|| {
         let mut found = Vec::new();
         let mut collect = |world: &mut World, state: &State| {

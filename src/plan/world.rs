@@ -1053,10 +1053,7 @@ impl World<'_> {
     /// universal effects claim what they change, and a claim on something another step reads or
     /// changes the other way is a mutex. Two steps adding (or deleting) the same atom, or
     /// increasing the same fluent, do not interfere.
-    pub fn interference(
-        &self,
-        steps: &[Claim],
-    ) -> Option<(usize, String)> {
+    pub fn interference(&self, steps: &[Claim]) -> Option<(usize, String)> {
         let mut owners: Owners = HashMap::new();
         for (step, _, marks) in steps {
             for (numeric, fact, how) in marks {
