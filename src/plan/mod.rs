@@ -114,6 +114,20 @@ impl Report {
         }
     }
 
+    /// Step `i` (0-based) could not be evaluated.
+    fn evaluation_failed(&mut self, i: usize, step: &Step, error: &EvalError) {
+        let message = format!("{}: {error}", step.text());
+        self.fail(
+            Failure {
+                step: Some(i + 1),
+                kind: FailureKind::Evaluation,
+                atoms: Vec::new(),
+                message: message.clone(),
+            },
+            Some(Diagnostic::new(Code::EvaluationFailed, message, step.span)),
+        );
+    }
+
     /// No verdict. The diagnostic has no label: it is about the task, and the report's
     /// diagnostics are located in the plan.
     fn unsupported(mut self, what: String, _task_span: crate::ast::Span) -> Report {
@@ -370,19 +384,7 @@ fn run(
                     continue;
                 }
                 Err(e) => {
-                    report.fail(
-                        Failure {
-                            step: Some(i + 1),
-                            kind: FailureKind::Evaluation,
-                            atoms: Vec::new(),
-                            message: format!("{}: {e}", step.text()),
-                        },
-                        Some(Diagnostic::new(
-                            Code::EvaluationFailed,
-                            format!("{}: {e}", step.text()),
-                            step.span,
-                        )),
-                    );
+                    report.evaluation_failed(i, step, &e);
                     failed = true;
                     if !options.keep_going {
                         break;
@@ -393,19 +395,7 @@ fn run(
             if let Some(effect) = &action.effect
                 && let Err(e) = world.changes(effect, &mut binding, &state, &mut all)
             {
-                report.fail(
-                    Failure {
-                        step: Some(i + 1),
-                        kind: FailureKind::Evaluation,
-                        atoms: Vec::new(),
-                        message: format!("{}: {e}", step.text()),
-                    },
-                    Some(Diagnostic::new(
-                        Code::EvaluationFailed,
-                        format!("{}: {e}", step.text()),
-                        step.span,
-                    )),
-                );
+                report.evaluation_failed(i, step, &e);
                 failed = true;
                 if !options.keep_going {
                     break;

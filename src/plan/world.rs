@@ -384,34 +384,24 @@ impl<'a> World<'a> {
                 let mut added = false;
                 for rule in stratum {
                     let params = &rule.predicate.parameters;
-                    let domains: Vec<Vec<u32>> =
-                        params.iter().map(|p| self.members(&p.ty)).collect();
+                    let head = Atom {
+                        predicate: rule.predicate.name.clone(),
+                        args: params
+                            .iter()
+                            .map(|p| Term::Variable(p.item.clone()))
+                            .collect(),
+                        span: rule.span,
+                    };
                     let mut found = Vec::new();
-                    self.for_each_binding(
-                        params,
-                        &domains,
-                        &mut Binding::default(),
-                        0,
-                        &mut |world, binding| {
-                            let mut binding = binding.clone();
-                            let binding = &mut binding;
-                            let head = Atom {
-                                predicate: rule.predicate.name.clone(),
-                                args: params
-                                    .iter()
-                                    .map(|p| Term::Variable(p.item.clone()))
-                                    .collect(),
-                                span: rule.span,
-                            };
-                            let fact = world.atom_fact(&head, binding)?;
-                            if !state.derived.contains(&fact)
-                                && world.holds(&rule.body, binding, state)?
-                            {
-                                found.push(fact);
-                            }
-                            Ok(())
-                        },
-                    )?;
+                    self.each_binding(params, &mut Binding::default(), &mut |binding| {
+                        let fact = self.atom_fact(&head, binding)?;
+                        if !state.derived.contains(&fact)
+                            && self.holds(&rule.body, binding, state)?
+                        {
+                            found.push(fact);
+                        }
+                        Ok(false)
+                    })?;
                     for fact in found {
                         added |= state.derived.insert(fact);
                     }
@@ -420,26 +410,6 @@ impl<'a> World<'a> {
                     break;
                 }
             }
-        }
-        Ok(())
-    }
-
-    fn for_each_binding(
-        &self,
-        params: &[Typed<Variable>],
-        domains: &[Vec<u32>],
-        binding: &mut Binding,
-        at: usize,
-        f: &mut dyn FnMut(&Self, &Binding) -> Eval<()>,
-    ) -> Eval<()> {
-        if at == params.len() {
-            return f(self, binding);
-        }
-        for &o in &domains[at] {
-            binding.push(&params[at].item, o);
-            let result = self.for_each_binding(params, domains, binding, at + 1, f);
-            binding.pop();
-            result?;
         }
         Ok(())
     }
@@ -533,32 +503,42 @@ impl<'a> World<'a> {
         state: &State,
         want: bool,
     ) -> Eval<bool> {
+        self.each_binding(variables, binding, &mut |binding| {
+            Ok(self.holds(body, binding, state)? == want)
+        })
+    }
+
+    /// Calls `f` with `binding` extended by every combination of objects for `variables` (each
+    /// ranging over its type), until `f` returns true; returns whether it did.
+    pub fn each_binding(
+        &self,
+        variables: &[Typed<Variable>],
+        binding: &mut Binding,
+        f: &mut dyn FnMut(&mut Binding) -> Eval<bool>,
+    ) -> Eval<bool> {
         let domains: Vec<Vec<u32>> = variables
             .iter()
             .map(|v| self.members_readonly(&v.ty))
             .collect();
-        self.search(variables, &domains, 0, body, binding, state, want)
+        self.each_from(variables, &domains, 0, binding, f)
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn search(
+    fn each_from(
         &self,
         variables: &[Typed<Variable>],
         domains: &[Vec<u32>],
         at: usize,
-        body: &Gd,
         binding: &mut Binding,
-        state: &State,
-        want: bool,
+        f: &mut dyn FnMut(&mut Binding) -> Eval<bool>,
     ) -> Eval<bool> {
         if at == variables.len() {
-            return Ok(self.holds(body, binding, state)? == want);
+            return f(binding);
         }
         for &o in &domains[at] {
             binding.push(&variables[at].item, o);
-            let found = self.search(variables, domains, at + 1, body, binding, state, want);
+            let result = self.each_from(variables, domains, at + 1, binding, f);
             binding.pop();
-            if found? {
+            if result? {
                 return Ok(true);
             }
         }
@@ -680,11 +660,10 @@ impl<'a> World<'a> {
                 }
             }
             EffectKind::Forall { variables, body } => {
-                let domains: Vec<Vec<u32>> = variables
-                    .iter()
-                    .map(|v| self.members_readonly(&v.ty))
-                    .collect();
-                self.forall_changes(variables, &domains, 0, body, binding, state, out)?;
+                self.each_binding(variables, binding, &mut |binding| {
+                    self.changes(body, binding, state, out)?;
+                    Ok(false)
+                })?;
             }
             EffectKind::Numeric { op, target, value } => {
                 let fact = self.target_fact(target, binding)?;
@@ -694,29 +673,6 @@ impl<'a> World<'a> {
             EffectKind::Timed { .. } => {
                 return Err(EvalError::Unsupported("timed effects".into()));
             }
-        }
-        Ok(())
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn forall_changes(
-        &self,
-        variables: &[Typed<Variable>],
-        domains: &[Vec<u32>],
-        at: usize,
-        body: &Effect,
-        binding: &mut Binding,
-        state: &State,
-        out: &mut Changes,
-    ) -> Eval<()> {
-        if at == variables.len() {
-            return self.changes(body, binding, state, out);
-        }
-        for &o in &domains[at] {
-            binding.push(&variables[at].item, o);
-            let result = self.forall_changes(variables, domains, at + 1, body, binding, state, out);
-            binding.pop();
-            result?;
         }
         Ok(())
     }
@@ -891,12 +847,11 @@ impl World<'_> {
                 }
             }
             EffectKind::Forall { variables, body } => {
-                let domains: Vec<Vec<u32>> = variables
-                    .iter()
-                    .map(|v| self.members_readonly(&v.ty))
-                    .collect();
                 let mut inner = Record::default();
-                self.forall_record(variables, &domains, 0, body, binding, state, &mut inner)?;
+                self.each_binding(variables, binding, &mut |binding| {
+                    self.record(body, binding, state, &mut inner)?;
+                    Ok(false)
+                })?;
                 out.foralls.push(inner);
             }
             EffectKind::Numeric { op, target, value } => {
@@ -906,29 +861,6 @@ impl World<'_> {
                 out.numeric.push((*op, lhs, fluents));
             }
             EffectKind::Timed { .. } => return Err(EvalError::Unsupported("timed effects".into())),
-        }
-        Ok(())
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn forall_record(
-        &self,
-        variables: &[Typed<Variable>],
-        domains: &[Vec<u32>],
-        at: usize,
-        body: &Effect,
-        binding: &mut Binding,
-        state: &State,
-        out: &mut Record,
-    ) -> Eval<()> {
-        if at == variables.len() {
-            return self.record(body, binding, state, out);
-        }
-        for &o in &domains[at] {
-            binding.push(&variables[at].item, o);
-            let result = self.forall_record(variables, domains, at + 1, body, binding, state, out);
-            binding.pop();
-            result?;
         }
         Ok(())
     }
@@ -1009,11 +941,10 @@ impl World<'_> {
                 self.marks(consequence, Use::Pre, binding, out)?;
             }
             GdKind::Exists { variables, body } | GdKind::Forall { variables, body } => {
-                let domains: Vec<Vec<u32>> = variables
-                    .iter()
-                    .map(|v| self.members_readonly(&v.ty))
-                    .collect();
-                self.quantified_marks(variables, &domains, 0, body, binding, out)?;
+                self.each_binding(variables, binding, &mut |binding| {
+                    self.marks(body, Use::Pre, binding, out)?;
+                    Ok(false)
+                })?;
             }
             GdKind::Compare { lhs, rhs, .. } => {
                 let mut fluents = Vec::new();
@@ -1022,27 +953,6 @@ impl World<'_> {
                 out.extend(fluents.into_iter().map(|f| (true, f, Use::Pre)));
             }
             GdKind::Preference { .. } | GdKind::Timed { .. } | GdKind::Modal { .. } => {}
-        }
-        Ok(())
-    }
-
-    fn quantified_marks(
-        &self,
-        variables: &[Typed<Variable>],
-        domains: &[Vec<u32>],
-        at: usize,
-        body: &Gd,
-        binding: &mut Binding,
-        out: &mut Vec<(bool, Fact, Use)>,
-    ) -> Eval<()> {
-        if at == variables.len() {
-            return self.marks(body, Use::Pre, binding, out);
-        }
-        for &o in &domains[at] {
-            binding.push(&variables[at].item, o);
-            let result = self.quantified_marks(variables, domains, at + 1, body, binding, out);
-            binding.pop();
-            result?;
         }
         Ok(())
     }
