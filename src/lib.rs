@@ -14,3 +14,4 @@ pub mod diagnostics;
 pub mod parse;
 pub mod plan;
 pub mod print;
+pub mod score;

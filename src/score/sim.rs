@@ -1,0 +1,1 @@
+//! SIM: indel-normalised edit similarity (python-Levenshtein's `ratio`) over code points.
