@@ -905,3 +905,14 @@ pub fn type_text(t: &Type) -> String {
     out.flat(&type_doc(t));
     out.text
 }
+
+/// An effect on one line, as written (for messages and scoring).
+pub fn effect_text(e: &Effect) -> String {
+    let mut out = Out {
+        text: String::new(),
+        column: 0,
+        width: usize::MAX,
+    };
+    out.flat(&effect(e));
+    out.text
+}

@@ -131,3 +131,117 @@ fn truncated_corpus_files_never_panic() {
         .sum();
     eprintln!("{cuts} truncations of {} corpus files", files.len());
 }
+
+/// A small deterministic generator (xorshift), so failures reproduce.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// Random edits of real domains and problems: every result parses without panic, its labels
+/// stay in the text, the checker runs on whatever tree comes out, and a result without errors
+/// prints and parses back to the same tree.
+#[test]
+fn random_mutations_never_panic_and_print_losslessly() {
+    let mut texts = vec![
+        include_str!("../domains/blocksworld/domain.pddl").to_string(),
+        include_str!("../domains/blocksworld/problem.pddl").to_string(),
+    ];
+    if let Some(shared) = common::shared("random_mutations") {
+        for sample in [
+            "potassco/ipc-2002/domains/satellite-complex-automatic/domain.pddl",
+            "pddl-plus-domains/generator_nl/domain_nl.pddl",
+            "ipc2023-numeric/drone/domain.pddl",
+            "potassco/ipc-2006/domains/trucks-preferences-simple/domain.pddl",
+        ] {
+            if let Ok(text) = std::fs::read_to_string(shared.join("corpus").join(sample)) {
+                texts.push(text);
+            }
+        }
+    }
+    let pieces = [
+        "(",
+        ")",
+        " ",
+        "?x",
+        "and",
+        "not",
+        ":action",
+        "(:predicates",
+        "-",
+        ";",
+        "\n",
+        "=",
+        "#t",
+        "1.5",
+        "(either a b)",
+        "forall",
+        "(at start",
+        "é",
+    ];
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut parsed_clean = 0;
+    for round in 0..4000 {
+        let base = &texts[round % texts.len()];
+        let mut text = base.clone();
+        for _ in 0..1 + rng.below(3) {
+            let mut at = rng.below(text.len() + 1);
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            match rng.below(3) {
+                0 => text.insert_str(at, pieces[rng.below(pieces.len())]),
+                1 => {
+                    let mut end = (at + 1 + rng.below(8)).min(text.len());
+                    while !text.is_char_boundary(end) {
+                        end += 1;
+                    }
+                    text.replace_range(at..end, "");
+                }
+                _ => {
+                    let mut end = (at + 1).min(text.len());
+                    while !text.is_char_boundary(end) {
+                        end += 1;
+                    }
+                    text.replace_range(at..end, pieces[rng.below(pieces.len())]);
+                }
+            }
+        }
+        assert_sane(&text, &format!("mutation round {round}"));
+        let parsed = parse::file(&text);
+        if let Some(file) = &parsed.value {
+            if let pddlc::ast::PddlFile::Domain(d) = file {
+                let _ = pddlc::check::domain(d, pddlc::diagnostics::FileId(0));
+            }
+            if !parsed.has_errors() {
+                parsed_clean += 1;
+                let printed = print::file(file);
+                let again = parse::file(&printed);
+                assert!(
+                    !again.has_errors(),
+                    "round {round}: printed text does not parse:\n{printed}"
+                );
+                let again = again.value.expect("a tree");
+                assert_eq!(
+                    common::without_spans(&again),
+                    common::without_spans(file),
+                    "round {round}: the tree changed through printing"
+                );
+            }
+        }
+    }
+    assert!(
+        parsed_clean > 100,
+        "only {parsed_clean} mutations parsed cleanly"
+    );
+}
