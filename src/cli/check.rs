@@ -171,12 +171,19 @@ fn semantics(files: &[Option<PddlFile>], paths: &[PathBuf]) -> Vec<Diagnostic> {
                 [only] => Some(*only),
                 _ => None,
             });
-        if let Some((d, domain)) = chosen {
-            let files = Files {
-                domain: FileId(d as u32),
-                problem: FileId(i as u32),
-            };
-            diagnostics.extend(check::problem(domain, problem, files));
+        match chosen {
+            Some((d, domain)) => {
+                let files = Files {
+                    domain: FileId(d as u32),
+                    problem: FileId(i as u32),
+                };
+                diagnostics.extend(check::problem(domain, problem, files));
+            }
+            // Not a diagnostic of the input, which may be fine: say what was not checked.
+            None => eprintln!(
+                "note: {}: no domain given for this problem, so only its syntax was checked",
+                paths[i].display()
+            ),
         }
     }
     diagnostics
