@@ -440,3 +440,68 @@ fn applicable_lists_the_ground_actions_after_a_prefix() {
     let out = pddlc(&["applicable", task[0], task[1], &bad.to_string_lossy()]);
     assert_eq!(code(&out), 1);
 }
+
+#[test]
+fn score_scores_pairs_and_batches_without_dropping_rows() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let gold = std::fs::read_to_string("domains/blocksworld/domain.pddl").expect("shipped domain");
+    write(dir.path(), "gold.pddl", gold.as_bytes());
+    let renamed = gold.replace("?x", "?top").replace("?y", "?below");
+    write(dir.path(), "pred.pddl", renamed.as_bytes());
+    let gold_path = dir.path().join("gold.pddl").to_string_lossy().to_string();
+    let pred_path = dir.path().join("pred.pddl").to_string_lossy().to_string();
+
+    // Renamed variables cost everything in text2world mode and nothing in clean mode.
+    let out = pddlc(&[
+        "score",
+        "--format",
+        "json",
+        "--mode",
+        "text2world",
+        &gold_path,
+        &pred_path,
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let t2w: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
+    assert_eq!(t2w["EXEC"], 100.0);
+    assert_eq!(t2w["F1_PARAM"], 0.0);
+    let out = pddlc(&["score", "--format", "json", &gold_path, &pred_path]);
+    let clean: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
+    assert_eq!(clean["mode"], "clean");
+    for key in ["F1_PRED", "F1_PARAM", "F1_PRECOND", "F1_EFF"] {
+        assert_eq!(clean[key], 100.0, "{key}: {clean}");
+    }
+
+    // A batch: a file pair, an inline pair, and a broken line, in order, then the summary.
+    let inline = serde_json::json!({"id": "inline", "gold": gold, "pred": gold}).to_string();
+    let lines = format!(
+        "{{\"id\": \"files\", \"gold\": \"gold.pddl\", \"pred\": \"pred.pddl\"}}\n{inline}\n{{\"id\": \"broken\", \"gold\": \"missing.pddl\", \"pred\": \"pred.pddl\"}}\n"
+    );
+    let pairs = write(dir.path(), "pairs.jsonl", lines.as_bytes());
+    let out = pddlc(&[
+        "score",
+        "--mode",
+        "text2world",
+        "--pairs",
+        &pairs.to_string_lossy(),
+    ]);
+    assert_eq!(code(&out), 0);
+    let rows: Vec<Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect();
+    assert_eq!(rows.len(), 4);
+    assert_eq!(rows[0]["id"], "files");
+    assert_eq!(rows[1]["id"], "inline");
+    assert_eq!(rows[1]["SIM"], 100.0);
+    assert_eq!(rows[2]["line"], 3);
+    assert!(
+        rows[2]["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("missing.pddl")),
+        "{}",
+        rows[2]
+    );
+    assert_eq!(rows[3]["pairs"], 3);
+    assert_eq!(rows[3]["errors"], 1);
+}

@@ -6,6 +6,7 @@ mod check;
 mod fmt;
 mod input;
 mod parse;
+mod score;
 mod validate;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -35,6 +36,8 @@ enum Command {
     Validate(validate::Args),
     /// List the ground actions applicable after a plan prefix (or in the initial state).
     Applicable(validate::ApplicableArgs),
+    /// Score a generated domain against a gold one with Text2World's metrics.
+    Score(score::Args),
 }
 
 /// How diagnostics are shown.
@@ -86,6 +89,7 @@ pub fn run() -> ExitCode {
         Command::Parse(args) => parse::run(&args),
         Command::Validate(args) => validate::run(&args),
         Command::Applicable(args) => validate::applicable(&args),
+        Command::Score(args) => score::run(&args),
     };
     outcome.code()
 }

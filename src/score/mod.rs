@@ -1,10 +1,13 @@
 //! Scoring generated domains against gold ones: Text2World's six metrics, reproduced exactly
 //! (`text2world`), and a clean AST-based mode that measures what they were meant to (`clean`).
+//! docs/scoring.md explains every difference between the two.
 
+pub mod clean;
 pub mod sim;
 pub mod text2world;
 
 use serde::Serialize;
+use serde_json::{Value, json};
 
 /// The six Text2World metrics of one (gold, prediction) pair.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
@@ -21,4 +24,117 @@ pub struct Metrics {
     pub f1_precond: f64,
     #[serde(rename = "F1_EFF")]
     pub f1_eff: f64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    /// The official scorer's values, quirks included.
+    Text2World,
+    /// What the metrics were meant to measure, on the syntax tree.
+    Clean,
+}
+
+#[derive(Debug)]
+pub enum Detail {
+    Text2World(text2world::Text2WorldScore),
+    Clean(clean::CleanScore),
+}
+
+/// One pair's scores: the six values (percentages with one decimal, as published) and the
+/// mode's detail.
+#[derive(Debug)]
+pub struct Scored {
+    pub mode: Mode,
+    pub metrics: Metrics,
+    pub detail: Detail,
+}
+
+impl Scored {
+    /// The pair as one JSON object: the mode, the six values, then the mode's detail.
+    pub fn json(&self) -> Value {
+        let mut out = json!({ "mode": self.mode });
+        if let (Some(object), Ok(Value::Object(metrics))) =
+            (out.as_object_mut(), serde_json::to_value(self.metrics))
+        {
+            object.extend(metrics);
+            match &self.detail {
+                Detail::Clean(c) => {
+                    object.insert("missing_actions".into(), json!(c.missing_actions));
+                    object.insert("extra_actions".into(), json!(c.extra_actions));
+                    object.insert("renamed".into(), json!(c.renamed));
+                    if let Some(e) = &c.error {
+                        object.insert("note".into(), json!(e));
+                    }
+                }
+                Detail::Text2World(t) => {
+                    object.insert("raw".into(), json!(t.raw));
+                }
+            }
+        }
+        out
+    }
+
+    /// Human-readable remarks for the table format.
+    pub fn notes(&self) -> Vec<String> {
+        match &self.detail {
+            Detail::Clean(c) => {
+                let mut notes = Vec::new();
+                if let Some(e) = &c.error {
+                    notes.push(e.clone());
+                }
+                if !c.missing_actions.is_empty() {
+                    notes.push(format!(
+                        "gold actions missing from the prediction: {}",
+                        c.missing_actions.join(", ")
+                    ));
+                }
+                for r in &c.renamed {
+                    notes.push(format!(
+                        "`{}` looks renamed to `{}` (params {}, precond {}, eff {} if matched)",
+                        r.gold, r.pred, r.f1_param, r.f1_precond, r.f1_eff
+                    ));
+                }
+                notes
+            }
+            Detail::Text2World(_) => Vec::new(),
+        }
+    }
+}
+
+/// Scores `pred` against `gold` (domain texts). With `response`, `pred` is a raw LLM answer and
+/// the domain is extracted from it as Text2World does.
+pub fn compare(gold: &str, pred: &str, mode: Mode, response: bool) -> Scored {
+    let extracted;
+    let pred = if response {
+        extracted = crate::check::tarski::extract_response(pred);
+        extracted.as_str()
+    } else {
+        pred
+    };
+    match mode {
+        Mode::Text2World => {
+            let t = text2world::score(gold, pred);
+            Scored {
+                mode,
+                metrics: t.official,
+                detail: Detail::Text2World(t),
+            }
+        }
+        Mode::Clean => {
+            let c = clean::score(gold, pred);
+            Scored {
+                mode,
+                metrics: c.metrics,
+                detail: Detail::Clean(c),
+            }
+        }
+    }
+}
+
+/// The dataset score: per metric, the per-domain values summed, divided by the number of
+/// domains (pairs that failed count as 0), rounded to one decimal, as Text2World's
+/// `summerize_result.py` does.
+pub fn summary(per_domain: &[Metrics]) -> Metrics {
+    text2world::summary(per_domain)
 }

@@ -1,1 +1,426 @@
 //! `--mode text2world`: the official Text2World scorer's values, quirks included.
+//!
+//! This reproduces `Evaluator.eval(gt, pred)` of github.com/Aaron617/text2world (commit 9440ff7)
+//! with tarski 0.8.2 and python-Levenshtein 0.25.1, value for value:
+//!
+//! - EXEC: tarski accepts `pred` as it is ([`crate::check::tarski::check`]).
+//! - SIM: [`sim::text2world_sim`].
+//! - F1_PRED: F1 of the sets `name_arity` of the two languages' predicates (`=` and `!=`
+//!   dropped, the arithmetic comparisons of `:action-costs`/`:numeric-fluents` kept); 0 when
+//!   either text, `.strip()`ped, fails tarski.
+//! - F1_PARAM, F1_PRECOND, F1_EFF: per gold action (matched by exact name), F1 of parameter
+//!   names, of tarski's precondition string cut by `[1:-1].split('and')`, and of tarski's effect
+//!   strings, all through `_preprocess`; the plain mean over gold actions. Any exception (either
+//!   parse failing, a gold action missing from pred, an empty string in `_preprocess`) makes all
+//!   three 0. A gold without actions makes `eval` itself raise.
+//! - Each value is reported as `round(x * 100, 1)`.
+
+use super::Metrics;
+use super::sim;
+use crate::check::tarski::check;
+use crate::check::tarski::extract::python_strip;
+use crate::check::tarski::strings::{DomainStrings, domain_strings};
+use serde::Serialize;
+use std::collections::HashSet;
+
+/// The official scorer's result for one (gold, prediction) pair, with notes on how the F1
+/// values came about.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Text2WorldScore {
+    /// The values before rounding (EXEC is 1.0 or 0.0).
+    pub raw: Metrics,
+    /// The values `eval` returns: `round(x * 100, 1)` of each raw value.
+    pub official: Metrics,
+    /// Set when `Evaluator.eval` itself raises (a gold without actions that parses, with a
+    /// prediction that parses): the official scorer then has no values, and `raw` and
+    /// `official` are all 0 here.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub eval_error: Option<String>,
+    /// Why tarski rejects the `.strip()`ped gold, which zeroes every F1 value.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gold_parse_error: Option<String>,
+    /// Why tarski rejects the `.strip()`ped prediction, which zeroes every F1 value.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pred_parse_error: Option<String>,
+    /// Gold actions the prediction lacks (by exact name): the action metrics become 0.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub missing_gold_actions: Vec<String>,
+    /// Prediction actions that are not in the gold: ignored, but still preprocessed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub extra_pred_actions: Vec<String>,
+    /// An empty string met by `_preprocess` (Python's `IndexError`): the action metrics
+    /// become 0. Says which side and action.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub preprocess_error: Option<String>,
+}
+
+/// Scores `pred` (the domain text as passed to `eval`: already extracted from a response)
+/// against `gold` as the official Text2World scorer does.
+pub fn score(gold: &str, pred: &str) -> Text2WorldScore {
+    let mut out = Text2WorldScore::default();
+    let gold_view = domain_strings(python_strip(gold));
+    let stripped = python_strip(pred);
+    let pred_view = domain_strings(stripped);
+    // EXEC reads `pred` unstripped; when stripping changes nothing, the F1 parse is its verdict.
+    let exec = if stripped.len() == pred.len() {
+        pred_view.is_ok()
+    } else {
+        check(pred).is_empty()
+    };
+    if let Err(reason) = &gold_view {
+        out.gold_parse_error = Some(reason.clone());
+    }
+    if let Err(reason) = &pred_view {
+        out.pred_parse_error = Some(reason.clone());
+    }
+    if let (Ok(gold_view), Ok(pred_view)) = (&gold_view, &pred_view) {
+        out.missing_gold_actions = gold_view
+            .actions
+            .iter()
+            .filter(|g| !pred_view.actions.iter().any(|p| p.name == g.name))
+            .map(|g| g.name.clone())
+            .collect();
+        out.extra_pred_actions = pred_view
+            .actions
+            .iter()
+            .filter(|p| !gold_view.actions.iter().any(|g| g.name == p.name))
+            .map(|p| p.name.clone())
+            .collect();
+    }
+
+    // `eval` computes the action metrics first; when they raise (a gold without actions), the
+    // predicate metric is never computed and `eval` fails.
+    let actions = match action_f1(&gold_view, &pred_view, &mut out.preprocess_error) {
+        Ok(actions) => actions,
+        Err(error) => {
+            out.eval_error = Some(error);
+            return out;
+        }
+    };
+    let f1_pred = match (&gold_view, &pred_view) {
+        (Ok(gold_view), Ok(pred_view)) => predicate_f1(gold_view, pred_view),
+        _ => 0.0,
+    };
+    out.raw = Metrics {
+        exec: if exec { 1.0 } else { 0.0 },
+        sim: sim::text2world_sim(gold, pred),
+        f1_pred,
+        f1_param: actions[0],
+        f1_precond: actions[1],
+        f1_eff: actions[2],
+    };
+    out.official = Metrics {
+        exec: official(out.raw.exec),
+        sim: official(out.raw.sim),
+        f1_pred: official(out.raw.f1_pred),
+        f1_param: official(out.raw.f1_param),
+        f1_precond: official(out.raw.f1_precond),
+        f1_eff: official(out.raw.f1_eff),
+    };
+    out
+}
+
+/// `predicate_f1`: F1 of the `name_arity` keys of the two languages' predicates.
+fn predicate_f1(gold: &DomainStrings, pred: &DomainStrings) -> f64 {
+    let keys = |view: &DomainStrings| -> Vec<String> {
+        view.predicates
+            .iter()
+            .map(|(name, arity)| format!("{name}_{arity}"))
+            .collect()
+    };
+    compute_f1_score(&keys(pred), &keys(gold))
+}
+
+/// One action as `action_f1` compares it: its three `_preprocess`ed lists.
+struct Preprocessed {
+    name: String,
+    lists: [Vec<String>; 3],
+}
+
+/// `action_f1`: the means over gold actions of the three F1 values, `[params, preconds,
+/// effect]`; `[0, 0, 0]` on any exception inside its `try`; an error when the gold has no
+/// action (`_mean([])` raises outside the `try`).
+fn action_f1(
+    gold: &Result<DomainStrings, String>,
+    pred: &Result<DomainStrings, String>,
+    preprocess_error: &mut Option<String>,
+) -> Result<[f64; 3], String> {
+    let zero = Ok([0.0; 3]);
+    let Ok(gold) = gold else { return zero };
+    let gold = match preprocess_actions(gold) {
+        Ok(actions) => actions,
+        Err(action) => {
+            *preprocess_error = Some(format!("gold action `{action}`: empty string"));
+            return zero;
+        }
+    };
+    let Ok(pred) = pred else { return zero };
+    let pred = match preprocess_actions(pred) {
+        Ok(actions) => actions,
+        Err(action) => {
+            *preprocess_error = Some(format!("predicted action `{action}`: empty string"));
+            return zero;
+        }
+    };
+    let mut sums = [0.0f64; 3];
+    for gold_action in &gold {
+        let Some(pred_action) = pred.iter().find(|p| p.name == gold_action.name) else {
+            // KeyError: all three metrics of the domain become 0.
+            return zero;
+        };
+        for (sum, (p, g)) in sums
+            .iter_mut()
+            .zip(pred_action.lists.iter().zip(&gold_action.lists))
+        {
+            *sum += compute_f1_score(p, g);
+        }
+    }
+    if gold.is_empty() {
+        return Err(
+            "ZeroDivisionError in _mean: the gold domain has no action, so \
+                    Evaluator.eval raises (AttributeError: 'int' object has no attribute 'items')"
+                .to_string(),
+        );
+    }
+    let count = gold.len() as f64;
+    Ok(sums.map(|sum| sum / count))
+}
+
+/// The dictionary comprehension over a domain's actions; the name of the first action whose
+/// lists `_preprocess` cannot handle.
+fn preprocess_actions(view: &DomainStrings) -> Result<Vec<Preprocessed>, String> {
+    view.actions
+        .iter()
+        .map(|action| {
+            let name = || action.name.clone();
+            let params = preprocess(action.params.clone()).ok_or_else(name)?;
+            let preconds = precondition_parts(&action.precondition);
+            let preconds = preprocess(preconds).ok_or_else(name)?;
+            let effects = preprocess(action.effects.clone()).ok_or_else(name)?;
+            Ok(Preprocessed {
+                name: action.name.clone(),
+                lists: [params, preconds, effects],
+            })
+        })
+        .collect()
+}
+
+/// `[x.strip() for x in str(precondition)[1:-1].split('and')]`: the substring `and` cuts
+/// inside names too.
+fn precondition_parts(precondition: &str) -> Vec<String> {
+    python_slice_inner(precondition)
+        .split("and")
+        .map(|part| python_strip(part).to_string())
+        .collect()
+}
+
+/// Python's `s[1:-1]`, by code point.
+fn python_slice_inner(s: &str) -> &str {
+    let mut chars = s.char_indices();
+    let start = match chars.next() {
+        Some((_, c)) => c.len_utf8(),
+        None => return "",
+    };
+    let end = match s.char_indices().next_back() {
+        Some((i, _)) => i,
+        None => return "",
+    };
+    s.get(start..end).unwrap_or("")
+}
+
+/// `Evaluator._preprocess`: sort; put the disjuncts of each `(… or …)` element in order; sort
+/// again. `None` where Python raises `IndexError` (`l[i][0]` of an empty string).
+fn preprocess(mut list: Vec<String>) -> Option<Vec<String>> {
+    list.sort();
+    for element in &mut list {
+        let first = element.chars().next()?;
+        if first == '(' && element.contains(" or ") {
+            let inner = python_strip(python_slice_inner(element));
+            let mut parts: Vec<&str> = inner.split(" or ").map(python_strip).collect();
+            parts.sort();
+            *element = format!("({})", parts.join(" or "));
+        }
+    }
+    list.sort();
+    Some(list)
+}
+
+/// `Evaluator.compute_f1_score(prediction, reference)`, on the sets of the two lists.
+fn compute_f1_score(prediction: &[String], reference: &[String]) -> f64 {
+    if prediction.is_empty() && reference.is_empty() {
+        return 1.0;
+    }
+    let pred: HashSet<&str> = prediction.iter().map(String::as_str).collect();
+    let gold: HashSet<&str> = reference.iter().map(String::as_str).collect();
+    let true_positives = pred.intersection(&gold).count();
+    let false_positives = pred.difference(&gold).count();
+    let false_negatives = gold.difference(&pred).count();
+    let precision = if true_positives + false_positives > 0 {
+        true_positives as f64 / (true_positives + false_positives) as f64
+    } else {
+        0.0
+    };
+    let recall = if true_positives + false_negatives > 0 {
+        true_positives as f64 / (true_positives + false_negatives) as f64
+    } else {
+        0.0
+    };
+    if precision + recall > 0.0 {
+        2.0 * (precision * recall) / (precision + recall)
+    } else {
+        0.0
+    }
+}
+
+/// The value `eval` reports: `round(x * 100, 1)`.
+pub fn official(x: f64) -> f64 {
+    round1(x * 100.0)
+}
+
+/// Python's `round(x, 1)` on a float: the decimal with one fractional digit nearest to the
+/// exact binary value of `x` (ties, which only exact binary values can be, to even), read back
+/// as the nearest float.
+pub fn round1(x: f64) -> f64 {
+    if !x.is_finite() || x == 0.0 {
+        return x;
+    }
+    let bits = x.to_bits();
+    let negative = bits >> 63 == 1;
+    let biased = ((bits >> 52) & 0x7ff) as i32;
+    let fraction = bits & ((1u64 << 52) - 1);
+    // |x| = mantissa * 2^exponent exactly.
+    let (mantissa, exponent) = if biased == 0 {
+        (fraction, -1074)
+    } else {
+        (fraction | (1u64 << 52), biased - 1075)
+    };
+    if exponent >= 0 {
+        return x; // An integer already.
+    }
+    // tenths = |x| * 10 = scaled / 2^shift; round it to an integer, ties to even.
+    let scaled = u128::from(mantissa) * 10;
+    let shift = (-exponent) as u32;
+    let tenths: u128 = if shift >= 120 {
+        0 // scaled < 2^57, far below one half of 2^shift.
+    } else {
+        let quotient = scaled >> shift;
+        let remainder = scaled & ((1u128 << shift) - 1);
+        let half = 1u128 << (shift - 1);
+        if remainder > half || (remainder == half && quotient % 2 == 1) {
+            quotient + 1
+        } else {
+            quotient
+        }
+    };
+    let text = format!(
+        "{}{}.{}",
+        if negative { "-" } else { "" },
+        tenths / 10,
+        tenths % 10
+    );
+    text.parse().unwrap_or(x)
+}
+
+/// The dataset score of `summerize_result.py`: for each metric, the sum of the per-domain
+/// official values in the given order, divided by their number, then `round(·, 1)`. Domains
+/// with EXEC = 0 count like any other. An empty list (a division by zero in Python) gives 0.
+pub fn summary(per_domain_official: &[Metrics]) -> Metrics {
+    if per_domain_official.is_empty() {
+        return Metrics::default();
+    }
+    let count = per_domain_official.len() as f64;
+    let mean = |field: fn(&Metrics) -> f64| -> f64 {
+        let sum = per_domain_official
+            .iter()
+            .fold(0.0, |sum, m| sum + field(m));
+        round1(sum / count)
+    };
+    Metrics {
+        exec: mean(|m| m.exec),
+        sim: mean(|m| m.sim),
+        f1_pred: mean(|m| m.f1_pred),
+        f1_param: mean(|m| m.f1_param),
+        f1_precond: mean(|m| m.f1_precond),
+        f1_eff: mean(|m| m.f1_eff),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{compute_f1_score, precondition_parts, preprocess, round1, score};
+
+    fn strings(items: &[&str]) -> Vec<String> {
+        items.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn round1_is_pythons() {
+        assert_eq!(round1(0.25), 0.2);
+        assert_eq!(round1(0.35), 0.3); // 0.35 is below the tie in binary.
+        assert_eq!(round1(0.45), 0.5); // 0.45 is above it.
+        assert_eq!(round1(66.66666666666667), 66.7);
+        assert_eq!(round1(2.5), 2.5);
+        assert_eq!(round1(-0.25), -0.2);
+        assert_eq!(round1(1e-300), 0.0);
+        assert_eq!(round1(123456.75), 123456.8);
+        assert_eq!(round1(0.8610169491525423 * 100.0), 86.1);
+    }
+
+    #[test]
+    fn preprocess_quirks() {
+        assert_eq!(
+            precondition_parts("(handempty(?h) and at(?x))"),
+            strings(&["h", "empty(?h)", "at(?x)"])
+        );
+        assert_eq!(precondition_parts("is-at(?m)"), strings(&["s-at(?m"]));
+        assert_eq!(precondition_parts("T"), strings(&[""]));
+        assert_eq!(preprocess(strings(&["b", ""])), None);
+        assert_eq!(
+            preprocess(strings(&["(q() or p())", "a"])),
+            Some(strings(&["(p() or q())", "a"]))
+        );
+    }
+
+    #[test]
+    fn f1_on_sets() {
+        assert_eq!(compute_f1_score(&[], &[]), 1.0);
+        assert_eq!(compute_f1_score(&strings(&["a"]), &[]), 0.0);
+        assert_eq!(
+            compute_f1_score(&strings(&["a", "b", "b"]), &strings(&["a", "c"])),
+            0.5
+        );
+    }
+
+    #[test]
+    fn damaged_and_deep_inputs_score_without_panicking() {
+        let deep = |n: usize| {
+            format!(
+                "(define (domain d) (:predicates (p)) (:action a :parameters () \
+                 :precondition {}(p){} :effect (p)))",
+                "(not ".repeat(n),
+                ")".repeat(n)
+            )
+        };
+        for text in [
+            "",
+            "(",
+            ")",
+            "\u{a0}",
+            "band",
+            &"(".repeat(100_000),
+            &deep(200),
+        ] {
+            let result = score(text, text);
+            assert!(result.official.sim >= 0.0);
+        }
+        assert_eq!(score(&deep(200), &deep(200)).official.f1_precond, 100.0);
+        assert_eq!(score(&deep(300), &deep(300)).official.exec, 0.0);
+    }
+
+    #[test]
+    fn a_gold_without_actions_is_an_eval_error() {
+        let domain = "(define (domain d) (:predicates (p)))";
+        assert!(score(domain, domain).eval_error.is_some());
+        assert!(score(domain, "(define").eval_error.is_none());
+    }
+}

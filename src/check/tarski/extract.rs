@@ -44,13 +44,13 @@ fn fenced_blocks<'a>(text: &'a str, opening: &str) -> Vec<&'a str> {
 
 /// Python's `str.strip()` with no argument: strips the characters for which `str.isspace()` is
 /// true.
-fn python_strip(text: &str) -> &str {
+pub(crate) fn python_strip(text: &str) -> &str {
     text.trim_matches(python_isspace)
 }
 
 /// `str.isspace()`: Unicode White_Space plus the ASCII separators U+001C..U+001F that Python
 /// counts as whitespace (bidirectional class B or S).
-fn python_isspace(c: char) -> bool {
+pub(crate) fn python_isspace(c: char) -> bool {
     matches!(c, '\u{1c}'..='\u{1f}') || c.is_whitespace()
 }
 

@@ -5,12 +5,14 @@
 //! text after the domain's closing `)` is never parsed, though its first token is lexed), stops
 //! at the first syntax error, then builds its first-order language with a visitor that raises on
 //! the first semantic error. The modules follow those stages: [`lexer`], [`parser`] (into
-//! [`syntax`]), [`semantics`].
+//! [`syntax`]), [`semantics`]. For an accepted domain, [`strings`] writes what Text2World's F1
+//! metrics read: tarski's `str()` of each action's precondition and effects.
 
 pub mod extract;
 mod lexer;
 mod parser;
 mod semantics;
+pub(crate) mod strings;
 mod syntax;
 
 pub use extract::extract_response;
