@@ -70,3 +70,37 @@ fn validate_fixtures() {
         });
     }
 }
+
+#[test]
+fn keep_going_applies_the_effects_of_a_failed_step() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("domains/blocksworld");
+    let Some(PddlFile::Domain(domain)) = pddlc::parse::file(&read(&root, "domain.pddl")).value
+    else {
+        panic!("domain");
+    };
+    let Some(PddlFile::Problem(problem)) = pddlc::parse::file(&read(&root, "problem.pddl")).value
+    else {
+        panic!("problem");
+    };
+    // `(unstack b c)` fails (`b` is not clear); applied anyway, it leaves `b` held, so
+    // `(stack b a)` then succeeds. Only the first step and the goal fail.
+    let plan = "(unstack b c)\n(stack b a)\n";
+    let options = ValidateOptions {
+        keep_going: true,
+        ..ValidateOptions::default()
+    };
+    let report = validate(&domain, &problem, plan, &options);
+    let failed: Vec<(Option<usize>, pddlc::plan::FailureKind)> =
+        report.failures.iter().map(|f| (f.step, f.kind)).collect();
+    assert_eq!(
+        failed,
+        vec![
+            (Some(1), pddlc::plan::FailureKind::Precondition),
+            (None, pddlc::plan::FailureKind::Goal)
+        ]
+    );
+    assert_eq!(report.failed_step, Some(1));
+    // Without --continue the plan stops at step 1.
+    let report = validate(&domain, &problem, plan, &ValidateOptions::default());
+    assert_eq!(report.failures.len(), 1);
+}

@@ -329,7 +329,7 @@ fn run(
     let mut last_time = 0.0;
     for happening in &happenings {
         last_time = happening.time;
-        let mut all = Changes::default();
+        let mut claims: Vec<world::Claim> = Vec::new();
         let mut failed = false;
         for &i in &happening.steps {
             let Some((action, objects)) = &grounded[i] else {
@@ -380,8 +380,11 @@ fn run(
                         ),
                     );
                     // Every step of a happening reads the same state: report each that fails in it.
+                    // With `--continue`, its effects still apply.
                     failed = true;
-                    continue;
+                    if !options.keep_going {
+                        continue;
+                    }
                 }
                 Err(e) => {
                     report.evaluation_failed(i, step, &e);
@@ -392,8 +395,9 @@ fn run(
                     continue;
                 }
             }
+            let mut record = world::Record::default();
             if let Some(effect) = &action.effect
-                && let Err(e) = world.changes(effect, &mut binding, &state, &mut all)
+                && let Err(e) = world.record(effect, &mut binding, &state, &mut record)
             {
                 report.evaluation_failed(i, step, &e);
                 failed = true;
@@ -401,49 +405,44 @@ fn run(
                     break;
                 }
             }
+            let marks = if happening.steps.len() > 1 {
+                world.precondition_marks(action.precondition.as_ref(), &mut binding)
+            } else {
+                Vec::new()
+            };
+            claims.push((i, record, marks));
         }
         if failed && !options.keep_going {
             report.valid = Some(false);
             return report;
         }
         // Several steps at one time must not interfere (VAL's mutex rules).
-        if !failed && happening.steps.len() > 1 {
-            let mut claims = Vec::new();
-            for &i in &happening.steps {
-                let Some((action, objects)) = &grounded[i] else {
-                    continue;
-                };
-                let mut binding = Binding::default();
-                for (param, &o) in action.parameters.iter().zip(objects) {
-                    binding.push(&param.item, o);
-                }
-                let marks = world.precondition_marks(action.precondition.as_ref(), &mut binding);
-                let mut record = world::Record::default();
-                if let Some(effect) = &action.effect {
-                    let _ = world.record(effect, &mut binding, &state, &mut record);
-                }
-                claims.push((i, record, marks));
+        if !failed
+            && claims.len() > 1
+            && let Some((i, conflict)) = world.interference(&claims)
+        {
+            let step = &steps[i];
+            let message = format!("mutex violation: {} {conflict}", step.text());
+            report.fail(
+                Failure {
+                    step: Some(i + 1),
+                    kind: FailureKind::Mutex,
+                    atoms: Vec::new(),
+                    message: message.clone(),
+                },
+                Some(
+                    Diagnostic::new(Code::MutexSteps, message, step.span)
+                        .with_help("steps at the same time must not read or change what another changes; give them different times"),
+                ),
+            );
+            if !options.keep_going {
+                report.valid = Some(false);
+                return report;
             }
-            if let Some((i, conflict)) = world.interference(&claims) {
-                let step = &steps[i];
-                let message = format!("mutex violation: {} {conflict}", step.text());
-                report.fail(
-                    Failure {
-                        step: Some(i + 1),
-                        kind: FailureKind::Mutex,
-                        atoms: Vec::new(),
-                        message: message.clone(),
-                    },
-                    Some(
-                        Diagnostic::new(Code::MutexSteps, message, step.span)
-                            .with_help("steps at the same time must not read or change what another changes; give them different times"),
-                    ),
-                );
-                if !options.keep_going {
-                    report.valid = Some(false);
-                    return report;
-                }
-            }
+        }
+        let mut all = Changes::default();
+        for (_, record, _) in &claims {
+            record.changes(&mut all);
         }
         if let Err(e) = world.apply(&all, &mut state) {
             let first = happening.steps.first().copied().unwrap_or(0);

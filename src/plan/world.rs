@@ -637,46 +637,6 @@ impl<'a> World<'a> {
         }
     }
 
-    /// The changes `effect` makes, evaluated in `state`; conditions are read before anything
-    /// changes.
-    pub fn changes(
-        &self,
-        effect: &Effect,
-        binding: &mut Binding,
-        state: &State,
-        out: &mut Changes,
-    ) -> Eval<()> {
-        match &effect.kind {
-            EffectKind::And { args } => {
-                for a in args {
-                    self.changes(a, binding, state, out)?;
-                }
-            }
-            EffectKind::Add { atom } => out.adds.push(self.atom_fact(atom, binding)?),
-            EffectKind::Delete { atom } => out.deletes.push(self.atom_fact(atom, binding)?),
-            EffectKind::When { condition, body } => {
-                if self.holds(condition, binding, state)? {
-                    self.changes(body, binding, state, out)?;
-                }
-            }
-            EffectKind::Forall { variables, body } => {
-                self.each_binding(variables, binding, &mut |binding| {
-                    self.changes(body, binding, state, out)?;
-                    Ok(false)
-                })?;
-            }
-            EffectKind::Numeric { op, target, value } => {
-                let fact = self.target_fact(target, binding)?;
-                let value = self.value(value, binding, state)?;
-                out.updates.push((*op, fact, value));
-            }
-            EffectKind::Timed { .. } => {
-                return Err(EvalError::Unsupported("timed effects".into()));
-            }
-        }
-        Ok(())
-    }
-
     /// Applies changes: deletes, then adds, then numeric updates in order.
     pub fn apply(&mut self, changes: &Changes, state: &mut State) -> Eval<()> {
         for d in &changes.deletes {
@@ -793,8 +753,29 @@ pub struct Record {
     adds: Vec<Fact>,
     deletes: Vec<Fact>,
     conditionals: Vec<(Vec<Fact>, Record)>,
-    numeric: Vec<(AssignOp, Fact, Vec<Fact>)>,
+    /// Each update's operator, target, value (read in the state before), and the fluents read.
+    numeric: Vec<(AssignOp, Fact, f64, Vec<Fact>)>,
     foralls: Vec<Record>,
+}
+
+impl Record {
+    /// The changes to apply, in VAL's order: the numeric updates of conditional effects first,
+    /// then the action's own, then those of universal effects.
+    pub fn changes(&self, out: &mut Changes) {
+        out.adds.extend(self.adds.iter().cloned());
+        out.deletes.extend(self.deletes.iter().cloned());
+        for (_, inner) in &self.conditionals {
+            inner.changes(out);
+        }
+        out.updates.extend(
+            self.numeric
+                .iter()
+                .map(|(op, fact, value, _)| (*op, fact.clone(), *value)),
+        );
+        for inner in &self.foralls {
+            inner.changes(out);
+        }
+    }
 }
 
 /// What a step does with a fact or fluent, in VAL's ownership tables.
@@ -858,7 +839,8 @@ impl World<'_> {
                 let lhs = self.target_fact(target, binding)?;
                 let mut fluents = Vec::new();
                 self.expr_reads(value, binding, &mut fluents)?;
-                out.numeric.push((*op, lhs, fluents));
+                let value = self.value(value, binding, state)?;
+                out.numeric.push((*op, lhs, value, fluents));
             }
             EffectKind::Timed { .. } => return Err(EvalError::Unsupported("timed effects".into())),
         }
@@ -1038,7 +1020,7 @@ impl World<'_> {
                 return Some(conflict);
             }
         }
-        for (op, lhs, reads) in &record.numeric {
+        for (op, lhs, _, reads) in &record.numeric {
             for fluent in reads {
                 if let Some((owner, Use::Add | Use::Assign)) =
                     owners.get(&(true, fluent.clone())).copied()
