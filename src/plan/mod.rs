@@ -130,7 +130,7 @@ impl Report {
 
     /// No verdict. The diagnostic has no label: it is about the task, and the report's
     /// diagnostics are located in the plan.
-    fn unsupported(mut self, what: String, _task_span: crate::ast::Span) -> Report {
+    fn unsupported(mut self, what: String) -> Report {
         self.valid = None;
         self.failures.push(Failure {
             step: None,
@@ -271,7 +271,6 @@ fn run(
         if used || !matches!(s, crate::ast::Structure::DurativeAction(_)) {
             return report.unsupported(
                 "durative actions, processes and events are not supported by `validate` yet".into(),
-                s.span(),
             );
         }
     }
@@ -280,16 +279,12 @@ fn run(
         .iter()
         .find(|i| matches!(i.kind, InitKind::At { .. }))
     {
-        return report.unsupported(
-            "timed initial literals are not supported by `validate` yet".into(),
-            tl.span,
-        );
+        return report
+            .unsupported("timed initial literals are not supported by `validate` yet".into());
     }
     if let Some(c) = &problem.constraints {
-        return report.unsupported(
-            "trajectory constraints are not supported by `validate` yet".into(),
-            c.span,
-        );
+        return report
+            .unsupported("trajectory constraints are not supported by `validate` yet".into());
     }
 
     let mut world = World::new(domain, problem);
