@@ -252,37 +252,29 @@ fn run(
     }
 
     // What the sequential validator does not interpret: say so rather than guess.
-    if let Some(s) = domain.structures.iter().find(|s| {
+    // Processes and events change the state between steps, and a durative action in the plan
+    // needs the temporal semantics: both are beyond the sequential validator.
+    let names_durative = |step: &Step| domain.durative_actions().any(|a| a.name == step.action);
+    let has_process = domain.structures.iter().any(|s| {
         matches!(
             s,
-            crate::ast::Structure::DurativeAction(_)
-                | crate::ast::Structure::Process(_)
-                | crate::ast::Structure::Event(_)
+            crate::ast::Structure::Process(_) | crate::ast::Structure::Event(_)
         )
-    }) {
-        let used = steps.iter().any(|st| {
-            let name = match s {
-                crate::ast::Structure::DurativeAction(a) => &a.name,
-                crate::ast::Structure::Process(a) | crate::ast::Structure::Event(a) => &a.name,
-                _ => return false,
-            };
-            st.action == *name
-        });
-        if used || !matches!(s, crate::ast::Structure::DurativeAction(_)) {
-            return report.unsupported(
-                "durative actions, processes and events are not supported by `validate` yet".into(),
-            );
-        }
+    });
+    if has_process || steps.iter().any(names_durative) {
+        return report.unsupported(
+            "durative actions, processes and events are not supported by `validate` yet".into(),
+        );
     }
-    if let Some(tl) = problem
+    if problem
         .init
         .iter()
-        .find(|i| matches!(i.kind, InitKind::At { .. }))
+        .any(|i| matches!(i.kind, InitKind::At { .. }))
     {
         return report
             .unsupported("timed initial literals are not supported by `validate` yet".into());
     }
-    if let Some(c) = &problem.constraints {
+    if problem.constraints.is_some() {
         return report
             .unsupported("trajectory constraints are not supported by `validate` yet".into());
     }
