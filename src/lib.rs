@@ -11,6 +11,7 @@
 pub mod ast;
 pub mod check;
 pub mod diagnostics;
+pub mod kitchen;
 pub mod parse;
 pub mod plan;
 pub mod print;

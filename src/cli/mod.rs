@@ -5,6 +5,7 @@
 mod check;
 mod fmt;
 mod input;
+mod kitchen;
 mod parse;
 mod score;
 mod validate;
@@ -38,6 +39,8 @@ enum Command {
     Applicable(validate::ApplicableArgs),
     /// Score a generated domain against a gold one with Text2World's metrics.
     Score(score::Args),
+    /// The Simmer kitchen world: run plans in it, describe it.
+    Kitchen(kitchen::Args),
 }
 
 /// How diagnostics are shown.
@@ -90,6 +93,7 @@ pub fn run() -> ExitCode {
         Command::Validate(args) => validate::run(&args),
         Command::Applicable(args) => validate::applicable(&args),
         Command::Score(args) => score::run(&args),
+        Command::Kitchen(args) => kitchen::run(&args),
     };
     outcome.code()
 }

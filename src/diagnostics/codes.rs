@@ -103,6 +103,9 @@ codes! {
     GoalUnsatisfied, "V307", "goal-unsatisfied", Error, "the plan ends without reaching the goal";
     MutexSteps, "V308", "mutex-steps", Error, "two steps at the same time interfere";
     EvaluationFailed, "V309", "evaluation-failed", Error, "a numeric value is read before it has one, or arithmetic fails";
+    KitchenWorldInvalid, "K401", "kitchen-world-invalid", Error, "a kitchen world file (ours or Simmer's) is malformed or inconsistent";
+    KitchenEnvInvalid, "K402", "kitchen-env-invalid", Error, "a task environment file is malformed";
+    KitchenPlanEmpty, "K403", "kitchen-plan-empty", Warning, "a plan file has no line with a bracketed action";
     ValidateUnsupported, "V310", "validate-unsupported", Error, "the task uses a feature the validator does not interpret yet: no verdict";
 }
 
