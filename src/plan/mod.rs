@@ -327,9 +327,28 @@ fn run(
             for (param, &o) in action.parameters.iter().zip(objects) {
                 binding.push(&param.item, o);
             }
-            // PDDL 1.2 `:vars` are bound by the precondition: take the first binding that works.
+            // PDDL 1.2 `:vars` are bound by the precondition: the first binding of them that
+            // satisfies it is the one the effects use.
             let ok = match &action.precondition {
                 None => Ok(true),
+                Some(pre) if !action.vars.is_empty() => {
+                    let mut found = None;
+                    let search = world.each_binding(&action.vars, &mut binding, &mut |b| {
+                        let holds = world.holds(pre, b, &state)?;
+                        if holds {
+                            found = Some(b.clone());
+                        }
+                        Ok(holds)
+                    });
+                    match (search, found) {
+                        (Err(e), _) => Err(e),
+                        (Ok(_), Some(b)) => {
+                            binding = b;
+                            Ok(true)
+                        }
+                        (Ok(_), None) => Ok(false),
+                    }
+                }
                 Some(pre) => world.holds(pre, &mut binding, &state),
             };
             match ok {
