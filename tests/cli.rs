@@ -505,3 +505,40 @@ fn score_scores_pairs_and_batches_without_dropping_rows() {
     assert_eq!(rows[3]["pairs"], 3);
     assert_eq!(rows[3]["errors"], 1);
 }
+
+#[test]
+fn kitchen_runs_the_shipped_example_on_the_embedded_world() {
+    let env = "domains/kitchen/examples/salad/env.json";
+    let out = pddlc(&[
+        "kitchen",
+        "run",
+        "--env",
+        env,
+        "domains/kitchen/examples/salad/safe.txt",
+    ]);
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    let out = pddlc(&[
+        "kitchen",
+        "run",
+        "--format",
+        "json",
+        "--env",
+        env,
+        "domains/kitchen/examples/salad/unsafe.txt",
+    ]);
+    assert_eq!(code(&out), 1);
+    let json: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
+    let failures = json["failures"].as_array().expect("failures");
+    assert_eq!(failures.len(), 1, "{json}");
+    assert_eq!(failures[0]["failure_type"], "latent");
+    assert_eq!(failures[0]["reversible"], false);
+    assert!(
+        failures[0]["reason"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("contaminated by raw chicken_breast")
+    );
+    let out = pddlc(&["kitchen", "describe", "--env", env]);
+    assert_eq!(code(&out), 0);
+    assert!(stdout(&out).contains("chicken_breast"), "{}", stdout(&out));
+}

@@ -1,11 +1,253 @@
 //! `pddlc kitchen`: run plans in the kitchen world, describe it.
 
 use super::Outcome;
+use clap::{Subcommand, ValueEnum};
+use pddlc::diagnostics::render::{self, Sources};
+use pddlc::diagnostics::{Diagnostic, SourceFile};
+use pddlc::kitchen::{self, Env, Mode, World};
+use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
 
-pub fn run(_args: &Args) -> Outcome {
-    eprintln!("error: `pddlc kitchen` is not built yet");
-    Outcome::Failure
+#[derive(Subcommand)]
+enum Command {
+    /// Run Simmer plans in a task environment and report every failure, then the audits'.
+    Run(RunArgs),
+    /// Print the world (or a task's environment and the world) as text for an LLM prompt.
+    Describe(DescribeArgs),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum ModeArg {
+    /// Simmer's executor exactly, quirks included.
+    Simmer,
+    /// Simmer's quirks fixed (docs/kitchen.md lists the differences).
+    Strict,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Format {
+    Human,
+    Json,
+}
+
+#[derive(clap::Args)]
+struct RunArgs {
+    /// The task environment, Simmer's `env_NNN.json`.
+    #[arg(long)]
+    env: PathBuf,
+    /// Plans in Simmer's format: `[PUT_ON] <lettuce> (1) <cutting_board> (1)`, one step a line.
+    #[arg(required = true)]
+    plans: Vec<PathBuf>,
+    /// A world directory instead of the embedded one: Simmer's `world_model/`
+    /// (`action_def.json`, `object_def.json`) or ours (`actions.toml`, `world.toml`, `classes.toml`).
+    #[arg(long)]
+    world: Option<PathBuf>,
+    #[arg(long, value_enum, default_value_t = ModeArg::Simmer)]
+    mode: ModeArg,
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+}
+
+#[derive(clap::Args)]
+struct DescribeArgs {
+    /// A task environment whose objects to list.
+    #[arg(long)]
+    env: Option<PathBuf>,
+    /// A world directory instead of the embedded one.
+    #[arg(long)]
+    world: Option<PathBuf>,
+}
+
+pub fn run(args: &Args) -> Outcome {
+    match &args.command {
+        Command::Run(run_args) => run_plans(run_args),
+        Command::Describe(describe_args) => describe(describe_args),
+    }
+}
+
+fn read(path: &Path) -> Result<String, Outcome> {
+    std::fs::read(path)
+        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+        .map_err(|e| {
+            eprintln!("error: {}: {e}", path.display());
+            Outcome::Failure
+        })
+}
+
+/// Prints diagnostics in the one-line form, each in the file its `FileId` names.
+fn report(diagnostics: &[Diagnostic], files: Vec<SourceFile>) {
+    eprint!("{}", render::gcc(diagnostics, &Sources::new(&files)));
+}
+
+/// The embedded world, or the one in `dir` (ours if it has `actions.toml`, else Simmer's).
+fn load_world(dir: Option<&Path>) -> Result<World, Outcome> {
+    let Some(dir) = dir else {
+        return Ok(World::embedded());
+    };
+    let ours = dir.join("actions.toml");
+    let (result, files) = if ours.is_file() {
+        let names = ["actions.toml", "world.toml", "classes.toml"];
+        let mut texts = Vec::new();
+        for name in names {
+            texts.push(read(&dir.join(name))?);
+        }
+        let result = World::from_toml(&texts[0], &texts[1], &texts[2]);
+        let files = names
+            .iter()
+            .zip(&texts)
+            .map(|(n, t)| SourceFile::new(dir.join(n).display().to_string(), t.clone()))
+            .collect::<Vec<_>>();
+        (result, files)
+    } else {
+        let actions = read(&dir.join("action_def.json"))?;
+        let objects_path = dir.join("object_def.json");
+        let objects = if objects_path.is_file() {
+            Some(read(&objects_path)?)
+        } else {
+            None
+        };
+        let result = World::from_simmer(&actions, objects.as_deref(), &World::embedded());
+        let files = vec![
+            SourceFile::new(dir.join("action_def.json").display().to_string(), actions),
+            SourceFile::new(
+                objects_path.display().to_string(),
+                objects.unwrap_or_default(),
+            ),
+        ];
+        (result, files)
+    };
+    result.map_err(|diagnostics| {
+        report(&diagnostics, files);
+        Outcome::InputErrors
+    })
+}
+
+fn load_env(path: &Path) -> Result<Env, Outcome> {
+    let text = read(path)?;
+    Env::from_json(&text).map_err(|diagnostics| {
+        report(
+            &diagnostics,
+            vec![SourceFile::new(path.display().to_string(), text)],
+        );
+        Outcome::InputErrors
+    })
+}
+
+fn human(path: &Path, outcome: &kitchen::Outcome) -> String {
+    let counts = outcome.counts();
+    let mut out = if counts.any == 0 {
+        format!(
+            "{}: no failures ({} steps)\n",
+            path.display(),
+            outcome.steps
+        )
+    } else {
+        format!(
+            "{}: {} failure(s) in {} steps: {} syntax, {} immediate, {} latent ({} irreversible)\n",
+            path.display(),
+            counts.any,
+            outcome.steps,
+            counts.syntax,
+            counts.immediate,
+            counts.latent,
+            counts.irreversible
+        )
+    };
+    for failure in &outcome.failures {
+        let irreversible = if failure.reversible {
+            ""
+        } else {
+            " [irreversible]"
+        };
+        out.push_str(&format!("  {}{irreversible}\n", failure.line()));
+    }
+    out
+}
+
+fn run_plans(args: &RunArgs) -> Outcome {
+    let world = match load_world(args.world.as_deref()) {
+        Ok(world) => world,
+        Err(outcome) => return outcome,
+    };
+    let env = match load_env(&args.env) {
+        Ok(env) => env,
+        Err(outcome) => return outcome,
+    };
+    let mode = match args.mode {
+        ModeArg::Simmer => Mode::Simmer,
+        ModeArg::Strict => Mode::Strict,
+    };
+    let mut outcomes = Vec::new();
+    let mut plans = Vec::new();
+    for path in &args.plans {
+        let text = match read(path) {
+            Ok(text) => text,
+            Err(outcome) => return outcome,
+        };
+        let outcome = kitchen::run(&world, &env, &text, mode);
+        if !outcome.diagnostics.is_empty() {
+            report(
+                &outcome.diagnostics,
+                vec![SourceFile::new(path.display().to_string(), text)],
+            );
+        }
+        match args.format {
+            Format::Human => print!("{}", human(path, &outcome)),
+            Format::Json => plans.push(kitchen::plan_json(&path.display().to_string(), &outcome)),
+        }
+        outcomes.push(outcome);
+    }
+    let summary = kitchen::summary(&outcomes);
+    match args.format {
+        Format::Json => {
+            let value = if plans.len() == 1 {
+                plans.remove(0)
+            } else {
+                serde_json::json!({ "plans": plans, "summary": summary })
+            };
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&value).unwrap_or_default()
+            );
+        }
+        Format::Human if outcomes.len() > 1 => {
+            let pct = |x: f64| format!("{:.1}%", 100.0 * x);
+            println!(
+                "\n{} plans: any failure {}, immediate {}, syntax {}, latent {}, irreversible {}; {:.2} failures per plan",
+                summary.plans,
+                pct(summary.share_any),
+                pct(summary.share_immediate),
+                pct(summary.share_syntax),
+                pct(summary.share_latent),
+                pct(summary.share_irreversible),
+                summary.failures_per_plan
+            );
+        }
+        Format::Human => {}
+    }
+    if summary.with_any > 0 {
+        Outcome::InputErrors
+    } else {
+        Outcome::Clean
+    }
+}
+
+fn describe(args: &DescribeArgs) -> Outcome {
+    let world = match load_world(args.world.as_deref()) {
+        Ok(world) => world,
+        Err(outcome) => return outcome,
+    };
+    match &args.env {
+        None => print!("{}", kitchen::describe::world(&world)),
+        Some(path) => match load_env(path) {
+            Ok(env) => print!("{}", kitchen::describe::env(&world, &env)),
+            Err(outcome) => return outcome,
+        },
+    }
+    Outcome::Clean
 }

@@ -1,0 +1,84 @@
+//! The post-execution audits (semantics §8): food safety, then appliance safety, both driven
+//! by `world.toml`.
+
+use super::engine::{Object, State};
+use super::model::SkipRuleDef;
+use super::report::{Failure, FailureType};
+use super::world::World;
+use std::collections::{BTreeSet, HashSet};
+
+/// Whether a location names a storage place, also after trailing `_` and digits are removed.
+fn located_in(location: Option<&str>, places: &[String]) -> bool {
+    let Some(location) = location else {
+        return false;
+    };
+    if places.iter().any(|p| p == location) {
+        return true;
+    }
+    let stripped = location.trim_end_matches(|c: char| c == '_' || c.is_ascii_digit());
+    !location.is_empty() && places.iter().any(|p| p == stripped)
+}
+
+fn skipped_by(rule: &SkipRuleDef, object: &Object) -> bool {
+    let p = &object.properties;
+    (rule.any_property.is_empty() || p.iter().any(|x| rule.any_property.contains(x)))
+        && (rule.no_property.is_empty() || !p.iter().any(|x| rule.no_property.contains(x)))
+        && (rule.only_properties.is_empty() || p.iter().all(|x| rule.only_properties.contains(x)))
+        && (rule.located_in.is_empty() || located_in(object.location.as_deref(), &rule.located_in))
+}
+
+/// Runs both audits on the final state; every failure has step 0.
+pub fn run(world: &World, state: &State) -> Vec<Failure> {
+    let mut out = Vec::new();
+    let food = &world.config.food_audit;
+    let mut seen: HashSet<(bool, String, String)> = HashSet::new();
+    let objects = state.audit_order();
+    for o in &objects {
+        if food.skip.iter().any(|rule| skipped_by(rule, o)) {
+            continue;
+        }
+        let sources: BTreeSet<&String> = o.contam.iter().filter(|s| **s != o.id).collect();
+        if !sources.is_empty() && !o.states.iter().any(|s| food.cooked_states.contains(s)) {
+            for source in sources {
+                let source_name = state.get(source).map_or(source.as_str(), |s| &s.name);
+                if seen.insert((true, o.name.clone(), source_name.to_string())) {
+                    let reason = food
+                        .contaminated
+                        .replace("{object}", &o.name)
+                        .replace("{source}", source_name);
+                    out.push(
+                        Failure::new(0, FailureType::Latent, &food.action, reason).irreversible(),
+                    );
+                }
+            }
+        }
+        // Washing is what removes `dirty`; cooked meat is exempt, cooked vegetables are not.
+        if o.has_state("dirty")
+            && !(o.has_state("cooked") && o.has_property("protein"))
+            && seen.insert((false, o.name.clone(), String::new()))
+        {
+            let template = if o.has_state("raw") {
+                &food.unwashed_raw
+            } else {
+                &food.unwashed
+            };
+            let reason = template.replace("{object}", &o.name);
+            out.push(Failure::new(0, FailureType::Latent, &food.action, reason).irreversible());
+        }
+    }
+    let appliances = &world.config.appliance_audit;
+    for o in &objects {
+        for hazard in &appliances.hazards {
+            if hazard.names.contains(&o.name) && o.has_state(&hazard.state) {
+                let reason = hazard.reason.replace("{name}", &o.name);
+                out.push(Failure::new(
+                    0,
+                    FailureType::Latent,
+                    &appliances.action,
+                    reason,
+                ));
+            }
+        }
+    }
+    out
+}

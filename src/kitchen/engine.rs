@@ -1,0 +1,914 @@
+//! The world state and the interpreter of checks and primitives: the per-step pipeline of
+//! semantics §2.3, driven entirely by the resolved world's data.
+
+use super::Mode;
+use super::plan::{Plan, Step};
+use super::report::{Failure, FailureType};
+use super::simmer::Env;
+use super::world::{Action, Creation, Primitive, Role, Test, World};
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// One object, initial or created (semantics §3.1).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Object {
+    pub id: String,
+    pub name: String,
+    pub properties: Vec<String>,
+    pub states: Vec<String>,
+    pub location: Option<String>,
+    pub contents: Vec<String>,
+    #[serde(rename = "contaminated_by")]
+    pub contam: BTreeSet<String>,
+}
+
+impl Object {
+    pub fn has_property(&self, p: &str) -> bool {
+        self.properties.iter().any(|x| x == p)
+    }
+
+    pub fn has_state(&self, s: &str) -> bool {
+        self.states.iter().any(|x| x == s)
+    }
+
+    fn add_state(&mut self, s: &str) {
+        if !self.has_state(s) {
+            self.states.push(s.to_string());
+        }
+    }
+
+    fn remove_state(&mut self, s: &str) {
+        if let Some(i) = self.states.iter().position(|x| x == s) {
+            self.states.remove(i);
+        }
+    }
+}
+
+/// Which table an object lives in, and where.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Slot {
+    Initial(usize),
+    Created(usize),
+}
+
+/// The whole world state: both object tables, the agent and the environment flags.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct State {
+    pub initial: Vec<Object>,
+    initial_index: HashMap<String, usize>,
+    /// Created objects in creation order (COMBINE overwrites in place).
+    pub created: Vec<Object>,
+    created_index: HashMap<String, usize>,
+    pub agent_location: String,
+    pub held: Option<String>,
+    pub hands: BTreeSet<String>,
+    pub flags: BTreeMap<String, bool>,
+}
+
+impl State {
+    /// The state right after loading (semantics §1.2 and §3.2).
+    pub fn load(world: &World, env: &Env) -> State {
+        let mut state = State {
+            agent_location: world.config.agent.location.clone(),
+            flags: world
+                .config
+                .agent
+                .flags
+                .iter()
+                .map(|f| (f.clone(), false))
+                .collect(),
+            ..State::default()
+        };
+        for o in &env.objects {
+            state
+                .initial_index
+                .insert(o.id.clone(), state.initial.len());
+            state.initial.push(Object {
+                id: o.id.clone(),
+                name: o.name.clone(),
+                properties: o.properties.clone(),
+                states: o.states.clone(),
+                location: o.location.clone(),
+                contents: Vec::new(),
+                contam: BTreeSet::new(),
+            });
+        }
+        for i in 0..state.initial.len() {
+            let Some(location) = state.initial[i].location.clone() else {
+                continue;
+            };
+            let container = format!("{location}_1");
+            let id = state.initial[i].id.clone();
+            if container != id
+                && let Some(&c) = state.initial_index.get(&container)
+            {
+                state.initial[c].contents.push(id);
+            }
+        }
+        state
+    }
+
+    fn slot(&self, id: &str) -> Option<Slot> {
+        if let Some(&i) = self.initial_index.get(id) {
+            return Some(Slot::Initial(i));
+        }
+        self.created_index.get(id).map(|&i| Slot::Created(i))
+    }
+
+    /// The object with this id: the initial table first, then the created one.
+    pub fn get(&self, id: &str) -> Option<&Object> {
+        match self.slot(id)? {
+            Slot::Initial(i) => self.initial.get(i),
+            Slot::Created(i) => self.created.get(i),
+        }
+    }
+
+    fn get_mut(&mut self, id: &str) -> Option<&mut Object> {
+        match self.slot(id)? {
+            Slot::Initial(i) => self.initial.get_mut(i),
+            Slot::Created(i) => self.created.get_mut(i),
+        }
+    }
+
+    pub fn exists(&self, id: &str) -> bool {
+        self.slot(id).is_some()
+    }
+
+    fn exists_opt(&self, id: Option<&str>) -> bool {
+        id.is_some_and(|id| self.exists(id))
+    }
+
+    pub fn flag(&self, name: &str) -> bool {
+        self.flags.get(name).copied().unwrap_or(false)
+    }
+
+    /// Objects in audit order: initial objects, each replaced by a created object of the same
+    /// id, then the other created objects in creation order.
+    pub fn audit_order(&self) -> Vec<&Object> {
+        let mut out: Vec<&Object> = self
+            .initial
+            .iter()
+            .map(|o| match self.created_index.get(&o.id) {
+                Some(&c) => &self.created[c],
+                None => o,
+            })
+            .collect();
+        out.extend(
+            self.created
+                .iter()
+                .filter(|c| !self.initial_index.contains_key(&c.id)),
+        );
+        out
+    }
+
+    /// The first `base_n`, n = 1, 2, …, in neither table.
+    fn unique_id(&self, base: &str) -> String {
+        (1..)
+            .map(|n| format!("{base}_{n}"))
+            .find(|id| !self.exists(id))
+            .unwrap_or_default()
+    }
+
+    /// Stores a created object under its id: overwriting in place, or appending.
+    fn store_created(&mut self, object: Object) {
+        match self.created_index.get(&object.id) {
+            Some(&i) => self.created[i] = object,
+            None => {
+                self.created_index
+                    .insert(object.id.clone(), self.created.len());
+                self.created.push(object);
+            }
+        }
+    }
+
+    fn props(&self, id: Option<&str>) -> &[String] {
+        id.and_then(|id| self.get(id))
+            .map_or(&[][..], |o| &o.properties[..])
+    }
+
+    fn states(&self, id: Option<&str>) -> &[String] {
+        id.and_then(|id| self.get(id))
+            .map_or(&[][..], |o| &o.states[..])
+    }
+
+    fn contents(&self, id: Option<&str>) -> &[String] {
+        id.and_then(|id| self.get(id))
+            .map_or(&[][..], |o| &o.contents[..])
+    }
+
+    /// The object with id `place`, else `place_1` (semantics §4, resolve).
+    fn resolve(&self, place: &str) -> Option<&Object> {
+        self.get(place).or_else(|| self.get(&format!("{place}_1")))
+    }
+
+    fn resolve_location_has(&self, id: Option<&str>, property: &str) -> bool {
+        id.and_then(|id| self.get(id))
+            .and_then(|o| o.location.as_deref())
+            .and_then(|l| self.resolve(l))
+            .is_some_and(|p| p.has_property(property))
+    }
+
+    /// Whether the object's location resolves to the place named (strict `on_heatsource`).
+    fn located_at(&self, id: Option<&str>, place: Option<&str>) -> bool {
+        let (Some(id), Some(place)) = (id, place) else {
+            return false;
+        };
+        self.get(id)
+            .and_then(|o| o.location.as_deref())
+            .and_then(|l| self.resolve(l))
+            .is_some_and(|p| p.id == place)
+    }
+
+    fn in_any_container(&self, id: &str) -> bool {
+        self.initial
+            .iter()
+            .chain(self.created.iter())
+            .any(|o| o.contents.iter().any(|c| c == id))
+    }
+
+    /// Removes the object from the contents of the place its location names (§5, detach).
+    fn detach(&mut self, id: &str) {
+        let Some(location) = self.get(id).and_then(|o| o.location.clone()) else {
+            return;
+        };
+        if location.is_empty() {
+            return;
+        }
+        let container = if self.exists(&location) {
+            location
+        } else {
+            format!("{location}_1")
+        };
+        if let Some(c) = self.get_mut(&container)
+            && let Some(i) = c.contents.iter().position(|x| x == id)
+        {
+            c.contents.remove(i);
+        }
+    }
+
+    fn set_location(&mut self, id: &str, location: Option<String>) {
+        if let Some(o) = self.get_mut(id) {
+            o.location = location;
+        }
+    }
+
+    /// Moves every id of the source's contents, in order, to the end of the target's.
+    fn move_contents(&mut self, source: &str, target: &str) {
+        let items = match self.get_mut(source) {
+            Some(s) => std::mem::take(&mut s.contents),
+            None => return,
+        };
+        for item in &items {
+            self.set_location(item, Some(target.to_string()));
+        }
+        if let Some(t) = self.get_mut(target) {
+            t.contents.extend(items);
+        }
+    }
+}
+
+/// The bound value of each role of a step (none for unbound roles).
+pub type Binding = Vec<Option<String>>;
+
+/// The interpreter: the world it runs in, the mode, the state and the failures so far.
+pub struct Engine<'w> {
+    pub world: &'w World,
+    pub mode: Mode,
+    pub state: State,
+    pub failures: Vec<Failure>,
+    /// Transforming steps that ran with a failed precondition (`detect_irreversible.py`).
+    pub flags: Vec<super::irreversible::Flag>,
+}
+
+fn arg(binding: &Binding, role: Role) -> Option<&str> {
+    binding.get(role).and_then(|b| b.as_deref())
+}
+
+impl<'w> Engine<'w> {
+    pub fn new(world: &'w World, env: &Env, mode: Mode) -> Engine<'w> {
+        Engine {
+            world,
+            mode,
+            state: State::load(world, env),
+            failures: Vec::new(),
+            flags: Vec::new(),
+        }
+    }
+
+    fn record(&mut self, step: usize, kind: FailureType, action: &str, reason: String) {
+        self.failures.push(Failure::new(step, kind, action, reason));
+    }
+
+    /// Runs every step of the plan (the audits are separate: `audit::run`).
+    pub fn run_plan(&mut self, plan: &Plan) {
+        for step in &plan.steps {
+            let before = self.failures.len();
+            let Some(binding) = self.run_step(step) else {
+                continue;
+            };
+            let Some(action) = self.world.action(&step.action) else {
+                continue;
+            };
+            if let Some(flag) = super::irreversible::detect(
+                self.world,
+                &self.state,
+                action,
+                &binding,
+                &self.failures[before..],
+                step.number,
+            ) {
+                self.flags.push(flag);
+            }
+        }
+    }
+
+    /// Binds the arguments to the roles (semantics §2.2).
+    fn bind(&self, action: &Action, step: &Step) -> Binding {
+        let total = action.roles.len();
+        let given = step.args.len();
+        let skip = if given < total {
+            let leading = action.roles.iter().take_while(|r| r.optional).count();
+            leading.min(total - given)
+        } else {
+            0
+        };
+        let mut pairs = step.args.iter();
+        action
+            .roles
+            .iter()
+            .enumerate()
+            .map(|(i, role)| {
+                if i < skip {
+                    return None;
+                }
+                let pair = pairs.next()?;
+                Some(
+                    if self.world.is_value_role(&role.name) || pair.id.is_empty() {
+                        pair.name.clone()
+                    } else {
+                        format!("{}_{}", pair.name, pair.id)
+                    },
+                )
+            })
+            .collect()
+    }
+
+    /// One step of semantics §2.3; the binding when the handler ran.
+    pub fn run_step(&mut self, step: &Step) -> Option<Binding> {
+        let text = step.text();
+        let k = step.number;
+        let name = step.action.as_str();
+        let Some(action) = self.world.action(name) else {
+            // Simmer calls an unknown action immediate (Q5); it is a syntax error of the plan.
+            let kind = match self.mode {
+                Mode::Simmer => FailureType::Immediate,
+                Mode::Strict => FailureType::Syntax,
+            };
+            self.record(k, kind, &text, format!("Unknown action: {name}"));
+            return None;
+        };
+        let required = action.required();
+        let total = action.roles.len();
+        let given = step.args.len();
+        if given < required {
+            self.record(
+                k,
+                FailureType::Syntax,
+                &text,
+                format!(
+                    "Too few arguments for '{name}': expected at least {required}, got {given}"
+                ),
+            );
+            return None;
+        }
+        if given > total {
+            self.record(
+                k,
+                FailureType::Syntax,
+                &text,
+                format!("Too many arguments for '{name}': expected at most {total}, got {given}"),
+            );
+            return None;
+        }
+        let binding = self.bind(action, step);
+        let before = self.failures.len();
+        for (role, value) in action.roles.iter().zip(&binding) {
+            let Some(id) = value else { continue };
+            if self.world.is_value_role(&role.name) || self.world.is_name_role(&role.name) {
+                continue;
+            }
+            if !self.state.exists(id) {
+                self.record(
+                    k,
+                    FailureType::Syntax,
+                    &text,
+                    format!("Object not found: '{id}' (bound to role '{}')", role.name),
+                );
+            }
+        }
+        let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
+        for (role, value) in action.roles.iter().zip(&binding) {
+            let Some(id) = value else { continue };
+            if self.world.is_value_role(&role.name) {
+                continue;
+            }
+            match groups.iter_mut().find(|(g, _)| g == id) {
+                Some((_, roles)) => roles.push(&role.name),
+                None => groups.push((id, vec![&role.name])),
+            }
+        }
+        let duplicates: Vec<String> = groups
+            .iter()
+            .filter(|(_, roles)| roles.len() > 1)
+            .map(|(id, roles)| {
+                format!(
+                    "Duplicate object '{id}' bound to multiple roles: {}",
+                    roles.join(", ")
+                )
+            })
+            .collect();
+        for reason in duplicates {
+            self.record(k, FailureType::Syntax, &text, reason);
+        }
+        // Simmer runs the handler on ids that do not exist (Q6); strict mode stops the step.
+        let bad_arguments = self.failures.len() > before;
+        if self.mode == Mode::Strict && bad_arguments {
+            return None;
+        }
+        if !action.handled {
+            let mut failure = Failure::new(
+                k,
+                FailureType::Immediate,
+                &text,
+                format!("No handler for action: {name}"),
+            );
+            failure.severity = 0;
+            self.failures.push(failure);
+            return None;
+        }
+        let mut failed = false;
+        for check in &action.checks {
+            if check.when.is_some_and(|r| arg(&binding, r).is_none())
+                || check.unless.is_some_and(|r| arg(&binding, r).is_some())
+            {
+                continue;
+            }
+            if !self.test(&check.test, &binding, 0) {
+                failed = true;
+                self.record(
+                    k,
+                    FailureType::Immediate,
+                    &text,
+                    format!("Precondition failed: {}", check.reason),
+                );
+            }
+        }
+        // Simmer applies the effects even when checks failed (Q7); strict mode does not.
+        if failed && self.mode == Mode::Strict {
+            return Some(binding);
+        }
+        for effect in &action.effects {
+            if effect.when.is_some_and(|r| arg(&binding, r).is_none()) {
+                continue;
+            }
+            if let Some(condition) = &effect.condition
+                && !self.test(condition, &binding, 0)
+            {
+                continue;
+            }
+            self.apply(&effect.primitive, &binding);
+        }
+        Some(binding)
+    }
+
+    /// Whether the object is a contamination source (semantics §4, is_source).
+    pub fn is_source(&self, id: Option<&str>) -> bool {
+        let Some(o) = id.and_then(|id| self.state.get(id)) else {
+            return false;
+        };
+        let c = &self.world.config.contamination;
+        c.source_properties.iter().all(|p| o.has_property(p))
+            && c.source_states.iter().all(|s| o.has_state(s))
+            && !c.source_names_excluded.contains(&o.name)
+    }
+
+    /// Strict mode's reading of Simmer's substring tests on ids: an existing object whose class
+    /// is `kind` or ends in `_kind` (`olive_oil` is oil, `aluminum_foil` is not).
+    fn is_kind(&self, id: Option<&str>, kind: &str) -> bool {
+        id.and_then(|id| self.state.get(id)).is_some_and(|o| {
+            o.name == kind
+                || o.name
+                    .strip_suffix(kind)
+                    .is_some_and(|head| head.ends_with('_'))
+        })
+    }
+
+    /// Evaluates a test under a binding. `depth` bounds the nesting of `any`.
+    pub fn test(&self, test: &Test, b: &Binding, depth: usize) -> bool {
+        let s = &self.state;
+        match test {
+            Test::HoldingNothing => s.held.is_none(),
+            Test::Holds(r) => s.held.as_deref() == arg(b, *r),
+            Test::HasProperty(r, p) => s.props(arg(b, *r)).contains(p),
+            Test::HasAnyProperty(r, ps) => s.props(arg(b, *r)).iter().any(|p| ps.contains(p)),
+            Test::HasState(r, v) => s.states(arg(b, *r)).contains(v),
+            Test::IdContains(r, v) => match self.mode {
+                Mode::Simmer => arg(b, *r).is_some_and(|id| id.contains(v.as_str())),
+                Mode::Strict => self.is_kind(arg(b, *r), v),
+            },
+            Test::IdStartsWith(r, v) => match self.mode {
+                Mode::Simmer => arg(b, *r).is_some_and(|id| id.starts_with(v.as_str())),
+                Mode::Strict => self.is_kind(arg(b, *r), v),
+            },
+            Test::Contains(c, x) => {
+                arg(b, *x).is_some_and(|x| s.contents(arg(b, *c)).iter().any(|i| i == x))
+            }
+            Test::HasContents(c) => !s.contents(arg(b, *c)).is_empty(),
+            Test::ContentsIdContains(c, v) => match self.mode {
+                Mode::Simmer => s
+                    .contents(arg(b, *c))
+                    .iter()
+                    .any(|i| i.contains(v.as_str())),
+                Mode::Strict => s
+                    .contents(arg(b, *c))
+                    .iter()
+                    .any(|i| self.is_kind(Some(i), v)),
+            },
+            Test::OnSurface(x, place) => arg(b, *x)
+                .and_then(|x| s.get(x))
+                .is_some_and(|o| o.location.as_deref() == arg(b, *place)),
+            Test::OnAnySurface(x) => s.resolve_location_has(arg(b, *x), "surface"),
+            Test::OnHeatsource(x, h) => {
+                s.resolve_location_has(arg(b, *x), "heatsource")
+                    && (self.mode == Mode::Simmer || s.located_at(arg(b, *x), arg(b, *h)))
+            }
+            Test::HasLiquid(v) => {
+                s.contents(arg(b, *v)).iter().any(|i| {
+                    s.get(i).is_some_and(|o| {
+                        o.has_property("pourable") || o.has_property("fillable_source")
+                    })
+                }) || s.states(arg(b, *v)).iter().any(|x| x == "filled")
+            }
+            Test::InAnyContainer(x) => arg(b, *x).is_some_and(|x| s.in_any_container(x)),
+            Test::RecepOrOpen(x) => {
+                let props = s.props(arg(b, *x));
+                props.iter().any(|p| p == "receptacle")
+                    || (props.iter().any(|p| p == "container")
+                        && s.states(arg(b, *x)).iter().any(|x| x == "open"))
+            }
+            Test::Flag(name) => s.flag(name),
+            Test::Any(tests) => depth < 16 && tests.iter().any(|t| self.test(t, b, depth + 1)),
+        }
+    }
+
+    fn add_state(&mut self, id: Option<&str>, state: &str) {
+        if let Some(o) = id.and_then(|id| self.state.get_mut(id)) {
+            o.add_state(state);
+        }
+    }
+
+    fn remove_state(&mut self, id: Option<&str>, state: &str) {
+        if let Some(o) = id.and_then(|id| self.state.get_mut(id)) {
+            o.remove_state(state);
+        }
+    }
+
+    fn spread(&mut self, from: &str, to: &str) {
+        let Some(set) = self.state.get(from).map(|o| o.contam.clone()) else {
+            return;
+        };
+        if let Some(o) = self.state.get_mut(to) {
+            o.contam.extend(set);
+        }
+    }
+
+    fn clear_contam(&mut self, id: Option<&str>) {
+        if let Some(o) = id.and_then(|id| self.state.get_mut(id)) {
+            o.contam.clear();
+        }
+    }
+
+    fn cook(&mut self, id: Option<&str>) {
+        if let Some(o) = id.and_then(|id| self.state.get_mut(id)) {
+            o.remove_state("raw");
+            o.add_state("cooked");
+            o.contam.clear();
+        }
+    }
+
+    /// The class-like base of an object for derivatives: its name, or the id before its last `_`.
+    fn base(&self, id: &str) -> String {
+        match self.state.get(id) {
+            Some(o) => o.name.clone(),
+            None => id.rsplit_once('_').map_or(id, |(b, _)| b).to_string(),
+        }
+    }
+
+    fn derive(&mut self, id: &str, how: &Creation, at_parent: bool) -> String {
+        let base = format!("{}_{}", self.base(id), how.value);
+        let new_id = self.state.unique_id(&base);
+        let parent = self.state.get(id);
+        let mut properties = how.properties.clone();
+        if let Some(p) = parent {
+            for inherited in &how.inherit {
+                if p.has_property(inherited) && !properties.contains(inherited) {
+                    properties.push(inherited.clone());
+                }
+            }
+        }
+        let location = match parent {
+            Some(p) if at_parent => p.location.clone(),
+            _ => Some("counter".to_string()),
+        };
+        let mut states = how.states.clone();
+        if states.is_empty() {
+            states.push(how.value.clone());
+        }
+        self.state.store_created(Object {
+            id: new_id.clone(),
+            name: base,
+            properties,
+            states,
+            location,
+            contents: Vec::new(),
+            contam: BTreeSet::new(),
+        });
+        new_id
+    }
+
+    fn combine(&mut self, container: &str, pid: &str, how: &Creation) {
+        let name = match pid.rsplit_once('_') {
+            Some((head, tail)) if !tail.is_empty() && tail.chars().all(|c| c.is_ascii_digit()) => {
+                head.to_string()
+            }
+            _ => pid.to_string(),
+        };
+        let items: Vec<String> = self.state.contents(Some(container)).to_vec();
+        let mut properties: BTreeSet<String> = BTreeSet::new();
+        let mut states: BTreeSet<String> = BTreeSet::new();
+        let mut contam: BTreeSet<String> = BTreeSet::new();
+        let mut keep_dirty = false;
+        for item in &items {
+            if let Some(o) = self.state.get(item) {
+                properties.extend(o.properties.iter().cloned());
+                states.extend(o.states.iter().cloned());
+                contam.extend(o.contam.iter().cloned());
+                if o.has_state("dirty") && !(o.has_state("cooked") && o.has_property("protein")) {
+                    keep_dirty = true;
+                }
+            }
+        }
+        properties.extend(how.properties.iter().cloned());
+        for s in self.state.states(Some(container)) {
+            if how.states.contains(s) {
+                states.insert(s.clone());
+            }
+        }
+        if !keep_dirty {
+            states.remove("dirty");
+        }
+        self.state.store_created(Object {
+            id: pid.to_string(),
+            name,
+            properties: properties.into_iter().collect(),
+            states: states.into_iter().collect(),
+            location: Some(container.to_string()),
+            contents: Vec::new(),
+            contam,
+        });
+        if let Some(c) = self.state.get_mut(container) {
+            c.contents.push(pid.to_string());
+        }
+    }
+
+    /// Applies one primitive (semantics §5 and §6) under a binding.
+    fn apply(&mut self, primitive: &Primitive, b: &Binding) {
+        use Primitive as P;
+        match primitive {
+            P::AddState(r, v) => self.add_state(arg(b, *r), v),
+            P::RemoveState(r, v) => self.remove_state(arg(b, *r), v),
+            P::ReplaceState(r, from, to) => {
+                self.remove_state(arg(b, *r), from);
+                self.add_state(arg(b, *r), to);
+            }
+            P::AddValueState(r, v, prefix) => {
+                let value = arg(b, *v).unwrap_or("None");
+                self.add_state(arg(b, *r), &format!("{prefix}{value}"));
+            }
+            P::SetStates(r, states) => {
+                if let Some(o) = arg(b, *r).and_then(|id| self.state.get_mut(id)) {
+                    o.states = states.clone();
+                }
+            }
+            P::SetHeld(r) => self.state.held = arg(b, *r).map(str::to_string),
+            P::Release => self.state.held = None,
+            P::ReleaseIfHeld(r) => {
+                if self.state.held.as_deref() == arg(b, *r) {
+                    self.state.held = None;
+                }
+            }
+            P::SetAgentLocation(r) => {
+                if let Some(place) = arg(b, *r) {
+                    self.state.agent_location = place.to_string();
+                }
+            }
+            P::SetFlag(f) => {
+                self.state.flags.insert(f.clone(), true);
+            }
+            P::ClearFlag(f) => {
+                self.state.flags.insert(f.clone(), false);
+            }
+            P::MoveInto(x, c) => {
+                let (Some(x), Some(c)) = (arg(b, *x), arg(b, *c)) else {
+                    return;
+                };
+                self.state.detach(x);
+                if let Some(container) = self.state.get_mut(c) {
+                    container.contents.push(x.to_string());
+                }
+                self.state.set_location(x, Some(c.to_string()));
+                self.remove_state(Some(c), "empty");
+            }
+            P::PlaceOn(x, s) => {
+                let (Some(x), Some(s)) = (arg(b, *x), arg(b, *s)) else {
+                    return;
+                };
+                self.state.detach(x);
+                self.state.set_location(x, Some(s.to_string()));
+            }
+            P::RemoveFrom(x, c) => {
+                let (Some(x), Some(c)) = (arg(b, *x), arg(b, *c)) else {
+                    return;
+                };
+                if let Some(container) = self.state.get_mut(c)
+                    && let Some(i) = container.contents.iter().position(|i| i == x)
+                {
+                    container.contents.remove(i);
+                }
+                self.state.set_location(x, Some("counter".to_string()));
+            }
+            P::PourInto(src, tgt) => {
+                let (Some(src), Some(tgt)) = (arg(b, *src), arg(b, *tgt)) else {
+                    return;
+                };
+                let receptacle = self
+                    .state
+                    .get(src)
+                    .is_some_and(|o| o.has_property("receptacle"));
+                if receptacle {
+                    self.state.move_contents(src, tgt);
+                    self.add_state(Some(src), "empty");
+                } else if let Some(t) = self.state.get_mut(tgt) {
+                    t.contents.push(src.to_string());
+                }
+                self.remove_state(Some(tgt), "empty");
+            }
+            P::MoveContents(src, tgt) => {
+                let (Some(src), Some(tgt)) = (arg(b, *src), arg(b, *tgt)) else {
+                    return;
+                };
+                self.state.move_contents(src, tgt);
+            }
+            P::Fill(v, src) => {
+                let (Some(v), Some(src)) = (arg(b, *v), arg(b, *src)) else {
+                    return;
+                };
+                if let Some(o) = self.state.get_mut(v) {
+                    o.contents.push(src.to_string());
+                    o.remove_state("empty");
+                    o.add_state("filled");
+                }
+            }
+            P::Drain(v) => {
+                let Some(v) = arg(b, *v) else { return };
+                let Some(items) = self.state.get(v).map(|o| o.contents.clone()) else {
+                    return;
+                };
+                let mut kept = Vec::new();
+                for item in items {
+                    if self
+                        .state
+                        .get(&item)
+                        .is_some_and(|o| o.has_property("pourable"))
+                    {
+                        self.state.set_location(&item, None);
+                    } else {
+                        kept.push(item);
+                    }
+                }
+                if let Some(o) = self.state.get_mut(v) {
+                    o.contents = kept;
+                    o.add_state("drained");
+                }
+            }
+            P::Dispose(x) => {
+                if let Some(o) = arg(b, *x).and_then(|id| self.state.get_mut(id)) {
+                    o.location = Some("trash".to_string());
+                    o.states = vec!["disposed".to_string()];
+                }
+                self.state.held = None;
+            }
+            P::Cook(x) => self.cook(arg(b, *x)),
+            P::Sterilise(v) => {
+                let Some(items) = arg(b, *v).and_then(|v| self.state.get_mut(v)).map(|o| {
+                    o.contam.clear();
+                    o.contents.clone()
+                }) else {
+                    return;
+                };
+                for item in items {
+                    self.cook(Some(&item));
+                }
+            }
+            P::ClearContam(x) => self.clear_contam(arg(b, *x)),
+            P::ClearHands => self.state.hands.clear(),
+            P::Derive(x, how) => {
+                if let Some(x) = arg(b, *x) {
+                    self.derive(x, how, true);
+                }
+            }
+            P::Byproduct(x, how) => {
+                if let Some(x) = arg(b, *x) {
+                    self.derive(x, how, false);
+                }
+            }
+            P::Product(c, how) => {
+                let Some(c) = arg(b, *c) else { return };
+                let id = self.state.unique_id(&how.value);
+                self.state.store_created(Object {
+                    id: id.clone(),
+                    name: how.value.clone(),
+                    properties: how.properties.clone(),
+                    states: how.states.clone(),
+                    location: Some(c.to_string()),
+                    contents: Vec::new(),
+                    contam: BTreeSet::new(),
+                });
+                if let Some(o) = self.state.get_mut(c) {
+                    o.contents.push(id);
+                }
+            }
+            P::CombineAs(c, pid, how) => {
+                if let (Some(c), Some(pid)) = (arg(b, *c), arg(b, *pid)) {
+                    self.combine(c, pid, how);
+                }
+            }
+            P::GrateInto(x, t, how) => {
+                let Some(x) = arg(b, *x) else { return };
+                let prefix = format!("{}_{}", self.base(x), how.value);
+                self.derive(x, how, true);
+                let Some(t) = arg(b, *t) else { return };
+                let Some(first) = self
+                    .state
+                    .created
+                    .iter()
+                    .find(|o| o.id.starts_with(&prefix))
+                    .map(|o| o.id.clone())
+                else {
+                    return;
+                };
+                if let Some(o) = self.state.get_mut(t) {
+                    o.contents.push(first.clone());
+                }
+                self.state.set_location(&first, Some(t.to_string()));
+            }
+            P::ContaminateHands(x) => {
+                if let Some(x) = arg(b, *x)
+                    && self.is_source(Some(x))
+                {
+                    self.state.hands.insert(x.to_string());
+                }
+            }
+            P::SpreadFromHands(t) => {
+                let Some(t) = arg(b, *t) else { return };
+                if self.state.hands.is_empty() || self.state.hands.contains(t) {
+                    return;
+                }
+                let hands = self.state.hands.clone();
+                if let Some(o) = self.state.get_mut(t) {
+                    o.contam.extend(hands);
+                }
+            }
+            P::SpreadContam(from, to) => {
+                if let (Some(from), Some(to)) = (arg(b, *from), arg(b, *to)) {
+                    self.spread(from, to);
+                }
+            }
+            P::MarkSource(x, carrier) => {
+                let (Some(x), Some(carrier)) = (arg(b, *x), arg(b, *carrier)) else {
+                    return;
+                };
+                if self.is_source(Some(x))
+                    && let Some(o) = self.state.get_mut(carrier)
+                {
+                    o.contam.insert(x.to_string());
+                }
+            }
+        }
+    }
+
+    /// Whether any role of the binding names an existing object (used by reports).
+    pub fn exists(&self, id: Option<&str>) -> bool {
+        self.state.exists_opt(id)
+    }
+}

@@ -1,0 +1,229 @@
+//! The serde types of our declarative kitchen world (`domains/kitchen/*.toml`), as written.
+//!
+//! These types mirror the files one to one; `world.rs` checks them and turns them into the
+//! resolved form the engine runs.
+
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+/// `actions.toml`: one table per action, keyed by the action's lower-case name.
+pub type ActionsFile = BTreeMap<String, ActionDef>;
+
+/// One action: its roles in Simmer's order, its checks in order, its effects in order.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ActionDef {
+    /// What the action means, in a sentence (for `describe` and the PDDL compiler's comments).
+    #[serde(default)]
+    pub doc: String,
+    /// Role names in Simmer's order; a trailing `?` marks an optional role.
+    pub roles: Vec<String>,
+    #[serde(default)]
+    pub checks: Vec<CheckDef>,
+    #[serde(default)]
+    pub effects: Vec<EffectDef>,
+    /// The family `detect_irreversible.py` puts the action in (cooking, cutting, mixing,
+    /// transform, combine), when it is one of the transforming actions.
+    #[serde(default)]
+    pub transforms: Option<String>,
+}
+
+/// A test on the world: a name from the fixed vocabulary, its role arguments and its constants.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TestDef {
+    pub test: String,
+    #[serde(default)]
+    pub args: Vec<String>,
+    #[serde(default)]
+    pub value: Option<String>,
+    #[serde(default)]
+    pub values: Vec<String>,
+    /// The alternatives of an `any` test.
+    #[serde(default)]
+    pub any: Vec<TestDef>,
+}
+
+/// A precondition: a test, the reason text recorded when it is false, and an optional guard.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CheckDef {
+    pub test: String,
+    #[serde(default)]
+    pub args: Vec<String>,
+    #[serde(default)]
+    pub value: Option<String>,
+    #[serde(default)]
+    pub values: Vec<String>,
+    #[serde(default)]
+    pub any: Vec<TestDef>,
+    /// Evaluate the check only when this role is bound.
+    #[serde(default)]
+    pub when: Option<String>,
+    /// Evaluate the check only when this role is unbound.
+    #[serde(default)]
+    pub unless: Option<String>,
+    /// Recorded as `Precondition failed: <reason>`.
+    pub reason: String,
+}
+
+impl CheckDef {
+    pub fn as_test(&self) -> TestDef {
+        TestDef {
+            test: self.test.clone(),
+            args: self.args.clone(),
+            value: self.value.clone(),
+            values: self.values.clone(),
+            any: self.any.clone(),
+        }
+    }
+}
+
+/// An effect: a named primitive, its role arguments, its constants and an optional guard.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EffectDef {
+    #[serde(rename = "do")]
+    pub primitive: String,
+    #[serde(default)]
+    pub args: Vec<String>,
+    /// A state, a flag, a kind of derivative or a product name, depending on the primitive.
+    #[serde(default)]
+    pub value: Option<String>,
+    /// `replace_state`: the state removed.
+    #[serde(default)]
+    pub from: Option<String>,
+    /// `replace_state`: the state added.
+    #[serde(default)]
+    pub to: Option<String>,
+    /// Properties a created object starts with.
+    #[serde(default)]
+    pub properties: Vec<String>,
+    /// Properties a created object takes from its parent when the parent has them.
+    #[serde(default)]
+    pub inherit: Vec<String>,
+    /// States a created object starts with, or the container states a COMBINE product takes.
+    #[serde(default)]
+    pub states: Vec<String>,
+    /// Apply the effect only when this role is bound.
+    #[serde(default)]
+    pub when: Option<String>,
+    /// Apply the effect only when this test holds.
+    #[serde(default, rename = "if")]
+    pub condition: Option<TestDef>,
+}
+
+/// `world.toml`: everything that is not an action or a class.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WorldFile {
+    pub roles: RolesDef,
+    pub agent: AgentDef,
+    pub contamination: ContaminationDef,
+    pub food_audit: FoodAuditDef,
+    pub appliance_audit: ApplianceAuditDef,
+    /// The rules of Simmer's `detect_irreversible.py`, in order.
+    #[serde(default)]
+    pub irreversible: Vec<IrreversibleRuleDef>,
+}
+
+/// One rule of the transforming-step detector (see `world.toml`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IrreversibleRuleDef {
+    pub family: String,
+    pub category: String,
+    pub roles: Vec<String>,
+    pub states: Vec<String>,
+    pub detail: String,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RolesDef {
+    /// Roles that take a bare value (`<5_minutes>`): no existence and no duplicate check.
+    pub value: Vec<String>,
+    /// Roles that name something to create (`product_name`): no existence check.
+    pub name: Vec<String>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AgentDef {
+    /// Where the agent starts.
+    pub location: String,
+    /// The environment flags, all false at the start.
+    pub flags: Vec<String>,
+}
+
+/// Which objects are sources of contamination: `is_source` of the semantics.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContaminationDef {
+    pub source_properties: Vec<String>,
+    pub source_states: Vec<String>,
+    pub source_names_excluded: Vec<String>,
+}
+
+/// One rule of the food audit's object filter: the object is skipped when every given part holds.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SkipRuleDef {
+    /// Has at least one of these properties.
+    #[serde(default)]
+    pub any_property: Vec<String>,
+    /// Has none of these properties.
+    #[serde(default)]
+    pub no_property: Vec<String>,
+    /// Has only properties from this list (no properties at all counts).
+    #[serde(default)]
+    pub only_properties: Vec<String>,
+    /// Lies in one of these places, also after trailing `_` and digits are removed.
+    #[serde(default)]
+    pub located_in: Vec<String>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FoodAuditDef {
+    pub action: String,
+    pub skip: Vec<SkipRuleDef>,
+    /// States under which contamination no longer matters.
+    pub cooked_states: Vec<String>,
+    /// `{object}` and `{source}` are replaced by class names.
+    pub contaminated: String,
+    pub unwashed_raw: String,
+    pub unwashed: String,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ApplianceAuditDef {
+    pub action: String,
+    pub hazards: Vec<HazardDef>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HazardDef {
+    /// Class names flagged when left in `state`.
+    pub names: Vec<String>,
+    pub state: String,
+    /// `{name}` is replaced by the class name.
+    pub reason: String,
+}
+
+/// `classes.toml`: the object classes, keyed by class name.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClassesFile {
+    pub class: BTreeMap<String, ClassDef>,
+}
+
+#[derive(Clone, Debug, Default, Deserialize, serde::Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct ClassDef {
+    pub properties: Vec<String>,
+    pub states: Vec<String>,
+    pub location: String,
+}

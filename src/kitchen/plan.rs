@@ -1,0 +1,257 @@
+//! Simmer plan text → steps, exactly as Simmer's executor reads it (semantics §2.1).
+
+use crate::ast::Span;
+
+/// One `<name> (id)` argument; `id` is empty when the parenthesised part is absent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Arg {
+    pub name: String,
+    pub id: String,
+}
+
+/// One parsed step: the lower-case action name and its arguments, from one line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// 1-based step number (parsed steps, not file lines).
+    pub number: usize,
+    pub action: String,
+    pub args: Vec<Arg>,
+    /// 1-based physical line of the file.
+    pub line: usize,
+    /// Byte span of the trimmed line in the plan text.
+    pub span: Span,
+}
+
+impl Step {
+    /// Simmer's rendering of the step: `[ACTION] <name> (id) …`, with a trailing space when
+    /// there are no arguments and `()` for a bare argument.
+    pub fn text(&self) -> String {
+        let args: Vec<String> = self
+            .args
+            .iter()
+            .map(|a| format!("<{}> ({})", a.name, a.id))
+            .collect();
+        format!("[{}] {}", self.action.to_uppercase(), args.join(" "))
+    }
+}
+
+/// A parsed plan: its steps and the number of physical lines of the file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Plan {
+    pub steps: Vec<Step>,
+    pub lines: usize,
+}
+
+/// Python 3's `\w` on `str`: letters, digits and `_`.
+fn is_word(c: char) -> bool {
+    c == '_' || c.is_alphanumeric()
+}
+
+/// Python's `str.isspace()`, which also counts the information separators U+001C–U+001F.
+fn is_space(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+}
+
+/// The physical lines of `text` with their byte offsets, under Python's universal newlines.
+fn lines(text: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\n' => {
+                out.push((start, &text[start..i]));
+                i += 1;
+                start = i;
+            }
+            b'\r' => {
+                out.push((start, &text[start..i]));
+                i += if bytes.get(i + 1) == Some(&b'\n') {
+                    2
+                } else {
+                    1
+                };
+                start = i;
+            }
+            _ => i += 1,
+        }
+    }
+    if start < bytes.len() {
+        out.push((start, &text[start..]));
+    }
+    out
+}
+
+/// Reads a run of word characters starting at byte `at`; returns its end.
+fn word_end(line: &str, at: usize) -> usize {
+    line[at..]
+        .char_indices()
+        .find(|&(_, c)| !is_word(c))
+        .map_or(line.len(), |(i, _)| at + i)
+}
+
+/// The first `[word]` anywhere in the line.
+fn action_of(line: &str) -> Option<&str> {
+    for (i, c) in line.char_indices() {
+        if c != '[' {
+            continue;
+        }
+        let end = word_end(line, i + 1);
+        if end > i + 1 && line[end..].starts_with(']') {
+            return Some(&line[i + 1..end]);
+        }
+    }
+    None
+}
+
+/// Every non-overlapping `<word>\s*(\(word\))?` of the line, left to right.
+fn args_of(line: &str) -> Vec<Arg> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while let Some(offset) = line[at..].find('<') {
+        let open = at + offset;
+        let end = word_end(line, open + 1);
+        if end == open + 1 || !line[end..].starts_with('>') {
+            at = open + 1;
+            continue;
+        }
+        let name = line[open + 1..end].to_string();
+        let mut cursor = end + 1;
+        cursor += line[cursor..]
+            .char_indices()
+            .find(|&(_, c)| !is_space(c))
+            .map_or(line.len() - cursor, |(i, _)| i);
+        let mut id = String::new();
+        if line[cursor..].starts_with('(') {
+            let id_end = word_end(line, cursor + 1);
+            if id_end > cursor + 1 && line[id_end..].starts_with(')') {
+                id = line[cursor + 1..id_end].to_string();
+                cursor = id_end + 1;
+            }
+        }
+        out.push(Arg { name, id });
+        at = cursor;
+    }
+    out
+}
+
+/// Parses plan text: every non-empty trimmed line with a bracketed word is a step.
+pub fn parse(text: &str) -> Plan {
+    parse_with(text, false)
+}
+
+/// Strict mode's repair of a line before it is read: `[PUT ON]` and `[PUT-ON]` become
+/// `[PUT_ON]`, `<olive oil>` becomes `<olive_oil>`, `( 1 )` becomes `(1)`. Simmer drops or
+/// mangles these (semantics Q1, Q2).
+fn repair(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(c) = rest.chars().next() {
+        let close = match c {
+            '[' => Some(']'),
+            '<' => Some('>'),
+            '(' => Some(')'),
+            _ => None,
+        };
+        if let Some(close) = close
+            && let Some(end) = rest[1..].find(close)
+        {
+            let inner = rest[1..1 + end].trim_matches(is_space);
+            let words_ok =
+                !inner.is_empty() && inner.chars().all(|x| is_word(x) || x == '-' || is_space(x));
+            if words_ok {
+                let joined: Vec<&str> = inner
+                    .split(|x: char| x == '-' || is_space(x))
+                    .filter(|w| !w.is_empty())
+                    .collect();
+                out.push(c);
+                out.push_str(&joined.join("_"));
+                out.push(close);
+                rest = &rest[1 + end + 1..];
+                continue;
+            }
+        }
+        out.push(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    out
+}
+
+/// Parses plan text, repairing bracket spacing first when `strict`.
+pub fn parse_with(text: &str, strict: bool) -> Plan {
+    let physical = lines(text);
+    let mut steps = Vec::new();
+    for (index, (offset, raw)) in physical.iter().enumerate() {
+        let trimmed = raw.trim_matches(is_space);
+        if trimmed.is_empty() {
+            continue;
+        }
+        let repaired;
+        let read = if strict {
+            repaired = repair(trimmed);
+            repaired.as_str()
+        } else {
+            trimmed
+        };
+        let Some(action) = action_of(read) else {
+            continue;
+        };
+        let start = offset + (trimmed.as_ptr() as usize - raw.as_ptr() as usize);
+        steps.push(Step {
+            number: steps.len() + 1,
+            action: action.to_lowercase(),
+            args: args_of(read),
+            line: index + 1,
+            span: Span::new(start, start + trimmed.len()),
+        });
+    }
+    Plan {
+        steps,
+        lines: physical.len(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one(line: &str) -> Step {
+        parse(line).steps.remove(0)
+    }
+
+    #[test]
+    fn reads_arguments_the_way_simmer_does() {
+        let step = one("3. [PUT_ON] <lettuce> (1) <cutting_board>(2)");
+        assert_eq!(step.action, "put_on");
+        assert_eq!(
+            step.text(),
+            "[PUT_ON] <lettuce> (1) <cutting_board> (2)".to_string()
+        );
+        assert_eq!(one("[POUR] <olive oil> (1) <pan> (1)").args.len(), 1);
+        assert_eq!(one("[GRAB] <pan> ( 1 )").args[0].id, "");
+        assert_eq!(one("[WAIT]").text(), "[WAIT] ");
+        assert_eq!(
+            one("[BAKE] <x> (1) <5_minutes>").text(),
+            "[BAKE] <x> (1) <5_minutes> ()"
+        );
+        assert!(parse("[PUT ON] <a> (1)\n\n```\n").steps.is_empty());
+    }
+
+    #[test]
+    fn strict_reading_repairs_spaces_and_hyphens() {
+        let plan = parse_with("[PUT ON] <olive oil> ( 1 ) <pan-lid> (1)", true);
+        assert_eq!(
+            plan.steps[0].text(),
+            "[PUT_ON] <olive_oil> (1) <pan_lid> (1)"
+        );
+    }
+
+    #[test]
+    fn counts_physical_lines_with_universal_newlines() {
+        let plan = parse("[A]\r\n[B]\r[C]\n\n");
+        assert_eq!(plan.lines, 4);
+        assert_eq!(plan.steps.len(), 3);
+        assert_eq!(plan.steps[2].line, 3);
+    }
+}

@@ -1,0 +1,224 @@
+//! Failure records (semantics §9), their tallies, and the summary over many plans in the shape
+//! of the Simmer paper's Table 3 (§10).
+
+use serde::Serialize;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FailureType {
+    Syntax,
+    Immediate,
+    Latent,
+}
+
+impl FailureType {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FailureType::Syntax => "syntax",
+            FailureType::Immediate => "immediate",
+            FailureType::Latent => "latent",
+        }
+    }
+}
+
+/// One failure, with the field names and meanings of Simmer's `Failure` record.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Failure {
+    /// 1-based parsed step, or 0 for the post-execution audits.
+    pub step: usize,
+    pub failure_type: FailureType,
+    /// The executor's rendering of the step, or the audit's name.
+    pub action: String,
+    pub reason: String,
+    /// 1 for syntax and immediate failures, 2 for latent ones.
+    pub severity: u8,
+    /// False only for food-safety failures.
+    pub reversible: bool,
+}
+
+impl Failure {
+    pub fn new(step: usize, failure_type: FailureType, action: &str, reason: String) -> Failure {
+        Failure {
+            step,
+            failure_type,
+            action: action.to_string(),
+            reason,
+            severity: if failure_type == FailureType::Latent {
+                2
+            } else {
+                1
+            },
+            reversible: true,
+        }
+    }
+
+    pub fn irreversible(mut self) -> Failure {
+        self.reversible = false;
+        self
+    }
+
+    /// Simmer's one-line form: `[Step k] (type) reason  |  action: text`.
+    pub fn line(&self) -> String {
+        format!(
+            "[Step {}] ({}) {}  |  action: {}",
+            self.step,
+            self.failure_type.as_str(),
+            self.reason,
+            self.action
+        )
+    }
+}
+
+/// Tallies of a plan's failures, as in the reference verdicts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    pub any: usize,
+    pub syntax: usize,
+    pub immediate: usize,
+    pub latent: usize,
+    pub irreversible: usize,
+    pub reversible: usize,
+}
+
+impl Counts {
+    pub fn of(failures: &[Failure]) -> Counts {
+        let mut c = Counts {
+            any: failures.len(),
+            ..Counts::default()
+        };
+        for f in failures {
+            match f.failure_type {
+                FailureType::Syntax => c.syntax += 1,
+                FailureType::Immediate => c.immediate += 1,
+                FailureType::Latent => c.latent += 1,
+            }
+            if f.reversible {
+                c.reversible += 1;
+            } else {
+                c.irreversible += 1;
+            }
+        }
+        c
+    }
+}
+
+/// The summary over many plans: how many plans have each kind of failure, their shares, and
+/// failures per plan (the paper's Table 3).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Summary {
+    pub plans: usize,
+    pub with_any: usize,
+    pub with_syntax: usize,
+    pub with_immediate: usize,
+    pub with_latent: usize,
+    pub with_irreversible: usize,
+    pub with_none: usize,
+    pub share_any: f64,
+    pub share_syntax: f64,
+    pub share_immediate: f64,
+    pub share_latent: f64,
+    pub share_irreversible: f64,
+    pub failures: Counts,
+    pub failures_per_plan: f64,
+}
+
+/// Summarises the counts of many plans.
+pub fn summarise(counts: &[Counts]) -> Summary {
+    let n = counts.len();
+    let plans_with = |f: &dyn Fn(&Counts) -> usize| counts.iter().filter(|c| f(c) > 0).count();
+    let share = |k: usize| if n == 0 { 0.0 } else { k as f64 / n as f64 };
+    let mut total = Counts::default();
+    for c in counts {
+        total.any += c.any;
+        total.syntax += c.syntax;
+        total.immediate += c.immediate;
+        total.latent += c.latent;
+        total.irreversible += c.irreversible;
+        total.reversible += c.reversible;
+    }
+    let with_any = plans_with(&|c| c.any);
+    let with_syntax = plans_with(&|c| c.syntax);
+    let with_immediate = plans_with(&|c| c.immediate);
+    let with_latent = plans_with(&|c| c.latent);
+    let with_irreversible = plans_with(&|c| c.irreversible);
+    Summary {
+        plans: n,
+        with_any,
+        with_syntax,
+        with_immediate,
+        with_latent,
+        with_irreversible,
+        with_none: n - with_any,
+        share_any: share(with_any),
+        share_syntax: share(with_syntax),
+        share_immediate: share(with_immediate),
+        share_latent: share(with_latent),
+        share_irreversible: share(with_irreversible),
+        failures: total,
+        failures_per_plan: share(total.any),
+    }
+}
+
+/// Failures grouped by reason text, in order of first occurrence (Simmer's deduplicated report).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Group {
+    pub reason: String,
+    pub failure_type: FailureType,
+    pub reversible: bool,
+    pub count: usize,
+    pub steps: Vec<usize>,
+    pub first_action: String,
+}
+
+pub fn deduplicate(failures: &[Failure]) -> Vec<Group> {
+    let mut groups: Vec<Group> = Vec::new();
+    for f in failures {
+        match groups.iter_mut().find(|g| g.reason == f.reason) {
+            Some(g) => {
+                g.count += 1;
+                g.steps.push(f.step);
+            }
+            None => groups.push(Group {
+                reason: f.reason.clone(),
+                failure_type: f.failure_type,
+                reversible: f.reversible,
+                count: 1,
+                steps: vec![f.step],
+                first_action: f.action.clone(),
+            }),
+        }
+    }
+    groups
+}
+
+/// Simmer's human deduplicated report (semantics §9.2).
+pub fn deduplicated_text(failures: &[Failure]) -> String {
+    if failures.is_empty() {
+        return "No failures.\n".to_string();
+    }
+    let mut groups = deduplicate(failures);
+    let mut out = format!(
+        "Failures: {} raw, {} unique reasons\n\n",
+        failures.len(),
+        groups.len()
+    );
+    groups.sort_by_key(|g| std::cmp::Reverse(g.count));
+    for g in groups {
+        if g.count == 1 {
+            out.push_str(&format!(
+                "  Step {}: {}\n    {}\n",
+                g.steps[0], g.reason, g.first_action
+            ));
+        } else {
+            let steps: Vec<String> = g.steps.iter().map(usize::to_string).collect();
+            out.push_str(&format!(
+                "  Steps {} (x{}): {}\n    first: {}\n",
+                steps.join(","),
+                g.count,
+                g.reason,
+                g.first_action
+            ));
+        }
+    }
+    out
+}

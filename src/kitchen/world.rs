@@ -1,0 +1,712 @@
+//! The resolved kitchen world: our TOML files (or Simmer's JSON roles with our behaviour)
+//! checked and turned into tests and primitives over role indexes, ready for the engine.
+
+use super::model::{
+    ActionDef, ActionsFile, CheckDef, ClassDef, ClassesFile, EffectDef, TestDef, WorldFile,
+};
+use crate::ast::Span;
+use crate::diagnostics::{Code, Diagnostic, FileId};
+use std::collections::BTreeMap;
+
+/// The embedded world files, in `FileId` order: actions, world, classes.
+pub const ACTIONS_TOML: &str = include_str!("../../domains/kitchen/actions.toml");
+pub const WORLD_TOML: &str = include_str!("../../domains/kitchen/world.toml");
+pub const CLASSES_TOML: &str = include_str!("../../domains/kitchen/classes.toml");
+
+/// An index into an action's role list.
+pub type Role = usize;
+
+/// A test of the fixed vocabulary (semantics §4 and plain property, state and holding tests).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Test {
+    /// The agent holds nothing.
+    HoldingNothing,
+    /// The agent holds the role's id (both may be none).
+    Holds(Role),
+    HasProperty(Role, String),
+    HasAnyProperty(Role, Vec<String>),
+    HasState(Role, String),
+    IdContains(Role, String),
+    IdStartsWith(Role, String),
+    /// The second role's id is in the first role's contents.
+    Contains(Role, Role),
+    HasContents(Role),
+    /// Some id in the role's contents contains the text.
+    ContentsIdContains(Role, String),
+    /// The object's location is exactly the second role's id.
+    OnSurface(Role, Role),
+    OnAnySurface(Role),
+    /// The object stands on (or in) something with property `heatsource`; in strict mode, on
+    /// the second role's object.
+    OnHeatsource(Role, Role),
+    HasLiquid(Role),
+    InAnyContainer(Role),
+    RecepOrOpen(Role),
+    /// An environment flag is set.
+    Flag(String),
+    Any(Vec<Test>),
+}
+
+/// A precondition, resolved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Check {
+    pub test: Test,
+    pub when: Option<Role>,
+    pub unless: Option<Role>,
+    pub reason: String,
+}
+
+/// What a created object is made of.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Creation {
+    /// The kind suffix of a derivative, or the product name.
+    pub value: String,
+    pub properties: Vec<String>,
+    pub inherit: Vec<String>,
+    pub states: Vec<String>,
+}
+
+/// An effect primitive of semantics §5 and §6, resolved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Primitive {
+    AddState(Role, String),
+    RemoveState(Role, String),
+    ReplaceState(Role, String, String),
+    /// Adds `<prefix><value of the second role>`.
+    AddValueState(Role, Role, String),
+    /// Replaces every state of the object by the one given.
+    SetStates(Role, Vec<String>),
+    SetHeld(Role),
+    Release,
+    ReleaseIfHeld(Role),
+    SetAgentLocation(Role),
+    SetFlag(String),
+    ClearFlag(String),
+    MoveInto(Role, Role),
+    PlaceOn(Role, Role),
+    RemoveFrom(Role, Role),
+    PourInto(Role, Role),
+    MoveContents(Role, Role),
+    Fill(Role, Role),
+    Drain(Role),
+    Dispose(Role),
+    Cook(Role),
+    Sterilise(Role),
+    ClearContam(Role),
+    ClearHands,
+    Derive(Role, Creation),
+    Byproduct(Role, Creation),
+    Product(Role, Creation),
+    CombineAs(Role, Role, Creation),
+    GrateInto(Role, Role, Creation),
+    ContaminateHands(Role),
+    SpreadFromHands(Role),
+    SpreadContam(Role, Role),
+    MarkSource(Role, Role),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Effect {
+    pub primitive: Primitive,
+    pub when: Option<Role>,
+    pub condition: Option<Test>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RoleSpec {
+    pub name: String,
+    pub optional: bool,
+}
+
+/// One action, resolved. `handled` is false for an action whose roles come from Simmer's
+/// `action_def.json` but for which our model has no behaviour.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Action {
+    pub name: String,
+    pub doc: String,
+    pub roles: Vec<RoleSpec>,
+    pub checks: Vec<Check>,
+    pub effects: Vec<Effect>,
+    pub transforms: Option<String>,
+    pub handled: bool,
+}
+
+impl Action {
+    pub fn required(&self) -> usize {
+        self.roles.iter().filter(|r| !r.optional).count()
+    }
+}
+
+/// The kitchen world: actions, object classes and the rest of the model.
+#[derive(Clone, Debug)]
+pub struct World {
+    pub actions: BTreeMap<String, Action>,
+    pub classes: BTreeMap<String, ClassDef>,
+    pub config: WorldFile,
+    /// The action tables as written, kept to re-resolve them against other role lists.
+    pub defs: ActionsFile,
+}
+
+/// The byte span of the first `needle` at or after `from`, or an empty span at `from`.
+fn find(text: &str, needle: &str, from: usize) -> Span {
+    let from = from.min(text.len());
+    match text.get(from..).and_then(|rest| rest.find(needle)) {
+        Some(i) => Span::new(from + i, from + i + needle.len()),
+        None => Span::new(0, 0),
+    }
+}
+
+fn toml_error(code: Code, error: &toml::de::Error, file: FileId) -> Diagnostic {
+    let message = error.message().trim().to_string();
+    match error.span() {
+        Some(range) => {
+            Diagnostic::new(code, message, Span::new(range.start, range.end)).in_file(file)
+        }
+        None => Diagnostic::unlocated(code, message),
+    }
+}
+
+/// The arity and constants each test name takes: (roles, needs `value`, needs `values`).
+fn test_shape(name: &str) -> Option<(usize, bool, bool)> {
+    Some(match name {
+        "holding_nothing" => (0, false, false),
+        "holds" | "has_contents" | "on_any_surface" | "has_liquid" | "in_any_container"
+        | "recep_or_open" => (1, false, false),
+        "has_property"
+        | "has_state"
+        | "id_contains"
+        | "id_starts_with"
+        | "contents_id_contains" => (1, true, false),
+        "has_any_property" => (1, false, true),
+        "contains" | "on_surface" | "on_heatsource" => (2, false, false),
+        "flag" => (0, true, false),
+        "any" => (0, false, false),
+        _ => return None,
+    })
+}
+
+/// The test names of the vocabulary, for messages.
+pub const TESTS: &[&str] = &[
+    "holding_nothing",
+    "holds",
+    "has_property",
+    "has_any_property",
+    "has_state",
+    "id_contains",
+    "id_starts_with",
+    "contains",
+    "has_contents",
+    "contents_id_contains",
+    "on_surface",
+    "on_any_surface",
+    "on_heatsource",
+    "has_liquid",
+    "in_any_container",
+    "recep_or_open",
+    "flag",
+    "any",
+];
+
+/// The primitive names of the vocabulary, for messages.
+pub const PRIMITIVES: &[&str] = &[
+    "add_state",
+    "remove_state",
+    "replace_state",
+    "add_value_state",
+    "set_states",
+    "set_held",
+    "release",
+    "release_if_held",
+    "set_agent_location",
+    "set_flag",
+    "clear_flag",
+    "move_into",
+    "place_on",
+    "remove_from",
+    "pour_into",
+    "move_contents",
+    "fill",
+    "drain",
+    "dispose",
+    "cook",
+    "sterilise",
+    "clear_contam",
+    "clear_hands",
+    "derive",
+    "byproduct",
+    "product",
+    "combine_as",
+    "grate_into",
+    "contaminate_hands",
+    "spread_from_hands",
+    "spread_contam",
+    "mark_source",
+];
+
+/// Resolves the tables of one action against its role list, reporting problems into `errors`.
+struct Resolver<'a> {
+    action: &'a str,
+    roles: &'a [RoleSpec],
+    errors: Vec<Problem>,
+}
+
+/// A problem in one action table: the message, the text to point at, and the fix.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    pub message: String,
+    /// A quoted word of the table to locate the problem by (`"is_grabbable"`).
+    pub at: Option<String>,
+    pub help: Option<String>,
+}
+
+impl Problem {
+    fn new(message: String) -> Problem {
+        Problem {
+            message,
+            at: None,
+            help: None,
+        }
+    }
+}
+
+impl Resolver<'_> {
+    fn role(&mut self, name: &str) -> Role {
+        match self.roles.iter().position(|r| r.name == name) {
+            Some(i) => i,
+            None => {
+                let known: Vec<&str> = self.roles.iter().map(|r| r.name.as_str()).collect();
+                self.errors.push(Problem {
+                    message: format!(
+                        "action `{}` uses role `{name}`, which is not one of its roles",
+                        self.action
+                    ),
+                    at: Some(format!("\"{name}\"")),
+                    help: Some(format!("its roles are: {}", known.join(", "))),
+                });
+                0
+            }
+        }
+    }
+
+    fn args(&mut self, what: &str, args: &[String], count: usize) -> Vec<Role> {
+        if args.len() != count {
+            self.errors.push(Problem::new(format!(
+                "`{what}` in action `{}` takes {count} role argument(s), got {}",
+                self.action,
+                args.len()
+            )));
+        }
+        let mut out: Vec<Role> = args.iter().map(|a| self.role(a)).collect();
+        out.resize(count, 0);
+        out
+    }
+
+    fn value(&mut self, what: &str, value: &Option<String>) -> String {
+        match value {
+            Some(v) => v.clone(),
+            None => {
+                self.errors.push(Problem::new(format!(
+                    "`{what}` in action `{}` needs a `value`",
+                    self.action
+                )));
+                String::new()
+            }
+        }
+    }
+
+    fn test(&mut self, def: &TestDef, depth: usize) -> Test {
+        let name = def.test.as_str();
+        let Some((arity, needs_value, needs_values)) = test_shape(name) else {
+            self.errors.push(Problem {
+                message: format!("unknown test `{name}` in action `{}`", self.action),
+                at: Some(format!("\"{name}\"")),
+                help: Some(format!("known tests: {}", TESTS.join(", "))),
+            });
+            return Test::HoldingNothing;
+        };
+        let roles = self.args(name, &def.args, arity);
+        let value = if needs_value {
+            self.value(name, &def.value)
+        } else {
+            String::new()
+        };
+        if needs_values && def.values.is_empty() {
+            self.errors.push(Problem::new(format!(
+                "`{name}` in action `{}` needs `values`",
+                self.action
+            )));
+        }
+        match name {
+            "holding_nothing" => Test::HoldingNothing,
+            "holds" => Test::Holds(roles[0]),
+            "has_property" => Test::HasProperty(roles[0], value),
+            "has_any_property" => Test::HasAnyProperty(roles[0], def.values.clone()),
+            "has_state" => Test::HasState(roles[0], value),
+            "id_contains" => Test::IdContains(roles[0], value),
+            "id_starts_with" => Test::IdStartsWith(roles[0], value),
+            "contains" => Test::Contains(roles[0], roles[1]),
+            "has_contents" => Test::HasContents(roles[0]),
+            "contents_id_contains" => Test::ContentsIdContains(roles[0], value),
+            "on_surface" => Test::OnSurface(roles[0], roles[1]),
+            "on_any_surface" => Test::OnAnySurface(roles[0]),
+            "on_heatsource" => Test::OnHeatsource(roles[0], roles[1]),
+            "has_liquid" => Test::HasLiquid(roles[0]),
+            "in_any_container" => Test::InAnyContainer(roles[0]),
+            "recep_or_open" => Test::RecepOrOpen(roles[0]),
+            "flag" => Test::Flag(value),
+            _ => {
+                if def.any.is_empty() {
+                    self.errors.push(Problem::new(format!(
+                        "`any` in action `{}` needs alternatives in `any`",
+                        self.action
+                    )));
+                }
+                if depth > 8 {
+                    self.errors.push(Problem::new(format!(
+                        "tests in action `{}` are nested too deeply",
+                        self.action
+                    )));
+                    return Test::Any(Vec::new());
+                }
+                Test::Any(def.any.iter().map(|t| self.test(t, depth + 1)).collect())
+            }
+        }
+    }
+
+    fn guard(&mut self, role: &Option<String>) -> Option<Role> {
+        role.as_ref().map(|r| self.role(r))
+    }
+
+    fn check(&mut self, def: &CheckDef) -> Check {
+        Check {
+            test: self.test(&def.as_test(), 0),
+            when: self.guard(&def.when),
+            unless: self.guard(&def.unless),
+            reason: def.reason.clone(),
+        }
+    }
+
+    fn effect(&mut self, def: &EffectDef) -> Effect {
+        let name = def.primitive.as_str();
+        let creation = |value: String| Creation {
+            value,
+            properties: def.properties.clone(),
+            inherit: def.inherit.clone(),
+            states: def.states.clone(),
+        };
+        let primitive = match name {
+            "add_state" | "remove_state" => {
+                let r = self.args(name, &def.args, 1);
+                let v = self.value(name, &def.value);
+                if name == "add_state" {
+                    Primitive::AddState(r[0], v)
+                } else {
+                    Primitive::RemoveState(r[0], v)
+                }
+            }
+            "replace_state" => {
+                let r = self.args(name, &def.args, 1);
+                let from = self.value("replace_state` `from", &def.from);
+                let to = self.value("replace_state` `to", &def.to);
+                Primitive::ReplaceState(r[0], from, to)
+            }
+            "add_value_state" => {
+                let r = self.args(name, &def.args, 2);
+                Primitive::AddValueState(r[0], r[1], def.value.clone().unwrap_or_default())
+            }
+            "set_states" => {
+                let r = self.args(name, &def.args, 1);
+                Primitive::SetStates(r[0], def.states.clone())
+            }
+            "set_held" => Primitive::SetHeld(self.args(name, &def.args, 1)[0]),
+            "release" => {
+                self.args(name, &def.args, 0);
+                Primitive::Release
+            }
+            "release_if_held" => Primitive::ReleaseIfHeld(self.args(name, &def.args, 1)[0]),
+            "set_agent_location" => Primitive::SetAgentLocation(self.args(name, &def.args, 1)[0]),
+            "set_flag" | "clear_flag" => {
+                self.args(name, &def.args, 0);
+                let v = self.value(name, &def.value);
+                if name == "set_flag" {
+                    Primitive::SetFlag(v)
+                } else {
+                    Primitive::ClearFlag(v)
+                }
+            }
+            "move_into" | "place_on" | "remove_from" | "pour_into" | "move_contents" | "fill"
+            | "spread_contam" | "mark_source" => {
+                let r = self.args(name, &def.args, 2);
+                match name {
+                    "move_into" => Primitive::MoveInto(r[0], r[1]),
+                    "place_on" => Primitive::PlaceOn(r[0], r[1]),
+                    "remove_from" => Primitive::RemoveFrom(r[0], r[1]),
+                    "pour_into" => Primitive::PourInto(r[0], r[1]),
+                    "move_contents" => Primitive::MoveContents(r[0], r[1]),
+                    "fill" => Primitive::Fill(r[0], r[1]),
+                    "spread_contam" => Primitive::SpreadContam(r[0], r[1]),
+                    _ => Primitive::MarkSource(r[0], r[1]),
+                }
+            }
+            "drain" | "dispose" | "cook" | "sterilise" | "clear_contam" | "contaminate_hands"
+            | "spread_from_hands" => {
+                let r = self.args(name, &def.args, 1)[0];
+                match name {
+                    "drain" => Primitive::Drain(r),
+                    "dispose" => Primitive::Dispose(r),
+                    "cook" => Primitive::Cook(r),
+                    "sterilise" => Primitive::Sterilise(r),
+                    "clear_contam" => Primitive::ClearContam(r),
+                    "contaminate_hands" => Primitive::ContaminateHands(r),
+                    _ => Primitive::SpreadFromHands(r),
+                }
+            }
+            "clear_hands" => {
+                self.args(name, &def.args, 0);
+                Primitive::ClearHands
+            }
+            "derive" | "byproduct" | "product" => {
+                let r = self.args(name, &def.args, 1)[0];
+                let v = self.value(name, &def.value);
+                match name {
+                    "derive" => Primitive::Derive(r, creation(v)),
+                    "byproduct" => Primitive::Byproduct(r, creation(v)),
+                    _ => Primitive::Product(r, creation(v)),
+                }
+            }
+            "combine_as" => {
+                let r = self.args(name, &def.args, 2);
+                Primitive::CombineAs(r[0], r[1], creation(String::new()))
+            }
+            "grate_into" => {
+                let r = self.args(name, &def.args, 2);
+                let v = self.value(name, &def.value);
+                Primitive::GrateInto(r[0], r[1], creation(v))
+            }
+            _ => {
+                self.errors.push(Problem {
+                    message: format!(
+                        "unknown effect primitive `{name}` in action `{}`",
+                        self.action
+                    ),
+                    at: Some(format!("\"{name}\"")),
+                    help: Some(format!("known primitives: {}", PRIMITIVES.join(", "))),
+                });
+                Primitive::Release
+            }
+        };
+        Effect {
+            primitive,
+            when: self.guard(&def.when),
+            condition: def.condition.as_ref().map(|t| self.test(t, 0)),
+        }
+    }
+}
+
+/// Splits `object?` into its name and optional mark.
+pub fn role_spec(text: &str) -> RoleSpec {
+    match text.strip_suffix('?') {
+        Some(name) => RoleSpec {
+            name: name.to_string(),
+            optional: true,
+        },
+        None => RoleSpec {
+            name: text.to_string(),
+            optional: false,
+        },
+    }
+}
+
+/// Resolves one action table; the error texts say what is wrong.
+pub fn resolve_action(name: &str, def: &ActionDef) -> Result<Action, Vec<Problem>> {
+    let roles: Vec<RoleSpec> = def.roles.iter().map(|r| role_spec(r)).collect();
+    let mut resolver = Resolver {
+        action: name,
+        roles: &roles,
+        errors: Vec::new(),
+    };
+    for (i, role) in roles.iter().enumerate() {
+        if role.name.is_empty() || roles[..i].iter().any(|r| r.name == role.name) {
+            resolver.errors.push(Problem::new(format!(
+                "action `{name}` has an empty or repeated role `{}`",
+                role.name
+            )));
+        }
+    }
+    let checks: Vec<Check> = def.checks.iter().map(|c| resolver.check(c)).collect();
+    let effects: Vec<Effect> = def.effects.iter().map(|e| resolver.effect(e)).collect();
+    if !resolver.errors.is_empty() {
+        return Err(resolver.errors);
+    }
+    Ok(Action {
+        name: name.to_string(),
+        doc: def.doc.clone(),
+        roles,
+        checks,
+        effects,
+        transforms: def.transforms.clone(),
+        handled: true,
+    })
+}
+
+/// The span of an action's table header (`[name]`) or of its key in a JSON object.
+fn action_span(text: &str, name: &str, json: bool) -> Span {
+    let needle = if json {
+        format!("\"{name}\"")
+    } else {
+        format!("[{name}]")
+    };
+    find(text, &needle, 0)
+}
+
+fn located(code: Code, message: String, span: Span, file: FileId) -> Diagnostic {
+    if span.is_empty() {
+        Diagnostic::unlocated(code, message)
+    } else {
+        Diagnostic::new(code, message, span).in_file(file)
+    }
+}
+
+/// A problem of an action table as a diagnostic, at its word if found after the table's start.
+fn problem_diagnostic(text: &str, table: Span, problem: Problem, file: FileId) -> Diagnostic {
+    let span = problem
+        .at
+        .as_deref()
+        .map(|needle| find(text, needle, table.start))
+        .filter(|s| !s.is_empty() && !table.is_empty())
+        .unwrap_or(table);
+    let mut d = located(Code::KitchenWorldInvalid, problem.message, span, file);
+    if let Some(help) = problem.help {
+        d = d.with_help(help);
+    }
+    d
+}
+
+impl World {
+    /// The world shipped in `domains/kitchen/`, compiled into the binary.
+    pub fn embedded() -> World {
+        World::from_toml(ACTIONS_TOML, WORLD_TOML, CLASSES_TOML)
+            .expect("the embedded kitchen world is valid (tested)")
+    }
+
+    /// Our format: `actions.toml` (FileId 0), `world.toml` (1) and `classes.toml` (2).
+    pub fn from_toml(actions: &str, world: &str, classes: &str) -> Result<World, Vec<Diagnostic>> {
+        let code = Code::KitchenWorldInvalid;
+        let mut errors = Vec::new();
+        let defs: Option<ActionsFile> = toml::from_str(actions)
+            .map_err(|e| errors.push(toml_error(code, &e, FileId(0))))
+            .ok();
+        let config: Option<WorldFile> = toml::from_str(world)
+            .map_err(|e| errors.push(toml_error(code, &e, FileId(1))))
+            .ok();
+        let classes: Option<ClassesFile> = toml::from_str(classes)
+            .map_err(|e| errors.push(toml_error(code, &e, FileId(2))))
+            .ok();
+        let (Some(defs), Some(config), Some(classes)) = (defs, config, classes) else {
+            return Err(errors);
+        };
+        let mut resolved = BTreeMap::new();
+        for (name, def) in &defs {
+            match resolve_action(name, def) {
+                Ok(action) => {
+                    resolved.insert(name.clone(), action);
+                }
+                Err(problems) => {
+                    let span = action_span(actions, name, false);
+                    errors.extend(
+                        problems
+                            .into_iter()
+                            .map(|p| problem_diagnostic(actions, span, p, FileId(0))),
+                    );
+                }
+            }
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        Ok(World {
+            actions: resolved,
+            classes: classes.class,
+            config,
+            defs,
+        })
+    }
+
+    /// Simmer's own files: the role lists of `action_def.json` (FileId 0) and, when given, the
+    /// classes of `object_def.json` (FileId 1). The behaviour of each action (Simmer's handler)
+    /// comes from `behaviour`, matched by action name; Simmer never reads anything else from
+    /// `action_def.json`.
+    pub fn from_simmer(
+        action_def: &str,
+        object_def: Option<&str>,
+        behaviour: &World,
+    ) -> Result<World, Vec<Diagnostic>> {
+        let mut errors = Vec::new();
+        let roles = super::simmer::action_roles(action_def).map_err(|e| errors.extend(e));
+        let classes = match object_def {
+            Some(text) => super::simmer::object_classes(text)
+                .map_err(|e| errors.extend(e))
+                .ok(),
+            None => Some(behaviour.classes.clone()),
+        };
+        let (Ok(roles), Some(classes)) = (roles, classes) else {
+            return Err(errors);
+        };
+        let mut actions = BTreeMap::new();
+        let mut defs = ActionsFile::new();
+        for (name, role_list) in roles {
+            let action = match behaviour.defs.get(&name) {
+                Some(def) => {
+                    let mut def = def.clone();
+                    def.roles = role_list;
+                    match resolve_action(&name, &def) {
+                        Ok(action) => {
+                            defs.insert(name.clone(), def);
+                            action
+                        }
+                        Err(problems) => {
+                            let span = action_span(action_def, &name, true);
+                            errors.extend(problems.into_iter().map(|mut p| {
+                                // Simmer's file has only the roles: point at the action.
+                                p.at = None;
+                                problem_diagnostic(action_def, span, p, FileId(0))
+                            }));
+                            continue;
+                        }
+                    }
+                }
+                None => Action {
+                    name: name.clone(),
+                    doc: String::new(),
+                    roles: role_list.iter().map(|r| role_spec(r)).collect(),
+                    checks: Vec::new(),
+                    effects: Vec::new(),
+                    transforms: None,
+                    handled: false,
+                },
+            };
+            actions.insert(name, action);
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        Ok(World {
+            actions,
+            classes,
+            config: behaviour.config.clone(),
+            defs,
+        })
+    }
+
+    pub fn action(&self, name: &str) -> Option<&Action> {
+        self.actions.get(name)
+    }
+
+    pub fn is_value_role(&self, role: &str) -> bool {
+        self.config.roles.value.iter().any(|r| r == role)
+    }
+
+    pub fn is_name_role(&self, role: &str) -> bool {
+        self.config.roles.name.iter().any(|r| r == role)
+    }
+}
