@@ -19,6 +19,58 @@ enum Command {
     Run(RunArgs),
     /// Print the world (or a task's environment and the world) as text for an LLM prompt.
     Describe(DescribeArgs),
+    /// Compile the world and task environments to PDDL (`domain.pddl`, `NNN.pddl`).
+    Compile(CompileArgs),
+    /// Translate a plan between Simmer's format and the compiled domain's PDDL.
+    Plan(PlanArgs),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum FlavourArg {
+    /// Faithful to the executor, for checking plans with `validate --continue`.
+    Audit,
+    /// Tightened for planners (docs/kitchen.md lists each tightening).
+    Planning,
+}
+
+#[derive(clap::Args)]
+struct CompileArgs {
+    /// One task, `004`.
+    #[arg(long, conflicts_with = "all")]
+    task: Option<String>,
+    /// Every task that has a formal goal in the tasks directory.
+    #[arg(long)]
+    all: bool,
+    /// Where to write `domain.pddl` and `NNN.pddl` (default: standard output, one task only).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    #[arg(long = "for", value_enum, default_value_t = FlavourArg::Audit)]
+    flavour: FlavourArg,
+    /// The task goals (`NNN.toml`).
+    #[arg(long, default_value = "domains/kitchen/tasks")]
+    tasks_dir: PathBuf,
+    /// Simmer's benchmark directory, holding `tasks/NNN/env_NNN.json`.
+    #[arg(long, default_value = "../shared/kitchen/simmer/benchmark")]
+    simmer: PathBuf,
+    /// A world directory instead of the embedded one.
+    #[arg(long)]
+    world: Option<PathBuf>,
+}
+
+#[derive(clap::Args)]
+struct PlanArgs {
+    /// Simmer's plan to a PDDL plan for the compiled domain.
+    #[arg(long, conflicts_with = "from_pddl")]
+    to_pddl: bool,
+    /// A PDDL plan for the compiled domain to Simmer's format.
+    #[arg(long)]
+    from_pddl: bool,
+    /// The task environment, Simmer's `env_NNN.json`.
+    #[arg(long)]
+    env: PathBuf,
+    plan: PathBuf,
+    #[arg(long)]
+    world: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -67,6 +119,8 @@ pub fn run(args: &Args) -> Outcome {
     match &args.command {
         Command::Run(run_args) => run_plans(run_args),
         Command::Describe(describe_args) => describe(describe_args),
+        Command::Compile(compile_args) => compile(compile_args),
+        Command::Plan(plan_args) => plan(plan_args),
     }
 }
 
@@ -248,6 +302,121 @@ fn describe(args: &DescribeArgs) -> Outcome {
             Ok(env) => print!("{}", kitchen::describe::env(&world, &env)),
             Err(outcome) => return outcome,
         },
+    }
+    Outcome::Clean
+}
+
+fn compile(args: &CompileArgs) -> Outcome {
+    use kitchen::compile::{self, Flavour, Options, TaskGoal};
+    let world = match load_world(args.world.as_deref()) {
+        Ok(w) => w,
+        Err(o) => return o,
+    };
+    let flavour = match args.flavour {
+        FlavourArg::Audit => Flavour::Audit,
+        FlavourArg::Planning => Flavour::Planning,
+    };
+    let mut tasks: Vec<String> = Vec::new();
+    if let Some(t) = &args.task {
+        tasks.push(t.clone());
+    } else if args.all {
+        let Ok(entries) = std::fs::read_dir(&args.tasks_dir) else {
+            eprintln!("error: {}: not a directory", args.tasks_dir.display());
+            return Outcome::Failure;
+        };
+        for e in entries.flatten() {
+            let path = e.path();
+            if path.extension().is_some_and(|x| x == "toml")
+                && let Some(stem) = path.file_stem()
+            {
+                tasks.push(stem.to_string_lossy().into_owned());
+            }
+        }
+        tasks.sort();
+    } else {
+        eprintln!("error: give --task NNN or --all");
+        return Outcome::Failure;
+    }
+    if args.out.is_none() && tasks.len() > 1 {
+        eprintln!("error: --all needs --out DIR");
+        return Outcome::Failure;
+    }
+    let domain = pddlc::print::domain(&compile::domain(&world, flavour));
+    if let Some(out) = &args.out {
+        if let Err(e) = std::fs::create_dir_all(out)
+            .and_then(|_| std::fs::write(out.join("domain.pddl"), &domain))
+        {
+            eprintln!("error: {}: {e}", out.display());
+            return Outcome::Failure;
+        }
+    } else {
+        println!("{domain}");
+    }
+    for task in &tasks {
+        let env_path = args.simmer.join(format!("tasks/{task}/env_{task}.json"));
+        let env = match load_env(&env_path) {
+            Ok(e) => e,
+            Err(o) => return o,
+        };
+        let goal_path = args.tasks_dir.join(format!("{task}.toml"));
+        let goal = match std::fs::read_to_string(&goal_path) {
+            Ok(text) => match TaskGoal::from_toml(&text) {
+                Ok(g) => Some(g),
+                Err(e) => {
+                    eprintln!("error: {}: {e}", goal_path.display());
+                    return Outcome::InputErrors;
+                }
+            },
+            Err(_) => None,
+        };
+        let options = Options {
+            flavour,
+            ..Options::default()
+        };
+        let problem = compile::problem(
+            &world,
+            &env,
+            goal.as_ref(),
+            &format!("task-{task}"),
+            &options,
+        );
+        let text = pddlc::print::problem(&problem);
+        match &args.out {
+            Some(out) => {
+                if let Err(e) = std::fs::write(out.join(format!("{task}.pddl")), text) {
+                    eprintln!("error: {}: {e}", out.display());
+                    return Outcome::Failure;
+                }
+            }
+            None => println!("{text}"),
+        }
+    }
+    Outcome::Clean
+}
+
+fn plan(args: &PlanArgs) -> Outcome {
+    let world = match load_world(args.world.as_deref()) {
+        Ok(w) => w,
+        Err(o) => return o,
+    };
+    let env = match load_env(&args.env) {
+        Ok(e) => e,
+        Err(o) => return o,
+    };
+    let text = match read(&args.plan) {
+        Ok(t) => t,
+        Err(o) => return o,
+    };
+    if args.from_pddl {
+        match kitchen::from_pddl_plan(&world, &env, &text) {
+            Ok(plan) => print!("{plan}"),
+            Err(e) => {
+                eprintln!("error: {}: {e}", args.plan.display());
+                return Outcome::InputErrors;
+            }
+        }
+    } else {
+        print!("{}", kitchen::to_pddl_plan(&world, &env, &text));
     }
     Outcome::Clean
 }

@@ -8,6 +8,7 @@
 //! the format and the two modes.
 
 pub mod audit;
+pub mod compile;
 pub mod describe;
 pub mod engine;
 pub mod irreversible;
@@ -17,6 +18,7 @@ pub mod report;
 pub mod simmer;
 pub mod world;
 
+pub use compile::{from_pddl_plan, to_pddl_plan};
 pub use engine::{Object, State};
 pub use report::{Counts, Failure, FailureType, Summary};
 pub use simmer::Env;

@@ -1,0 +1,190 @@
+//! Solves the planning flavour of every task with a formal goal with Fast Downward (LAMA,
+//! `--alias lama-first`), translates each plan back to Simmer's format and runs it in the
+//! executor; prints coverage and times.
+//!
+//! `cargo run --release --example kitchen_solve [-- TASK…] [--limit SECONDS]`. Needs
+//! `../shared/kitchen` and `pip install up-fast-downward`.
+
+use pddlc::kitchen::compile::{self, Flavour, Options, TaskGoal};
+use pddlc::kitchen::{self, Env, Mode, World};
+use pddlc::print;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// Where `up_fast_downward` installed `fast-downward.py`, if it is installed.
+pub fn fast_downward() -> Option<PathBuf> {
+    let out = Command::new("python3")
+        .args([
+            "-c",
+            "import importlib.util,os; print(os.path.join(os.path.dirname(importlib.util.find_spec('up_fast_downward').origin),'downward','fast-downward.py'))",
+        ])
+        .output()
+        .ok()?;
+    let path = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+    (out.status.success() && path.is_file()).then_some(path)
+}
+
+/// The outcome of solving one task.
+pub struct Solved {
+    pub seconds: f64,
+    /// The plan in Simmer's format, when one was found.
+    pub plan: Option<String>,
+    /// The executor's failures on it.
+    pub failures: usize,
+    pub note: String,
+}
+
+/// Compiles, solves with a time limit, translates back and runs.
+pub fn solve(
+    fd: &Path,
+    world: &World,
+    env: &Env,
+    goal: &TaskGoal,
+    limit: Duration,
+    dir: &Path,
+) -> Solved {
+    let options = Options {
+        flavour: Flavour::Planning,
+        ..Options::default()
+    };
+    let domain = compile::domain(world, Flavour::Planning);
+    let problem = compile::problem(
+        world,
+        env,
+        Some(goal),
+        &format!("task-{}", goal.task),
+        &options,
+    );
+    std::fs::create_dir_all(dir).expect("a work directory");
+    std::fs::write(dir.join("domain.pddl"), print::domain(&domain)).expect("write");
+    std::fs::write(dir.join("problem.pddl"), print::problem(&problem)).expect("write");
+    let _ = std::fs::remove_file(dir.join("sas_plan"));
+    let start = Instant::now();
+    let status = Command::new("timeout")
+        .arg(format!("{}", limit.as_secs()))
+        .arg("python3")
+        .arg(fd)
+        .args(["--alias", "lama-first", "domain.pddl", "problem.pddl"])
+        .current_dir(dir)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status();
+    let seconds = start.elapsed().as_secs_f64();
+    let Ok(status) = status else {
+        return Solved {
+            seconds,
+            plan: None,
+            failures: 0,
+            note: "could not start".into(),
+        };
+    };
+    let Ok(pddl) = std::fs::read_to_string(dir.join("sas_plan")) else {
+        let note = if status.code() == Some(124) {
+            "time limit"
+        } else {
+            "no plan"
+        };
+        return Solved {
+            seconds,
+            plan: None,
+            failures: 0,
+            note: note.into(),
+        };
+    };
+    match kitchen::from_pddl_plan(world, env, &pddl) {
+        Ok(simmer) => {
+            let outcome = kitchen::run(world, env, &simmer, Mode::Simmer);
+            let note = outcome
+                .failures
+                .iter()
+                .map(|f| format!("step {}: {}", f.step, f.reason))
+                .collect::<Vec<_>>()
+                .join("; ");
+            Solved {
+                seconds,
+                failures: outcome.failures.len(),
+                plan: Some(simmer),
+                note,
+            }
+        }
+        Err(e) => Solved {
+            seconds,
+            plan: None,
+            failures: 0,
+            note: e,
+        },
+    }
+}
+
+fn main() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let shared = root.join("../shared/kitchen");
+    if !shared.is_dir() {
+        eprintln!("skipped: ../shared/kitchen is absent");
+        return;
+    }
+    let Some(fd) = fast_downward() else {
+        eprintln!("skipped: Fast Downward is not installed (pip install up-fast-downward)");
+        return;
+    };
+    let mut limit = 60;
+    let mut keep: Option<PathBuf> = None;
+    let mut wanted = Vec::new();
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        if a == "--keep" {
+            keep = args.next().map(PathBuf::from);
+        } else if a == "--limit" {
+            limit = args.next().and_then(|x| x.parse().ok()).unwrap_or(60);
+        } else {
+            wanted.push(a);
+        }
+    }
+    let world = World::embedded();
+    let mut tasks: Vec<(String, TaskGoal)> = Vec::new();
+    for e in std::fs::read_dir(root.join("domains/kitchen/tasks"))
+        .expect("tasks")
+        .flatten()
+    {
+        let text = std::fs::read_to_string(e.path()).expect("read");
+        let goal = TaskGoal::from_toml(&text).expect("a task goal");
+        if wanted.is_empty() || wanted.contains(&goal.task) {
+            tasks.push((goal.task.clone(), goal));
+        }
+    }
+    tasks.sort_by(|a, b| a.0.cmp(&b.0));
+    let work = keep.clone().unwrap_or_else(|| {
+        std::env::temp_dir().join(format!("kitchen-solve-{}", std::process::id()))
+    });
+    let (mut solved, mut clean) = (0, 0);
+    for (task, goal) in &tasks {
+        let path = shared.join(format!("simmer/benchmark/tasks/{task}/env_{task}.json"));
+        let env = Env::from_json(&std::fs::read_to_string(path).expect("env")).expect("env");
+        let r = solve(
+            &fd,
+            &world,
+            &env,
+            goal,
+            Duration::from_secs(limit),
+            &work.join(task),
+        );
+        let steps = r.plan.as_ref().map_or(0, |p| p.lines().count());
+        solved += usize::from(r.plan.is_some());
+        clean += usize::from(r.plan.is_some() && r.failures == 0);
+        println!(
+            "{task}  {:>6.1} s  {}  steps {steps:>3}  failures {}  {}",
+            r.seconds,
+            if r.plan.is_some() { "solved" } else { "------" },
+            r.failures,
+            r.note
+        );
+    }
+    println!(
+        "coverage: {solved}/{} solved, {clean} with zero failures under kitchen run",
+        tasks.len()
+    );
+    if keep.is_none() {
+        let _ = std::fs::remove_dir_all(work);
+    }
+}

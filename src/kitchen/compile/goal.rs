@@ -1,0 +1,178 @@
+//! A task's formal goal (`domains/kitchen/tasks/NNN.toml`) and the problem's goal formula: the
+//! intended result and the end-of-plan audits.
+
+use super::ir::{F, T, and, atom, not};
+use super::{Flavour, Spare, prop, status};
+use crate::kitchen::simmer::Env;
+use crate::kitchen::world::{Primitive, World};
+use serde::Deserialize;
+
+/// `domains/kitchen/tasks/NNN.toml`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TaskGoal {
+    /// The task number, `"004"`.
+    pub task: String,
+    /// The task's title, from `task_NNN.txt`.
+    #[serde(default)]
+    pub title: String,
+    /// The dish: a COMBINE product, made in a container and served.
+    #[serde(default)]
+    pub dish: Option<Dish>,
+    /// Objects that must end up served (besides the dish).
+    #[serde(default)]
+    pub serve: Vec<String>,
+    /// The ingredients and their required states at the end.
+    #[serde(default)]
+    pub ingredient: Vec<Ingredient>,
+    /// Appliances that must have been used, through a state they keep (`s-hot`…): rarely needed.
+    #[serde(default)]
+    pub states: Vec<Ingredient>,
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Dish {
+    /// The product's id, `rosemary_oil_1`: COMBINE is given `<rosemary_oil> (1)`.
+    pub name: String,
+    /// The container it is combined in.
+    #[serde(rename = "in")]
+    pub container: String,
+    /// Whether it must be served (default true).
+    #[serde(default = "yes")]
+    pub served: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ingredient {
+    pub object: String,
+    /// States it must have at the end.
+    #[serde(default)]
+    pub states: Vec<String>,
+    /// The container it must be in at the end (for a dish: its container).
+    #[serde(default, rename = "in")]
+    pub container: Option<String>,
+}
+
+/// The class of a Simmer id: the part before the last `_` when the rest is digits.
+pub fn class_of(id: &str) -> String {
+    match id.rsplit_once('_') {
+        Some((head, tail)) if !tail.is_empty() && tail.chars().all(|c| c.is_ascii_digit()) => {
+            head.to_string()
+        }
+        _ => id.to_string(),
+    }
+}
+
+impl TaskGoal {
+    pub fn from_toml(text: &str) -> Result<TaskGoal, String> {
+        toml::from_str(text).map_err(|e| e.to_string())
+    }
+
+    /// The COMBINE products the goal names.
+    pub fn products(&self) -> Vec<String> {
+        self.dish.iter().map(|d| d.name.clone()).collect()
+    }
+
+    /// The (object, action) pairs whose creating action the goal needs: an ingredient state
+    /// added by an action that also creates a derivative (CHOP adds `chopped`).
+    pub fn derivatives_in(&self, world: &World) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        for ing in &self.ingredient {
+            for s in &ing.states {
+                for a in world.actions.values().filter(|a| super::creates(a)) {
+                    let adds = a
+                        .effects
+                        .iter()
+                        .any(|e| matches!(&e.primitive, Primitive::AddState(_, x) if x == s));
+                    if adds {
+                        out.push((ing.object.clone(), a.name.clone()));
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The objects that may carry contamination at the end, with the sources they may carry.
+fn sources(world: &World, env: &Env) -> Vec<String> {
+    let c = &world.config.contamination;
+    env.objects
+        .iter()
+        .filter(|o| {
+            c.source_properties.iter().all(|p| o.properties.contains(p))
+                && !c.source_names_excluded.contains(&o.name)
+        })
+        .map(|o| o.id.clone())
+        .collect()
+}
+
+/// The goal: the task's result (when given), then the audits, one conjunct per possible
+/// failure so that an unmet conjunct names the failure.
+pub fn formula(
+    world: &World,
+    env: &Env,
+    goal: Option<&TaskGoal>,
+    spares: &[Spare],
+    _flavour: Flavour,
+) -> F {
+    let mut parts = Vec::new();
+    if let Some(g) = goal {
+        if let Some(d) = &g.dish {
+            let dish = T::c(&d.name);
+            parts.push(atom("present", vec![dish.clone()]));
+            if d.served {
+                parts.push(atom("is", vec![dish.clone(), status("served")]));
+            }
+            for ing in &g.ingredient {
+                for s in &ing.states {
+                    parts.push(atom("is", vec![dish.clone(), status(s)]));
+                }
+            }
+        }
+        for s in &g.serve {
+            parts.push(atom("is", vec![T::c(s), status("served")]));
+        }
+        for ing in g.ingredient.iter().chain(&g.states) {
+            let o = T::c(&ing.object);
+            for s in &ing.states {
+                parts.push(atom("is", vec![o.clone(), status(s)]));
+            }
+            if let Some(c) = &ing.container {
+                parts.push(atom("in", vec![o.clone(), T::c(c)]));
+            }
+        }
+    }
+    let ids: Vec<String> = env
+        .objects
+        .iter()
+        .map(|o| o.id.clone())
+        .chain(spares.iter().map(|s| s.id.clone()))
+        .collect();
+    let sources = sources(world, env);
+    for o in &ids {
+        for s in &sources {
+            if s != o {
+                parts.push(not(atom("contaminated", vec![T::c(o), T::c(s)])));
+            }
+        }
+    }
+    for o in &ids {
+        parts.push(not(atom("unwashed", vec![T::c(o)])));
+    }
+    for o in &env.objects {
+        for h in &world.config.appliance_audit.hazards {
+            if h.names.contains(&o.name) {
+                parts.push(not(atom("is", vec![T::c(&o.id), status(&h.state)])));
+            }
+        }
+    }
+    let _ = prop;
+    and(parts)
+}

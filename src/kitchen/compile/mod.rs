@@ -1,0 +1,1462 @@
+//! The kitchen world lowered to PDDL: a domain from the action tables and one problem per task
+//! environment, its goal the task's intended result plus the end-of-plan audits.
+//!
+//! Nothing here knows an action by name: each action's PDDL is read off its checks (the
+//! precondition) and its effect primitives (the effect, regressed in order, see `ir`).
+//! docs/kitchen.md describes the encoding and the two flavours.
+
+pub mod goal;
+pub mod ir;
+pub mod translate;
+
+use super::model::SkipRuleDef;
+use super::simmer::Env;
+use super::world::{Action, Creation, Primitive, Role, Test, World};
+use crate::ast::{
+    Action as PAction, AtomicSkeleton, Derived, Domain, Init, InitKind, Problem, Structure, Type,
+    Typed,
+};
+use ir::{F, T, Write, and, atom, eq, exists, not, or};
+use std::collections::{BTreeMap, BTreeSet};
+
+pub use goal::TaskGoal;
+pub use translate::{from_pddl_plan, plan_spares, to_pddl_plan};
+
+/// What the compilation is for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Flavour {
+    /// Faithful to Simmer's executor: preconditions are the checks, effects are the primitives;
+    /// with `validate --continue` it reports what `kitchen run` reports.
+    #[default]
+    Audit,
+    /// Tightened so that a planner cannot exploit the executor's gaps (docs/kitchen.md).
+    Planning,
+}
+
+/// An object that a plan may create, declared in the problem ahead (a spare).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Spare {
+    /// Simmer's id, `lettuce_chunks_1`.
+    pub id: String,
+    /// The class name, `lettuce_chunks`.
+    pub name: String,
+    /// The object it is derived from and the kind (`chunks`), for derivatives.
+    pub parent: Option<(String, String)>,
+}
+
+/// How to compile a problem.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    pub flavour: Flavour,
+    /// Objects created during a plan, declared in the problem besides the default pool.
+    pub spares: Vec<Spare>,
+}
+
+pub const OBJ: &str = "obj";
+pub const PLACE: &str = "place";
+pub const PROPERTY: &str = "property";
+pub const STATUS: &str = "status";
+
+/// The PDDL constant of a property.
+pub fn prop(p: &str) -> T {
+    T::Const(format!("p-{p}"))
+}
+
+/// The PDDL constant of a state.
+pub fn status(s: &str) -> T {
+    T::Const(format!("s-{s}"))
+}
+
+/// The literal places the primitives write (`counter`, `trash`).
+const LITERAL_PLACES: &[&str] = &["counter", "trash"];
+
+/// The properties and states the world can mention: classes, actions and audits.
+pub struct Vocabulary {
+    pub properties: BTreeSet<String>,
+    pub states: BTreeSet<String>,
+    /// Texts tested against ids: (`contains` or `starts`, text).
+    pub id_tests: BTreeSet<(String, String)>,
+}
+
+fn collect_test(t: &Test, v: &mut Vocabulary) {
+    match t {
+        Test::HasProperty(_, p) => {
+            v.properties.insert(p.clone());
+        }
+        Test::HasAnyProperty(_, ps) => v.properties.extend(ps.iter().cloned()),
+        Test::HasState(_, s) => {
+            v.states.insert(s.clone());
+        }
+        Test::IdContains(_, x) | Test::ContentsIdContains(_, x) => {
+            v.id_tests.insert(("contains".into(), x.clone()));
+        }
+        Test::IdStartsWith(_, x) => {
+            v.id_tests.insert(("starts".into(), x.clone()));
+        }
+        Test::Any(ts) => ts.iter().for_each(|t| collect_test(t, v)),
+        _ => {}
+    }
+}
+
+impl Vocabulary {
+    pub fn of(world: &World) -> Vocabulary {
+        let mut v = Vocabulary {
+            properties: BTreeSet::new(),
+            states: BTreeSet::new(),
+            id_tests: BTreeSet::new(),
+        };
+        for c in world.classes.values() {
+            v.properties.extend(c.properties.iter().cloned());
+            v.states.extend(c.states.iter().cloned());
+        }
+        for a in world.actions.values() {
+            for c in &a.checks {
+                collect_test(&c.test, &mut v);
+            }
+            for e in &a.effects {
+                if let Some(t) = &e.condition {
+                    collect_test(t, &mut v);
+                }
+                use Primitive as P;
+                match &e.primitive {
+                    P::AddState(_, s) | P::RemoveState(_, s) => {
+                        v.states.insert(s.clone());
+                    }
+                    P::ReplaceState(_, a, b) => {
+                        v.states.insert(a.clone());
+                        v.states.insert(b.clone());
+                    }
+                    P::SetStates(_, ss) => v.states.extend(ss.iter().cloned()),
+                    P::Derive(_, c)
+                    | P::Byproduct(_, c)
+                    | P::Product(_, c)
+                    | P::CombineAs(_, _, c)
+                    | P::GrateInto(_, _, c) => {
+                        v.properties.extend(c.properties.iter().cloned());
+                        v.properties.extend(c.inherit.iter().cloned());
+                        v.states.extend(c.states.iter().cloned());
+                        if c.states.is_empty() {
+                            v.states.insert(c.value.clone());
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let cfg = &world.config;
+        v.properties
+            .extend(cfg.contamination.source_properties.iter().cloned());
+        v.states
+            .extend(cfg.contamination.source_states.iter().cloned());
+        for rule in &cfg.food_audit.skip {
+            v.properties.extend(rule.any_property.iter().cloned());
+            v.properties.extend(rule.no_property.iter().cloned());
+            v.properties.extend(rule.only_properties.iter().cloned());
+        }
+        v.states
+            .extend(cfg.food_audit.cooked_states.iter().cloned());
+        for h in &cfg.appliance_audit.hazards {
+            v.states.insert(h.state.clone());
+        }
+        for s in [
+            "dirty", "cooked", "raw", "served", "empty", "filled", "disposed",
+        ] {
+            v.states.insert(s.to_string());
+        }
+        for p in ["receptacle", "pourable", "protein", "surface", "heatsource"] {
+            v.properties.insert(p.to_string());
+        }
+        v
+    }
+}
+
+/// The 0-ary predicate of an environment flag.
+fn flag(f: &str) -> String {
+    format!("flag-{f}")
+}
+
+fn id_test_predicate(kind: &str, text: &str) -> String {
+    match kind {
+        "starts" => format!("id-starts-with-{text}"),
+        _ => format!("id-contains-{text}"),
+    }
+}
+
+fn obj_var(v: &str) -> (String, String) {
+    (v.to_string(), OBJ.to_string())
+}
+
+/// Fresh variable names within one action.
+struct Fresh(usize);
+
+impl Fresh {
+    fn next(&mut self, base: &str) -> String {
+        self.0 += 1;
+        format!("{base}{}", self.0)
+    }
+}
+
+/// The compiler of one action variant: the roles bound, the writes so far.
+struct Lowering<'w> {
+    world: &'w World,
+    /// The PDDL term of each role, `None` when unbound or a value role.
+    roles: Vec<Option<T>>,
+    writes: Vec<Write>,
+    fresh: Fresh,
+    /// The parameter of the object the action creates, if any.
+    new: Option<T>,
+}
+
+impl Lowering<'_> {
+    fn r(&self, role: Role) -> Option<T> {
+        self.roles.get(role).cloned().flatten()
+    }
+
+    /// `is_source` of the semantics, as a formula.
+    fn source(&self, x: &T) -> F {
+        let c = &self.world.config.contamination;
+        let mut parts: Vec<F> = c
+            .source_properties
+            .iter()
+            .map(|p| atom("has", vec![x.clone(), prop(p)]))
+            .collect();
+        parts.extend(
+            c.source_states
+                .iter()
+                .map(|s| atom("is", vec![x.clone(), status(s)])),
+        );
+        parts.push(not(atom("source-excluded", vec![x.clone()])));
+        and(parts)
+    }
+
+    fn holding_nothing(&mut self) -> F {
+        let y = self.fresh.next("h");
+        not(exists(vec![obj_var(&y)], atom("held", vec![T::Var(y)])))
+    }
+
+    fn located_on(&mut self, x: &T, property: &str) -> F {
+        let p = self.fresh.next("p");
+        let k = self.fresh.next("k");
+        exists(
+            vec![(p.clone(), PLACE.into()), obj_var(&k)],
+            and(vec![
+                atom("loc", vec![x.clone(), T::Var(p.clone())]),
+                atom("resolves", vec![T::Var(p), T::Var(k.clone())]),
+                atom("has", vec![T::Var(k), prop(property)]),
+            ]),
+        )
+    }
+
+    /// A test as a formula over the state (before any write).
+    fn test(&mut self, t: &Test) -> F {
+        match t {
+            Test::HoldingNothing => self.holding_nothing(),
+            Test::Holds(r) => match self.r(*r) {
+                Some(x) => atom("held", vec![x]),
+                None => self.holding_nothing(),
+            },
+            Test::HasProperty(r, p) => self
+                .r(*r)
+                .map_or(F::False, |x| atom("has", vec![x, prop(p)])),
+            Test::HasAnyProperty(r, ps) => match self.r(*r) {
+                Some(x) => or(ps
+                    .iter()
+                    .map(|p| atom("has", vec![x.clone(), prop(p)]))
+                    .collect()),
+                None => F::False,
+            },
+            Test::HasState(r, s) => self
+                .r(*r)
+                .map_or(F::False, |x| atom("is", vec![x, status(s)])),
+            Test::IdContains(r, v) => self
+                .r(*r)
+                .map_or(F::False, |x| atom(&id_test_predicate("contains", v), &[x])),
+            Test::IdStartsWith(r, v) => self
+                .r(*r)
+                .map_or(F::False, |x| atom(&id_test_predicate("starts", v), &[x])),
+            Test::Contains(c, x) => match (self.r(*c), self.r(*x)) {
+                (Some(c), Some(x)) => atom("in", vec![x, c]),
+                _ => F::False,
+            },
+            Test::HasContents(c) => match self.r(*c) {
+                Some(c) => {
+                    let i = self.fresh.next("i");
+                    exists(vec![obj_var(&i)], atom("in", vec![T::Var(i), c]))
+                }
+                None => F::False,
+            },
+            Test::ContentsIdContains(c, v) => match self.r(*c) {
+                Some(c) => {
+                    let i = self.fresh.next("i");
+                    exists(
+                        vec![obj_var(&i)],
+                        and(vec![
+                            atom("in", vec![T::Var(i.clone()), c]),
+                            atom(&id_test_predicate("contains", v), &[T::Var(i)]),
+                        ]),
+                    )
+                }
+                None => F::False,
+            },
+            Test::OnSurface(x, s) => match (self.r(*x), self.r(*s)) {
+                (Some(x), Some(s)) => atom("loc", vec![x, s]),
+                _ => F::False,
+            },
+            Test::OnAnySurface(x) => match self.r(*x) {
+                Some(x) => self.located_on(&x, "surface"),
+                None => F::False,
+            },
+            Test::OnHeatsource(x, _) => match self.r(*x) {
+                Some(x) => self.located_on(&x, "heatsource"),
+                None => F::False,
+            },
+            Test::HasLiquid(v) => match self.r(*v) {
+                Some(v) => {
+                    let i = self.fresh.next("i");
+                    let iv = T::Var(i.clone());
+                    or(vec![
+                        exists(
+                            vec![obj_var(&i)],
+                            and(vec![
+                                atom("in", vec![iv.clone(), v.clone()]),
+                                or(vec![
+                                    atom("has", vec![iv.clone(), prop("pourable")]),
+                                    atom("has", vec![iv, prop("fillable_source")]),
+                                ]),
+                            ]),
+                        ),
+                        atom("is", vec![v, status("filled")]),
+                    ])
+                }
+                None => F::False,
+            },
+            Test::InAnyContainer(x) => match self.r(*x) {
+                Some(x) => {
+                    let c = self.fresh.next("c");
+                    exists(vec![obj_var(&c)], atom("in", vec![x, T::Var(c)]))
+                }
+                None => F::False,
+            },
+            Test::RecepOrOpen(x) => match self.r(*x) {
+                Some(x) => or(vec![
+                    atom("has", vec![x.clone(), prop("receptacle")]),
+                    and(vec![
+                        atom("has", vec![x.clone(), prop("container")]),
+                        atom("is", vec![x, status("open")]),
+                    ]),
+                ]),
+                None => F::False,
+            },
+            Test::Flag(f) => atom(&flag(f), &[]),
+            Test::Any(ts) => {
+                let parts = ts.iter().map(|t| self.test(t)).collect();
+                or(parts)
+            }
+        }
+    }
+
+    /// The current value of a formula: regressed through the writes so far.
+    fn now(&self, f: &F) -> F {
+        ir::regress(f, &self.writes)
+    }
+
+    fn write(
+        &mut self,
+        vars: Vec<(String, String)>,
+        condition: F,
+        p: &str,
+        args: Vec<T>,
+        add: bool,
+    ) {
+        if condition == F::False {
+            return;
+        }
+        self.writes.push(Write {
+            vars,
+            condition,
+            predicate: p.to_string(),
+            args,
+            add,
+        });
+    }
+
+    fn add(&mut self, p: &str, args: Vec<T>) {
+        self.write(Vec::new(), F::True, p, args, true);
+    }
+
+    fn del(&mut self, p: &str, args: Vec<T>) {
+        self.write(Vec::new(), F::True, p, args, false);
+    }
+
+    /// Deletes `p(x, ?v)` for every `?v`, under a condition on `x`.
+    fn del_all(&mut self, p: &str, x: &T, ty: &str, condition: F, extra: Vec<(String, String)>) {
+        let v = self.fresh.next("v");
+        let mut vars = extra;
+        vars.push((v.clone(), ty.to_string()));
+        self.write(vars, condition, p, vec![x.clone(), T::Var(v)], false);
+    }
+
+    /// Semantics §5 detach: out of the contents of the place the location names.
+    fn detach(&mut self, x: &T) {
+        let p = self.fresh.next("p");
+        let k = self.fresh.next("k");
+        let cond = self.now(&and(vec![
+            atom("loc", vec![x.clone(), T::Var(p.clone())]),
+            atom("resolves", vec![T::Var(p.clone()), T::Var(k.clone())]),
+        ]));
+        self.write(
+            vec![(p, PLACE.into()), obj_var(&k)],
+            cond,
+            "in",
+            vec![x.clone(), T::Var(k)],
+            false,
+        );
+    }
+
+    fn set_location(&mut self, x: &T, place: T, condition: F, extra: Vec<(String, String)>) {
+        self.del_all("loc", x, PLACE, condition.clone(), extra.clone());
+        self.write(extra, condition, "loc", vec![x.clone(), place], true);
+    }
+
+    fn cook(&mut self, x: &T, condition: F, extra: Vec<(String, String)>) {
+        self.write(
+            extra.clone(),
+            condition.clone(),
+            "is",
+            vec![x.clone(), status("raw")],
+            false,
+        );
+        self.write(
+            extra.clone(),
+            condition.clone(),
+            "is",
+            vec![x.clone(), status("cooked")],
+            true,
+        );
+        self.del_all("contam", x, OBJ, condition, extra);
+    }
+
+    /// Moves every content of `s` to `t` (semantics §5 move_contents).
+    fn move_contents(&mut self, s: &T, t: &T) {
+        let i = self.fresh.next("i");
+        let iv = T::Var(i.clone());
+        let cond = self.now(&atom("in", vec![iv.clone(), s.clone()]));
+        let vars = vec![obj_var(&i)];
+        self.write(
+            vars.clone(),
+            cond.clone(),
+            "in",
+            vec![iv.clone(), s.clone()],
+            false,
+        );
+        self.write(
+            vars.clone(),
+            cond.clone(),
+            "in",
+            vec![iv.clone(), t.clone()],
+            true,
+        );
+        self.set_location(&iv, t.clone(), cond, vars);
+    }
+
+    fn create(&mut self, x: Option<&T>, how: &Creation, at_parent: bool) -> Option<T> {
+        let new = self.new.clone()?;
+        self.add("present", vec![new.clone()]);
+        for p in &how.properties {
+            self.add("has", vec![new.clone(), prop(p)]);
+        }
+        if let Some(x) = x {
+            for p in &how.inherit {
+                let cond = self.now(&atom("has", vec![x.clone(), prop(p)]));
+                self.write(Vec::new(), cond, "has", vec![new.clone(), prop(p)], true);
+            }
+        }
+        let states = if how.states.is_empty() {
+            vec![how.value.clone()]
+        } else {
+            how.states.clone()
+        };
+        for s in &states {
+            self.add("is", vec![new.clone(), status(s)]);
+        }
+        match x {
+            Some(x) if at_parent => {
+                let p = self.fresh.next("p");
+                let cond = self.now(&atom("loc", vec![x.clone(), T::Var(p.clone())]));
+                self.write(
+                    vec![(p.clone(), PLACE.into())],
+                    cond,
+                    "loc",
+                    vec![new.clone(), T::Var(p)],
+                    true,
+                );
+            }
+            _ => self.add("loc", vec![new.clone(), T::c("counter")]),
+        }
+        Some(new)
+    }
+
+    fn primitive(&mut self, primitive: &Primitive) {
+        use Primitive as P;
+        match primitive {
+            P::AddState(r, s) => {
+                if let Some(x) = self.r(*r) {
+                    self.add("is", vec![x, status(s)]);
+                }
+            }
+            P::RemoveState(r, s) => {
+                if let Some(x) = self.r(*r) {
+                    self.del("is", vec![x, status(s)]);
+                }
+            }
+            P::ReplaceState(r, a, b) => {
+                if let Some(x) = self.r(*r) {
+                    self.del("is", vec![x.clone(), status(a)]);
+                    self.add("is", vec![x, status(b)]);
+                }
+            }
+            // States carrying a bare value (`at_350F`) are read by nothing: not modelled.
+            P::AddValueState(..) | P::SetAgentLocation(_) => {}
+            P::SetStates(r, ss) => {
+                if let Some(x) = self.r(*r) {
+                    self.del_all("is", &x, STATUS, F::True, Vec::new());
+                    for s in ss {
+                        self.add("is", vec![x.clone(), status(s)]);
+                    }
+                }
+            }
+            P::SetHeld(r) => {
+                self.release();
+                if let Some(x) = self.r(*r) {
+                    self.add("held", vec![x]);
+                }
+            }
+            P::Release => self.release(),
+            P::ReleaseIfHeld(r) => {
+                if let Some(x) = self.r(*r) {
+                    self.del("held", vec![x]);
+                }
+            }
+            P::SetFlag(f) => self.add(&flag(f), Vec::new()),
+            P::ClearFlag(f) => self.del(&flag(f), Vec::new()),
+            P::MoveInto(x, c) => {
+                if let (Some(x), Some(c)) = (self.r(*x), self.r(*c)) {
+                    self.detach(&x);
+                    self.add("in", vec![x.clone(), c.clone()]);
+                    self.set_location(&x, c.clone(), F::True, Vec::new());
+                    self.del("is", vec![c, status("empty")]);
+                }
+            }
+            P::PlaceOn(x, s) => {
+                if let (Some(x), Some(s)) = (self.r(*x), self.r(*s)) {
+                    self.detach(&x);
+                    self.set_location(&x, s, F::True, Vec::new());
+                }
+            }
+            P::RemoveFrom(x, c) => {
+                if let (Some(x), Some(c)) = (self.r(*x), self.r(*c)) {
+                    self.del("in", vec![x.clone(), c]);
+                    self.set_location(&x, T::c("counter"), F::True, Vec::new());
+                }
+            }
+            P::PourInto(s, t) => {
+                if let (Some(s), Some(t)) = (self.r(*s), self.r(*t)) {
+                    let receptacle = self.now(&atom("has", vec![s.clone(), prop("receptacle")]));
+                    let before = self.writes.len();
+                    self.move_contents(&s, &t);
+                    for w in &mut self.writes[before..] {
+                        w.condition = and(vec![receptacle.clone(), w.condition.clone()]);
+                    }
+                    self.write(
+                        Vec::new(),
+                        receptacle.clone(),
+                        "is",
+                        vec![s.clone(), status("empty")],
+                        true,
+                    );
+                    self.write(Vec::new(), not(receptacle), "in", vec![s, t.clone()], true);
+                    self.del("is", vec![t, status("empty")]);
+                }
+            }
+            P::MoveContents(s, t) => {
+                if let (Some(s), Some(t)) = (self.r(*s), self.r(*t)) {
+                    self.move_contents(&s, &t);
+                }
+            }
+            P::Fill(v, s) => {
+                if let (Some(v), Some(s)) = (self.r(*v), self.r(*s)) {
+                    self.add("in", vec![s, v.clone()]);
+                    self.del("is", vec![v.clone(), status("empty")]);
+                    self.add("is", vec![v, status("filled")]);
+                }
+            }
+            P::Drain(v) => {
+                if let Some(v) = self.r(*v) {
+                    let i = self.fresh.next("i");
+                    let iv = T::Var(i.clone());
+                    let cond = self.now(&and(vec![
+                        atom("in", vec![iv.clone(), v.clone()]),
+                        atom("has", vec![iv.clone(), prop("pourable")]),
+                    ]));
+                    let vars = vec![obj_var(&i)];
+                    self.write(
+                        vars.clone(),
+                        cond.clone(),
+                        "in",
+                        vec![iv.clone(), v.clone()],
+                        false,
+                    );
+                    self.del_all("loc", &iv, PLACE, cond, vars);
+                    self.add("is", vec![v, status("drained")]);
+                }
+            }
+            P::Dispose(x) => {
+                if let Some(x) = self.r(*x) {
+                    self.set_location(&x, T::c("trash"), F::True, Vec::new());
+                    self.del_all("is", &x, STATUS, F::True, Vec::new());
+                    self.add("is", vec![x, status("disposed")]);
+                }
+                self.release();
+            }
+            P::Cook(x) => {
+                if let Some(x) = self.r(*x) {
+                    self.cook(&x, F::True, Vec::new());
+                }
+            }
+            P::Sterilise(v) => {
+                if let Some(v) = self.r(*v) {
+                    let i = self.fresh.next("i");
+                    let iv = T::Var(i.clone());
+                    let cond = self.now(&atom("in", vec![iv.clone(), v.clone()]));
+                    self.del_all("contam", &v, OBJ, F::True, Vec::new());
+                    self.cook(&iv, cond, vec![obj_var(&i)]);
+                }
+            }
+            P::ClearContam(x) => {
+                if let Some(x) = self.r(*x) {
+                    self.del_all("contam", &x, OBJ, F::True, Vec::new());
+                }
+            }
+            P::ClearHands => {
+                let v = self.fresh.next("v");
+                self.write(vec![obj_var(&v)], F::True, "hands", vec![T::Var(v)], false);
+            }
+            P::Derive(x, how) => {
+                if let Some(x) = self.r(*x) {
+                    self.create(Some(&x), how, true);
+                }
+            }
+            P::Byproduct(x, how) => {
+                if let Some(x) = self.r(*x) {
+                    self.create(Some(&x), how, false);
+                }
+            }
+            P::Product(c, how) => {
+                if let Some(c) = self.r(*c)
+                    && let Some(new) = self.create(None, how, false)
+                {
+                    self.del_all("loc", &new, PLACE, F::True, Vec::new());
+                    self.add("loc", vec![new.clone(), c.clone()]);
+                    self.add("in", vec![new, c]);
+                }
+            }
+            P::CombineAs(c, pid, how) => {
+                if let (Some(c), Some(pid)) = (self.r(*c), self.r(*pid)) {
+                    self.combine(&c, &pid, how);
+                }
+            }
+            P::GrateInto(x, t, how) => {
+                if let Some(x) = self.r(*x)
+                    && let Some(new) = self.create(Some(&x), how, true)
+                    && let Some(t) = self.r(*t)
+                {
+                    self.add("in", vec![new.clone(), t.clone()]);
+                    self.set_location(&new, t, F::True, Vec::new());
+                }
+            }
+            P::ContaminateHands(x) => {
+                if let Some(x) = self.r(*x) {
+                    let cond = self.now(&self.source(&x));
+                    self.write(Vec::new(), cond, "hands", vec![x], true);
+                }
+            }
+            P::SpreadFromHands(t) => {
+                if let Some(t) = self.r(*t) {
+                    let s = self.fresh.next("s");
+                    let sv = T::Var(s.clone());
+                    let cond = self.now(&and(vec![
+                        atom("hands", vec![sv.clone()]),
+                        not(atom("hands", vec![t.clone()])),
+                        atom("present", vec![t.clone()]),
+                    ]));
+                    self.write(vec![obj_var(&s)], cond, "contam", vec![t, sv], true);
+                }
+            }
+            P::SpreadContam(a, b) => {
+                if let (Some(a), Some(b)) = (self.r(*a), self.r(*b)) {
+                    let s = self.fresh.next("s");
+                    let sv = T::Var(s.clone());
+                    let cond = self.now(&and(vec![
+                        atom("contam", vec![a, sv.clone()]),
+                        atom("present", vec![b.clone()]),
+                    ]));
+                    self.write(vec![obj_var(&s)], cond, "contam", vec![b, sv], true);
+                }
+            }
+            P::MarkSource(x, c) => {
+                if let (Some(x), Some(c)) = (self.r(*x), self.r(*c)) {
+                    let cond = self.now(&and(vec![
+                        self.source(&x),
+                        atom("present", vec![c.clone()]),
+                    ]));
+                    self.write(Vec::new(), cond, "contam", vec![c, x], true);
+                }
+            }
+        }
+    }
+
+    fn release(&mut self) {
+        let v = self.fresh.next("v");
+        self.write(vec![obj_var(&v)], F::True, "held", vec![T::Var(v)], false);
+    }
+
+    /// Semantics §5, COMBINE: the product unites its ingredients, and overwrites an earlier
+    /// product of the same id.
+    fn combine(&mut self, c: &T, pid: &T, how: &Creation) {
+        let i = self.fresh.next("i");
+        let iv = T::Var(i.clone());
+        let inside = atom("in", vec![iv.clone(), c.clone()]);
+        let v = self.fresh.next("v");
+        let vv = T::Var(v.clone());
+        // Read everything first: the ingredients as they are before the product exists.
+        let props_from = self.now(&and(vec![
+            inside.clone(),
+            atom("has", vec![iv.clone(), vv.clone()]),
+        ]));
+        let states_from = self.now(&and(vec![
+            inside.clone(),
+            atom("is", vec![iv.clone(), vv.clone()]),
+            not(eq(&vv, &status("dirty"))),
+        ]));
+        let contam_from = self.now(&and(vec![
+            inside.clone(),
+            atom("contam", vec![iv.clone(), vv.clone()]),
+        ]));
+        let dirty = self.now(&exists(
+            vec![obj_var(&i)],
+            and(vec![
+                inside.clone(),
+                atom("present", vec![iv.clone()]),
+                atom("is", vec![iv.clone(), status("dirty")]),
+                not(and(vec![
+                    atom("is", vec![iv.clone(), status("cooked")]),
+                    atom("has", vec![iv.clone(), prop("protein")]),
+                ])),
+            ]),
+        ));
+        let container_states: Vec<(String, F)> = how
+            .states
+            .iter()
+            .map(|s| (s.clone(), self.now(&atom("is", vec![c.clone(), status(s)]))))
+            .collect();
+        // The overwrite: the earlier record is gone.
+        for (p, ty) in [
+            ("has", PROPERTY),
+            ("is", STATUS),
+            ("contam", OBJ),
+            ("loc", PLACE),
+        ] {
+            self.del_all(p, pid, ty, F::True, Vec::new());
+        }
+        self.add("present", vec![pid.clone()]);
+        let both = vec![obj_var(&i), (v.clone(), PROPERTY.into())];
+        self.write(both, props_from, "has", vec![pid.clone(), vv.clone()], true);
+        let both = vec![obj_var(&i), (v.clone(), STATUS.into())];
+        self.write(both, states_from, "is", vec![pid.clone(), vv.clone()], true);
+        let both = vec![obj_var(&i), obj_var(&v)];
+        self.write(both, contam_from, "contam", vec![pid.clone(), vv], true);
+        self.write(
+            Vec::new(),
+            dirty,
+            "is",
+            vec![pid.clone(), status("dirty")],
+            true,
+        );
+        for p in &how.properties {
+            self.add("has", vec![pid.clone(), prop(p)]);
+        }
+        for (s, cond) in container_states {
+            self.write(Vec::new(), cond, "is", vec![pid.clone(), status(&s)], true);
+        }
+        self.add("loc", vec![pid.clone(), c.clone()]);
+        self.add("in", vec![pid.clone(), c.clone()]);
+    }
+}
+
+/// The roles an action's PDDL parameters stand for, in order, and whether each variant binds
+/// each optional role: one variant per subset of the optional roles left unbound.
+pub fn variants(action: &Action) -> Vec<Vec<bool>> {
+    let optional: Vec<usize> = (0..action.roles.len())
+        .filter(|&i| action.roles[i].optional)
+        .collect();
+    let mut out = Vec::new();
+    for mask in 0..(1usize << optional.len()) {
+        let mut bound = vec![true; action.roles.len()];
+        for (bit, &i) in optional.iter().enumerate() {
+            if mask & (1 << bit) != 0 {
+                bound[i] = false;
+            }
+        }
+        out.push(bound);
+    }
+    out
+}
+
+/// The PDDL name of an action variant: the action, then `-without-<role>` for unbound roles.
+pub fn variant_name(action: &Action, bound: &[bool]) -> String {
+    let mut name = action.name.clone();
+    for (role, &b) in action.roles.iter().zip(bound) {
+        if !b {
+            name.push_str("-without-");
+            name.push_str(&role.name);
+        }
+    }
+    name
+}
+
+/// Whether the action creates an object through a primitive that needs a spare parameter.
+pub fn creates(action: &Action) -> bool {
+    action.effects.iter().any(|e| {
+        matches!(
+            e.primitive,
+            Primitive::Derive(..)
+                | Primitive::Byproduct(..)
+                | Primitive::Product(..)
+                | Primitive::GrateInto(..)
+        )
+    })
+}
+
+/// The kind of derivative an action makes (`chunks`), if any.
+pub fn derivative_kind(action: &Action) -> Option<&str> {
+    action.effects.iter().find_map(|e| match &e.primitive {
+        Primitive::Derive(_, c) | Primitive::Byproduct(_, c) | Primitive::GrateInto(_, _, c) => {
+            Some(c.value.as_str())
+        }
+        Primitive::Product(_, c) => Some(c.value.as_str()),
+        _ => None,
+    })
+}
+
+/// The roles of the planning flavour's "tool-like" roles that must not be dirty.
+const CLEAN_ROLES: &[&str] = &["cutting_board", "tool", "receptacle", "container", "pot"];
+
+fn lower_action(world: &World, action: &Action, bound: &[bool], flavour: Flavour) -> PAction {
+    let mut roles = Vec::new();
+    let mut params = Vec::new();
+    for (role, &b) in action.roles.iter().zip(bound) {
+        if b && !world.is_value_role(&role.name) {
+            roles.push(Some(T::var(&role.name)));
+            params.push(obj_var(&role.name));
+        } else {
+            roles.push(None);
+        }
+    }
+    let new = creates(action).then(|| T::var("new"));
+    if new.is_some() {
+        params.push(obj_var("new"));
+    }
+    let mut l = Lowering {
+        world,
+        roles,
+        writes: Vec::new(),
+        fresh: Fresh(0),
+        new,
+    };
+    let mut pre = Vec::new();
+    for check in &action.checks {
+        if check.when.is_some_and(|r| !bound[r]) || check.unless.is_some_and(|r| bound[r]) {
+            continue;
+        }
+        pre.push(l.test(&check.test));
+    }
+    if flavour == Flavour::Planning {
+        pre.extend(planning_preconditions(world, action, &l));
+    }
+    for effect in &action.effects {
+        if effect.when.is_some_and(|r| !bound[r]) {
+            continue;
+        }
+        match &effect.condition {
+            Some(t) => {
+                let cond = l.test(t);
+                let cond = l.now(&cond);
+                let before = l.writes.len();
+                l.primitive(&effect.primitive);
+                for w in &mut l.writes[before..] {
+                    w.condition = and(vec![cond.clone(), w.condition.clone()]);
+                }
+            }
+            None => l.primitive(&effect.primitive),
+        }
+    }
+    let effects = ir::effects(&l.writes);
+    PAction {
+        name: ir::name(&variant_name(action, bound)),
+        parameters: ir::typed_vars(&params),
+        vars: Vec::new(),
+        precondition: Some(ir::gd(&and(pre))),
+        effect: Some(ir::effect(crate::ast::EffectKind::And { args: effects })),
+        span: ir::span(),
+    }
+}
+
+/// The tightenings of the planning flavour (docs/kitchen.md lists and explains each).
+fn planning_preconditions(world: &World, action: &Action, l: &Lowering) -> Vec<F> {
+    let mut out = Vec::new();
+    let bound: Vec<(usize, T)> = (0..action.roles.len())
+        .filter_map(|i| l.r(i).map(|t| (i, t)))
+        .collect();
+    let name_role = |i: usize| world.is_name_role(&action.roles[i].name);
+    for (n, (i, t)) in bound.iter().enumerate() {
+        // 1. Every object named exists (a product name must not exist yet, see 5).
+        if !name_role(*i) {
+            out.push(atom("present", vec![t.clone()]));
+        }
+        // 2. No two roles name the same object (Simmer's duplicate check).
+        for (_, u) in &bound[n + 1..] {
+            out.push(not(eq(t, u)));
+        }
+        // 3. Nothing served is touched again: serving is final.
+        out.push(not(atom("is", vec![t.clone(), status("served")])));
+        // 4. Boards, tools and vessels are used clean.
+        if CLEAN_ROLES.contains(&action.roles[*i].name.as_str()) {
+            out.push(not(atom("is", vec![t.clone(), status("dirty")])));
+            let s = format!("s{i}");
+            out.push(not(exists(
+                vec![obj_var(&s)],
+                atom("contam", vec![t.clone(), T::Var(s.clone())]),
+            )));
+        }
+        // 5. A COMBINE product is a spare that does not exist yet.
+        if name_role(*i) {
+            out.push(atom("spare", vec![t.clone()]));
+            out.push(not(atom("present", vec![t.clone()])));
+        }
+    }
+    // 6. A created object is a spare made for this parent and kind, not yet used.
+    if let Some(new) = &l.new {
+        out.push(not(atom("present", vec![new.clone()])));
+        let parent = action.effects.iter().find_map(|e| match &e.primitive {
+            Primitive::Derive(x, _)
+            | Primitive::Byproduct(x, _)
+            | Primitive::GrateInto(x, _, _) => l.r(*x),
+            _ => None,
+        });
+        let kind = derivative_kind(action).unwrap_or_default();
+        match parent {
+            Some(p) => out.push(atom("spare-of", vec![new.clone(), p, kind_const(kind)])),
+            None => out.push(atom("spare-product", vec![new.clone(), kind_const(kind)])),
+        }
+    }
+    out
+}
+
+/// The constant naming a kind of derivative or product.
+pub fn kind_const(kind: &str) -> T {
+    T::Const(format!("k-{kind}"))
+}
+
+fn skeleton(name: &str, params: &[(&str, &str)]) -> AtomicSkeleton {
+    AtomicSkeleton {
+        name: ir::name(name),
+        parameters: params
+            .iter()
+            .map(|(v, t)| Typed {
+                item: ir::var(v),
+                ty: Some(Type::Name(ir::name(t))),
+            })
+            .collect(),
+        span: ir::span(),
+    }
+}
+
+fn typed_names(names: &[String], ty: &str) -> Vec<Typed<crate::ast::Name>> {
+    names
+        .iter()
+        .map(|n| Typed {
+            item: ir::name(n),
+            ty: Some(Type::Name(ir::name(ty))),
+        })
+        .collect()
+}
+
+/// Every kind of derivative or product the actions make.
+fn kinds(world: &World) -> BTreeSet<String> {
+    world
+        .actions
+        .values()
+        .filter_map(|a| derivative_kind(a).map(str::to_string))
+        .collect()
+}
+
+/// The food audit's object filter (semantics §8.1) as a formula on `?o`. In the planning
+/// flavour the storage rule does not hide contamination (`storage` false).
+fn skipped(rule: &SkipRuleDef, o: &T, storage: bool) -> F {
+    let mut parts = Vec::new();
+    if !rule.any_property.is_empty() {
+        parts.push(or(rule
+            .any_property
+            .iter()
+            .map(|p| atom("has", vec![o.clone(), prop(p)]))
+            .collect()));
+    }
+    if !rule.no_property.is_empty() {
+        parts.push(not(or(rule
+            .no_property
+            .iter()
+            .map(|p| atom("has", vec![o.clone(), prop(p)]))
+            .collect())));
+    }
+    if !rule.only_properties.is_empty() {
+        let p = T::var("p");
+        parts.push(F::Forall(
+            vec![("p".into(), PROPERTY.into())],
+            Box::new(or(vec![
+                not(atom("has", vec![o.clone(), p.clone()])),
+                or(rule
+                    .only_properties
+                    .iter()
+                    .map(|q| eq(&p, &prop(q)))
+                    .collect()),
+            ])),
+        ));
+    }
+    if !rule.located_in.is_empty() {
+        if !storage {
+            return F::False;
+        }
+        parts.push(exists(
+            vec![("l".into(), PLACE.into())],
+            and(vec![
+                atom("loc", vec![o.clone(), T::var("l")]),
+                atom("storage", vec![T::var("l")]),
+            ]),
+        ));
+    }
+    and(parts)
+}
+
+fn derived(name: &str, params: &[(&str, &str)], body: F) -> Structure {
+    Structure::Derived(Derived {
+        predicate: skeleton(name, params),
+        body: ir::gd(&body),
+        span: ir::span(),
+    })
+}
+
+/// The audit's derived predicates: `audited`, `cooked-like`, `contaminated`, `unwashed`.
+fn audit_rules(world: &World, flavour: Flavour) -> Vec<Structure> {
+    let fa = &world.config.food_audit;
+    let o = T::var("o");
+    let rules = |storage: bool| {
+        and(vec![
+            atom("present", vec![o.clone()]),
+            not(or(fa
+                .skip
+                .iter()
+                .map(|r| skipped(r, &o, storage))
+                .collect())),
+        ])
+    };
+    let cooked_like = or(fa
+        .cooked_states
+        .iter()
+        .map(|s| atom("is", vec![o.clone(), status(s)]))
+        .collect());
+    let planning = flavour == Flavour::Planning;
+    vec![
+        derived("audited", &[("o", OBJ)], rules(true)),
+        derived("audited-anywhere", &[("o", OBJ)], rules(!planning)),
+        derived("cooked-like", &[("o", OBJ)], cooked_like),
+        derived(
+            "contaminated",
+            &[("o", OBJ), ("s", OBJ)],
+            and(vec![
+                atom("audited-anywhere", vec![o.clone()]),
+                atom("contam", vec![o.clone(), T::var("s")]),
+                not(eq(&o, &T::var("s"))),
+                not(atom("cooked-like", vec![o.clone()])),
+            ]),
+        ),
+        derived(
+            "unwashed",
+            &[("o", OBJ)],
+            and(vec![
+                atom("audited", vec![o.clone()]),
+                atom("is", vec![o.clone(), status("dirty")]),
+                not(and(vec![
+                    atom("is", vec![o.clone(), status("cooked")]),
+                    atom("has", vec![o.clone(), prop("protein")]),
+                ])),
+            ]),
+        ),
+    ]
+}
+
+/// The domain: types, the vocabulary as constants, predicates, the audit's derived predicates
+/// and one action per action variant.
+pub fn domain(world: &World, flavour: Flavour) -> Domain {
+    let v = Vocabulary::of(world);
+    let mut requirements: Vec<crate::ast::Name> = [
+        ":strips",
+        ":typing",
+        ":negative-preconditions",
+        ":equality",
+        ":disjunctive-preconditions",
+        ":existential-preconditions",
+        ":universal-preconditions",
+        ":conditional-effects",
+        ":derived-predicates",
+    ]
+    .iter()
+    .map(|r| ir::name(r))
+    .collect();
+    requirements.dedup();
+    let types = vec![
+        Typed {
+            item: ir::name(OBJ),
+            ty: Some(Type::Name(ir::name(PLACE))),
+        },
+        Typed {
+            item: ir::name(PLACE),
+            ty: None,
+        },
+        Typed {
+            item: ir::name(PROPERTY),
+            ty: None,
+        },
+        Typed {
+            item: ir::name(STATUS),
+            ty: None,
+        },
+        Typed {
+            item: ir::name("kind"),
+            ty: None,
+        },
+    ];
+    let mut constants = typed_names(
+        &v.properties
+            .iter()
+            .map(|p| format!("p-{p}"))
+            .collect::<Vec<_>>(),
+        PROPERTY,
+    );
+    constants.extend(typed_names(
+        &v.states
+            .iter()
+            .map(|s| format!("s-{s}"))
+            .collect::<Vec<_>>(),
+        STATUS,
+    ));
+    constants.extend(typed_names(
+        &LITERAL_PLACES
+            .iter()
+            .map(|s| s.to_string())
+            .collect::<Vec<_>>(),
+        PLACE,
+    ));
+    constants.extend(typed_names(
+        &kinds(world)
+            .iter()
+            .map(|k| format!("k-{k}"))
+            .collect::<Vec<_>>(),
+        "kind",
+    ));
+    let mut predicates = vec![
+        skeleton("present", &[("o", OBJ)]),
+        skeleton("has", &[("o", OBJ), ("p", PROPERTY)]),
+        skeleton("is", &[("o", OBJ), ("s", STATUS)]),
+        skeleton("loc", &[("o", OBJ), ("l", PLACE)]),
+        skeleton("in", &[("o", OBJ), ("c", OBJ)]),
+        skeleton("held", &[("o", OBJ)]),
+        skeleton("hands", &[("s", OBJ)]),
+        skeleton("contam", &[("o", OBJ), ("s", OBJ)]),
+        skeleton("resolves", &[("l", PLACE), ("o", OBJ)]),
+        skeleton("storage", &[("l", PLACE)]),
+        skeleton("source-excluded", &[("o", OBJ)]),
+        skeleton("spare", &[("o", OBJ)]),
+        skeleton("spare-of", &[("o", OBJ), ("x", OBJ), ("k", "kind")]),
+        skeleton("spare-product", &[("o", OBJ), ("k", "kind")]),
+        skeleton("audited", &[("o", OBJ)]),
+        skeleton("audited-anywhere", &[("o", OBJ)]),
+        skeleton("cooked-like", &[("o", OBJ)]),
+        skeleton("contaminated", &[("o", OBJ), ("s", OBJ)]),
+        skeleton("unwashed", &[("o", OBJ)]),
+    ];
+    for f in &world.config.agent.flags {
+        predicates.push(skeleton(&flag(f), &[]));
+    }
+    for (kind, text) in &v.id_tests {
+        predicates.push(skeleton(&id_test_predicate(kind, text), &[("o", OBJ)]));
+    }
+    let mut structures = Vec::new();
+    for action in world.actions.values().filter(|a| a.handled) {
+        for bound in variants(action) {
+            structures.push(Structure::Action(lower_action(
+                world, action, &bound, flavour,
+            )));
+        }
+    }
+    if flavour == Flavour::Audit {
+        // The stand-in for a plan step the domain cannot express: it always fails.
+        predicates.push(skeleton("expressible-step", &[]));
+        structures.push(Structure::Action(PAction {
+            name: ir::name(translate::UNEXPRESSIBLE),
+            parameters: Vec::new(),
+            vars: Vec::new(),
+            precondition: Some(ir::gd(&atom("expressible-step", vec![]))),
+            effect: Some(ir::effect(crate::ast::EffectKind::And { args: Vec::new() })),
+            span: ir::span(),
+        }));
+    }
+    structures.extend(audit_rules(world, flavour));
+    Domain {
+        name: ir::name(match flavour {
+            Flavour::Audit => "kitchen-audit",
+            Flavour::Planning => "kitchen-planning",
+        }),
+        requirements,
+        types,
+        constants,
+        predicates,
+        functions: Vec::new(),
+        constraints: None,
+        structures,
+        span: ir::span(),
+    }
+}
+
+/// The default pool of spares for a task: one derivative per cuttable object and cutting kind,
+/// one peel and one grated per object with those properties, one of each product, and the
+/// COMBINE products the goal names.
+pub fn default_spares(world: &World, env: &Env, goal: Option<&TaskGoal>) -> Vec<Spare> {
+    let mut out: Vec<Spare> = Vec::new();
+    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    let mut push = |out: &mut Vec<Spare>, base: String, parent: Option<(String, String)>| {
+        let n = counts.entry(base.clone()).or_insert(0);
+        *n += 1;
+        out.push(Spare {
+            id: format!("{base}_{n}"),
+            name: base,
+            parent,
+        });
+    };
+    let needed: BTreeSet<(String, String)> = goal
+        .map(|g| g.derivatives_in(world))
+        .unwrap_or_default()
+        .into_iter()
+        .collect();
+    for o in &env.objects {
+        for action in world.actions.values() {
+            if !creates(action) {
+                continue;
+            }
+            let Some(kind) = derivative_kind(action) else {
+                continue;
+            };
+            let is_product = action
+                .effects
+                .iter()
+                .any(|e| matches!(e.primitive, Primitive::Product(..)));
+            if is_product {
+                continue;
+            }
+            if needed.contains(&(o.id.clone(), action.name.clone())) {
+                push(
+                    &mut out,
+                    format!("{}_{kind}", o.name),
+                    Some((o.id.clone(), kind.to_string())),
+                );
+            }
+        }
+    }
+    if let Some(g) = goal {
+        for d in g.products() {
+            out.push(Spare {
+                id: d.clone(),
+                name: goal::class_of(&d),
+                parent: None,
+            });
+        }
+    }
+    out
+}
+
+fn init_atom(p: &str, args: &[&str]) -> Init {
+    Init {
+        kind: InitKind::Atom(ir::ast_atom(
+            p,
+            &args.iter().map(|a| T::c(a)).collect::<Vec<_>>(),
+        )),
+        span: ir::span(),
+    }
+}
+
+fn strip_number(place: &str) -> &str {
+    place.trim_end_matches(|c: char| c == '_' || c.is_ascii_digit())
+}
+
+/// The problem of a task: the environment's objects and spares, the initial state, and the goal
+/// (the task's goal when given, and the audits).
+pub fn problem(
+    world: &World,
+    env: &Env,
+    goal: Option<&TaskGoal>,
+    name: &str,
+    options: &Options,
+) -> Problem {
+    let v = Vocabulary::of(world);
+    let mut spares = default_spares(world, env, goal);
+    for s in &options.spares {
+        if !spares.iter().any(|x| x.id == s.id) {
+            spares.push(s.clone());
+        }
+    }
+    let ids: BTreeSet<&str> = env.objects.iter().map(|o| o.id.as_str()).collect();
+    spares.retain(|s| !ids.contains(s.id.as_str()));
+    let mut places: BTreeSet<String> = BTreeSet::new();
+    for o in &env.objects {
+        if let Some(l) = &o.location
+            && !ids.contains(l.as_str())
+            && !LITERAL_PLACES.contains(&l.as_str())
+        {
+            places.insert(l.clone());
+        }
+    }
+    let mut extra_props: BTreeSet<String> = BTreeSet::new();
+    let mut extra_states: BTreeSet<String> = BTreeSet::new();
+    for o in &env.objects {
+        extra_props.extend(
+            o.properties
+                .iter()
+                .filter(|p| !v.properties.contains(*p))
+                .cloned(),
+        );
+        extra_states.extend(o.states.iter().filter(|s| !v.states.contains(*s)).cloned());
+    }
+    let mut objects = typed_names(
+        &env.objects.iter().map(|o| o.id.clone()).collect::<Vec<_>>(),
+        OBJ,
+    );
+    objects.extend(typed_names(
+        &spares.iter().map(|s| s.id.clone()).collect::<Vec<_>>(),
+        OBJ,
+    ));
+    objects.extend(typed_names(
+        &places.iter().cloned().collect::<Vec<_>>(),
+        PLACE,
+    ));
+    objects.extend(typed_names(
+        &extra_props
+            .iter()
+            .map(|p| format!("p-{p}"))
+            .collect::<Vec<_>>(),
+        PROPERTY,
+    ));
+    objects.extend(typed_names(
+        &extra_states
+            .iter()
+            .map(|s| format!("s-{s}"))
+            .collect::<Vec<_>>(),
+        STATUS,
+    ));
+    let mut init = Vec::new();
+    let excluded = &world.config.contamination.source_names_excluded;
+    let storage: Vec<String> = world
+        .config
+        .food_audit
+        .skip
+        .iter()
+        .flat_map(|r| r.located_in.iter().cloned())
+        .collect();
+    let all_ids: Vec<(String, String)> = env
+        .objects
+        .iter()
+        .map(|o| (o.id.clone(), o.name.clone()))
+        .chain(spares.iter().map(|s| (s.id.clone(), s.name.clone())))
+        .collect();
+    for (id, name) in &all_ids {
+        if excluded.contains(name) {
+            init.push(init_atom("source-excluded", &[id]));
+        }
+        for (kind, text) in &v.id_tests {
+            let hit = match kind.as_str() {
+                "starts" => id.starts_with(text.as_str()),
+                _ => id.contains(text.as_str()),
+            };
+            if hit {
+                init.push(init_atom(&id_test_predicate(kind, text), &[id]));
+            }
+        }
+        // An object resolves to itself; `storage` by its id without trailing digits.
+        init.push(init_atom("resolves", &[id, id]));
+        if storage.iter().any(|s| s == strip_number(id)) {
+            init.push(init_atom("storage", &[id]));
+        }
+    }
+    for place in places
+        .iter()
+        .map(String::as_str)
+        .chain(LITERAL_PLACES.iter().copied())
+    {
+        let target = format!("{place}_1");
+        if ids.contains(target.as_str()) {
+            init.push(init_atom("resolves", &[place, &target]));
+        }
+        if storage.iter().any(|s| s == strip_number(place)) {
+            init.push(init_atom("storage", &[place]));
+        }
+    }
+    for o in &env.objects {
+        init.push(init_atom("present", &[&o.id]));
+        for p in &o.properties {
+            init.push(init_atom("has", &[&o.id, &format!("p-{p}")]));
+        }
+        for s in &o.states {
+            init.push(init_atom("is", &[&o.id, &format!("s-{s}")]));
+        }
+        if let Some(l) = &o.location {
+            init.push(init_atom("loc", &[&o.id, l]));
+            let c = format!("{l}_1");
+            if c != o.id && ids.contains(c.as_str()) {
+                init.push(init_atom("in", &[&o.id, &c]));
+            }
+        }
+    }
+    for s in &spares {
+        init.push(init_atom("spare", &[&s.id]));
+        if let Some((p, k)) = &s.parent {
+            init.push(init_atom("spare-of", &[&s.id, p, &format!("k-{k}")]));
+        }
+    }
+    // Dedup the init (an object may be its own place).
+    let mut seen = BTreeSet::new();
+    init.retain(|i| seen.insert(format!("{i:?}")));
+    let goal_formula = goal::formula(world, env, goal, &spares, options.flavour);
+    Problem {
+        name: ir::name(name),
+        domain: Some(ir::name(match options.flavour {
+            Flavour::Audit => "kitchen-audit",
+            Flavour::Planning => "kitchen-planning",
+        })),
+        requirements: Vec::new(),
+        objects,
+        init,
+        goal: Some(ir::gd(&goal_formula)),
+        constraints: None,
+        metric: None,
+        length: None,
+        span: ir::span(),
+    }
+}

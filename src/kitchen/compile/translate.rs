@@ -1,0 +1,172 @@
+//! Plans between Simmer's format and the compiled domain's PDDL plans.
+//!
+//! Both directions replay the plan in the engine, which knows the ids Simmer gives to created
+//! objects (`lettuce_chunks_1`): a PDDL plan names its created object as the action's last
+//! argument, a Simmer plan never does.
+
+use super::goal::class_of;
+use super::{Spare, creates, variant_name, variants};
+use crate::kitchen::engine::Engine;
+use crate::kitchen::report::FailureType;
+use crate::kitchen::simmer::Env;
+use crate::kitchen::world::World;
+use crate::kitchen::{Mode, plan};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The PDDL action written for a step the compiled domain cannot express (an unknown action,
+/// a wrong number of arguments, an object that does not exist, one object in two roles).
+pub const UNEXPRESSIBLE: &str = "simmer-syntax-error";
+
+fn created_ids(engine: &Engine) -> BTreeSet<String> {
+    engine.state.created.iter().map(|o| o.id.clone()).collect()
+}
+
+/// One PDDL step per Simmer step, in order: `(action arg…)`, or `(simmer-syntax-error)` for a
+/// step with a syntax failure or an unknown action.
+pub fn to_pddl_plan(world: &World, env: &Env, simmer_plan: &str) -> String {
+    let parsed = plan::parse(simmer_plan);
+    let mut engine = Engine::new(world, env, Mode::Simmer);
+    let mut out = String::new();
+    for step in &parsed.steps {
+        let before_failures = engine.failures.len();
+        let before = created_ids(&engine);
+        let binding = engine.run_step(step);
+        let bad = engine.failures[before_failures..].iter().any(|f| {
+            f.failure_type == FailureType::Syntax || f.reason.starts_with("Unknown action")
+        });
+        let (Some(binding), Some(action)) = (binding, world.action(&step.action)) else {
+            out.push_str(&format!("({UNEXPRESSIBLE})\n"));
+            continue;
+        };
+        if bad {
+            out.push_str(&format!("({UNEXPRESSIBLE})\n"));
+            continue;
+        }
+        let bound: Vec<bool> = binding.iter().map(Option::is_some).collect();
+        let mut args = Vec::new();
+        for (role, value) in action.roles.iter().zip(&binding) {
+            if let Some(v) = value
+                && !world.is_value_role(&role.name)
+            {
+                args.push(v.clone());
+            }
+        }
+        if creates(action) {
+            let after = created_ids(&engine);
+            match after.difference(&before).next() {
+                Some(new) => args.push(new.clone()),
+                None => {
+                    out.push_str(&format!("({UNEXPRESSIBLE})\n"));
+                    continue;
+                }
+            }
+        }
+        let mut line = format!("({}", variant_name(action, &bound));
+        for a in &args {
+            line.push(' ');
+            line.push_str(a);
+        }
+        line.push_str(")\n");
+        out.push_str(&line);
+    }
+    out
+}
+
+/// The objects a Simmer plan creates, to declare in the audit problem it is checked against.
+pub fn plan_spares(world: &World, env: &Env, simmer_plan: &str) -> Vec<Spare> {
+    let outcome = crate::kitchen::run(world, env, simmer_plan, Mode::Simmer);
+    let initial: BTreeSet<&str> = env.objects.iter().map(|o| o.id.as_str()).collect();
+    outcome
+        .state
+        .created
+        .iter()
+        .filter(|o| !initial.contains(o.id.as_str()))
+        .map(|o| Spare {
+            id: o.id.clone(),
+            name: o.name.clone(),
+            parent: None,
+        })
+        .collect()
+}
+
+/// Simmer's rendering of an id: `<lettuce> (1)`, or `<salad>` for an id without a number.
+fn render(id: &str) -> String {
+    let class = class_of(id);
+    if class.len() < id.len() {
+        format!("<{class}> ({})", &id[class.len() + 1..])
+    } else {
+        format!("<{id}>")
+    }
+}
+
+/// Default values for value roles, which the compiled domain does not model.
+fn default_value(role: &str) -> &'static str {
+    match role {
+        "temperature" => "<350F>",
+        _ => "<5_minutes>",
+    }
+}
+
+/// A PDDL plan for the compiled domain, in Simmer's format, one step a line. Created objects
+/// are renamed to the ids Simmer gives them. An unknown action is an error.
+pub fn from_pddl_plan(world: &World, env: &Env, pddl_plan: &str) -> Result<String, String> {
+    let mut by_name = BTreeMap::new();
+    for action in world.actions.values() {
+        for bound in variants(action) {
+            by_name.insert(variant_name(action, &bound), (action, bound));
+        }
+    }
+    let mut engine = Engine::new(world, env, Mode::Simmer);
+    let mut rename: BTreeMap<String, String> = BTreeMap::new();
+    let mut out = String::new();
+    let mut number = 0;
+    for raw in pddl_plan.lines() {
+        let line = raw.split(';').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let inner = line
+            .trim_start_matches(|c: char| c.is_ascii_digit() || c == '.' || c == ':' || c == ' ')
+            .trim_start_matches('(')
+            .trim_end_matches([')', ' ']);
+        let mut words = inner.split_whitespace().map(str::to_lowercase);
+        let Some(name) = words.next() else { continue };
+        let Some((action, bound)) = by_name.get(&name) else {
+            return Err(format!("unknown action `{name}`"));
+        };
+        let mut args: Vec<String> = words.collect();
+        let new = if creates(action) { args.pop() } else { None };
+        let mut parts = Vec::new();
+        let mut given = args.iter();
+        for (role, &b) in action.roles.iter().zip(bound) {
+            if !b {
+                continue;
+            }
+            if world.is_value_role(&role.name) {
+                parts.push(default_value(&role.name).to_string());
+                continue;
+            }
+            let Some(id) = given.next() else {
+                return Err(format!("too few arguments for `{name}`"));
+            };
+            let id = rename.get(id).cloned().unwrap_or_else(|| id.clone());
+            parts.push(render(&id));
+        }
+        let text = format!("[{}] {}", action.name.to_uppercase(), parts.join(" "));
+        number += 1;
+        out.push_str(&format!("{number}. {text}\n"));
+        let before = created_ids(&engine);
+        if let Some(step) = plan::parse(&text).steps.first() {
+            let mut step = step.clone();
+            step.number = number;
+            engine.run_step(&step);
+        }
+        if let Some(new) = new {
+            let after = created_ids(&engine);
+            if let Some(id) = after.difference(&before).next() {
+                rename.insert(new, id.clone());
+            }
+        }
+    }
+    Ok(out)
+}
