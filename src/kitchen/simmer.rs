@@ -70,20 +70,28 @@ fn strings(value: &Value) -> Option<Vec<String>> {
         .collect()
 }
 
+/// A world file's JSON, which must be an object; `what` says so when it is not.
+fn json_object(text: &str, file: FileId, what: &str) -> Result<Value, Vec<Diagnostic>> {
+    let code = Code::KitchenWorldInvalid;
+    let value: Value =
+        serde_json::from_str(text).map_err(|e| vec![json_error(code, &e, text, file)])?;
+    if !value.is_object() {
+        return Err(vec![located(
+            code,
+            what.into(),
+            Span::new(0, text.len().min(1)),
+            file,
+        )]);
+    }
+    Ok(value)
+}
+
 /// The ordered role lists of `action_def.json`; only `args` is read, as Simmer does.
 pub fn action_roles(text: &str) -> Result<Vec<(String, Vec<String>)>, Vec<Diagnostic>> {
     let code = Code::KitchenWorldInvalid;
     let file = FileId(0);
-    let value: Value =
-        serde_json::from_str(text).map_err(|e| vec![json_error(code, &e, text, file)])?;
-    let Some(map) = value.as_object() else {
-        return Err(vec![located(
-            code,
-            "`action_def.json` must be an object of actions".into(),
-            Span::new(0, text.len().min(1)),
-            file,
-        )]);
-    };
+    let value = json_object(text, file, "`action_def.json` must be an object of actions")?;
+    let map = value.as_object().into_iter().flatten();
     let mut out = Vec::new();
     let mut errors = Vec::new();
     for (name, entry) in map {
@@ -114,16 +122,8 @@ pub fn action_roles(text: &str) -> Result<Vec<(String, Vec<String>)>, Vec<Diagno
 pub fn object_classes(text: &str) -> Result<BTreeMap<String, ClassDef>, Vec<Diagnostic>> {
     let code = Code::KitchenWorldInvalid;
     let file = FileId(1);
-    let value: Value =
-        serde_json::from_str(text).map_err(|e| vec![json_error(code, &e, text, file)])?;
-    let Some(map) = value.as_object() else {
-        return Err(vec![located(
-            code,
-            "`object_def.json` must be an object of classes".into(),
-            Span::new(0, text.len().min(1)),
-            file,
-        )]);
-    };
+    let value = json_object(text, file, "`object_def.json` must be an object of classes")?;
+    let map = value.as_object().into_iter().flatten();
     let mut out = BTreeMap::new();
     let mut errors = Vec::new();
     for (name, entry) in map {
