@@ -28,6 +28,10 @@ pub struct TaskGoal {
     /// Appliances that must have been used, through a state they keep (`s-hot`…): rarely needed.
     #[serde(default)]
     pub states: Vec<Ingredient>,
+    /// Further objects the planning flavour keeps (an oven, a grater), besides those it derives
+    /// (`compile::relevant_env`).
+    #[serde(default)]
+    pub tools: Vec<String>,
 }
 
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -72,6 +76,18 @@ pub fn class_of(id: &str) -> String {
 impl TaskGoal {
     pub fn from_toml(text: &str) -> Result<TaskGoal, String> {
         toml::from_str(text).map_err(|e| e.to_string())
+    }
+
+    /// The objects the goal names.
+    pub fn objects(&self) -> Vec<String> {
+        let mut out: Vec<String> = self.dish.iter().map(|d| d.container.clone()).collect();
+        for ing in self.ingredient.iter().chain(&self.states) {
+            out.push(ing.object.clone());
+            out.extend(ing.container.iter().cloned());
+        }
+        out.extend(self.serve.iter().cloned());
+        out.extend(self.tools.iter().cloned());
+        out
     }
 
     /// The COMBINE products the goal names.

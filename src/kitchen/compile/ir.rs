@@ -161,8 +161,19 @@ pub struct Write {
 /// Whether the write touches the atom `predicate(args)`: the condition on the write's variables
 /// under which it does, in the state before the action.
 fn touches(w: &Write, predicate: &str, args: &[T]) -> F {
+    match touch_parts(w, predicate, args) {
+        Some((eqs, rest, cond)) => and(vec![eqs, exists(rest, cond)]),
+        None => F::False,
+    }
+}
+
+/// `touches` in parts: the equalities that make the atoms meet, the write's remaining
+/// variables and its condition under the match.
+type TouchParts = (F, Vec<(String, String)>, F);
+
+fn touch_parts(w: &Write, predicate: &str, args: &[T]) -> Option<TouchParts> {
     if w.predicate != predicate || w.args.len() != args.len() {
-        return F::False;
+        return None;
     }
     let mut map: Vec<(String, T)> = Vec::new();
     let mut eqs = Vec::new();
@@ -184,7 +195,8 @@ fn touches(w: &Write, predicate: &str, args: &[T]) -> F {
         .cloned()
         .collect();
     let cond = subst(&w.condition, &map);
-    and(vec![and(eqs), exists(rest, cond)])
+    let eqs = and(eqs);
+    (eqs != F::False).then_some((eqs, rest, cond))
 }
 
 /// The value of `predicate(args)` after `writes`, as a formula over the state before them.
@@ -235,6 +247,26 @@ pub fn effects(writes: &[Write]) -> Vec<Effect> {
                 continue;
             }
             condition = and(vec![condition, not(or(later))]);
+        } else {
+            // A later add of the same atom wins in PDDL as in Simmer. Where it surely fires
+            // when this delete does (its condition is true or the same), the delete is kept
+            // off that atom by equalities, which a grounder decides statically: this spares
+            // Fast Downward from negating the add's condition for every delete.
+            let mut guards = Vec::new();
+            for d in writes[i + 1..].iter().filter(|d| d.add) {
+                if let Some((eqs, rest, cond)) = touch_parts(d, &w.predicate, &w.args)
+                    && rest.is_empty()
+                    && (cond == F::True || cond == w.condition)
+                {
+                    guards.push(eqs);
+                }
+            }
+            if guards.contains(&F::True) {
+                continue;
+            }
+            if !guards.is_empty() {
+                condition = and(vec![condition, not(or(guards))]);
+            }
         }
         if condition == F::False {
             continue;

@@ -205,6 +205,7 @@ struct Lowering<'w> {
     fresh: Fresh,
     /// The parameter of the object the action creates, if any.
     new: Option<T>,
+    flavour: Flavour,
 }
 
 impl Lowering<'_> {
@@ -759,13 +760,19 @@ impl Lowering<'_> {
             .iter()
             .map(|s| (s.clone(), self.now(&atom("is", vec![c.clone(), status(s)]))))
             .collect();
-        // The overwrite: the earlier record is gone.
-        for (p, ty) in [
-            ("has", PROPERTY),
-            ("is", STATUS),
-            ("contam", OBJ),
-            ("loc", PLACE),
-        ] {
+        // The overwrite: the earlier record is gone (in the planning flavour the product does
+        // not exist yet, so there is none).
+        let overwrite = if self.flavour == Flavour::Planning {
+            &[][..]
+        } else {
+            &[
+                ("has", PROPERTY),
+                ("is", STATUS),
+                ("contam", OBJ),
+                ("loc", PLACE),
+            ][..]
+        };
+        for &(p, ty) in overwrite {
             self.del_all(p, pid, ty, F::True, Vec::new());
         }
         self.add("present", vec![pid.clone()]);
@@ -851,6 +858,55 @@ pub fn derivative_kind(action: &Action) -> Option<&str> {
 /// The roles of the planning flavour's "tool-like" roles that must not be dirty.
 const CLEAN_ROLES: &[&str] = &["cutting_board", "tool", "receptacle", "container", "pot"];
 
+/// What fills a role in the planning flavour, by the role's name: an object with the property
+/// (`tool`), or an object of the class, its id's class being the name or ending in `_name`
+/// (`cutting_board`, `steamer`). Simmer only checks some of these (or none: STEAM's steamer and
+/// pot are only tested for containment), which leaves a grounder every object for every role.
+/// Roles not listed (`object`, `target`, `source`, `appliance` …) take any object.
+pub const ROLE_FILTERS: &[(&str, RoleFilter)] = &[
+    ("tool", RoleFilter::Property),
+    ("receptacle", RoleFilter::Property),
+    ("heatsource", RoleFilter::Property),
+    ("container", RoleFilter::Property),
+    ("surface", RoleFilter::Property),
+    ("filter", RoleFilter::Property),
+    ("covering", RoleFilter::Property),
+    ("wrap_material", RoleFilter::Property),
+    ("cutting_board", RoleFilter::Class),
+    ("steamer", RoleFilter::Class),
+    ("pot", RoleFilter::Class),
+    ("grinder", RoleFilter::Class),
+    ("coffee_machine", RoleFilter::Class),
+    ("coffee_beans", RoleFilter::Class),
+    ("water", RoleFilter::Class),
+    ("fridge", RoleFilter::Class),
+    ("freezer", RoleFilter::Class),
+];
+
+/// How a role of `ROLE_FILTERS` restricts its objects.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RoleFilter {
+    Property,
+    Class,
+}
+
+/// The static predicate of a class-filtered role.
+fn class_predicate(role: &str) -> String {
+    format!("class-{role}")
+}
+
+/// Whether an object of the class fills a class-filtered role.
+fn class_fits(class: &str, role: &str) -> bool {
+    class == role || class.ends_with(&format!("_{role}"))
+}
+
+fn role_filter(role: &str) -> Option<RoleFilter> {
+    ROLE_FILTERS
+        .iter()
+        .find(|(r, _)| *r == role)
+        .map(|(_, f)| *f)
+}
+
 fn lower_action(world: &World, action: &Action, bound: &[bool], flavour: Flavour) -> PAction {
     let mut roles = Vec::new();
     let mut params = Vec::new();
@@ -872,6 +928,7 @@ fn lower_action(world: &World, action: &Action, bound: &[bool], flavour: Flavour
         writes: Vec::new(),
         fresh: Fresh(0),
         new,
+        flavour,
     };
     let mut pre = Vec::new();
     for check in &action.checks {
@@ -938,13 +995,20 @@ fn planning_preconditions(world: &World, action: &Action, l: &Lowering) -> Vec<F
                 atom("contam", vec![t.clone(), T::Var(s.clone())]),
             )));
         }
-        // 5. A COMBINE product is a spare that does not exist yet.
+        // 5. Roles that name a kind of object take only objects of that kind.
+        let role = action.roles[*i].name.as_str();
+        match role_filter(role) {
+            Some(RoleFilter::Property) => out.push(atom("has", vec![t.clone(), prop(role)])),
+            Some(RoleFilter::Class) => out.push(atom(&class_predicate(role), vec![t.clone()])),
+            None => {}
+        }
+        // 6. A COMBINE product is a spare that does not exist yet.
         if name_role(*i) {
             out.push(atom("spare", vec![t.clone()]));
             out.push(not(atom("present", vec![t.clone()])));
         }
     }
-    // 6. A created object is a spare made for this parent and kind, not yet used.
+    // 7. A created object is a spare made for this parent and kind, not yet used.
     if let Some(new) = &l.new {
         out.push(not(atom("present", vec![new.clone()])));
         let parent = action.effects.iter().find_map(|e| match &e.primitive {
@@ -1197,6 +1261,13 @@ pub fn domain(world: &World, flavour: Flavour) -> Domain {
     for f in &world.config.agent.flags {
         predicates.push(skeleton(&flag(f), &[]));
     }
+    if flavour == Flavour::Planning {
+        for (role, filter) in ROLE_FILTERS {
+            if *filter == RoleFilter::Class {
+                predicates.push(skeleton(&class_predicate(role), &[("o", OBJ)]));
+            }
+        }
+    }
     for (kind, text) in &v.id_tests {
         predicates.push(skeleton(&id_test_predicate(kind, text), &[("o", OBJ)]));
     }
@@ -1293,6 +1364,54 @@ pub fn default_spares(world: &World, env: &Env, goal: Option<&TaskGoal>) -> Vec<
     out
 }
 
+/// The planning flavour's environment: the objects the goal names, the tools to work them
+/// (heat sources that are surfaces, heatable receptacles, the tap and sink, a board and sharp
+/// tools when the goal needs a derivative, the counter) and, transitively, the objects they are
+/// stored in. Other objects stay where they are in Simmer's run, untouched by the plan.
+pub fn relevant_env(world: &World, env: &Env, goal: &TaskGoal) -> Env {
+    let has = |o: &super::simmer::EnvObject, p: &str| o.properties.iter().any(|x| x == p);
+    let cutting = !goal.derivatives_in(world).is_empty();
+    let mut keep: BTreeSet<String> = goal.objects().into_iter().collect();
+    for o in &env.objects {
+        let tool = (has(o, "heatsource") && has(o, "surface"))
+            || (has(o, "receptacle") && has(o, "heatable"))
+            || class_fits(&o.name, "water")
+            || o.name == "sink"
+            || o.name == "counter"
+            || (cutting && (o.name == "cutting_board" || has(o, "sharp")));
+        if tool {
+            keep.insert(o.id.clone());
+        }
+    }
+    let ids: BTreeSet<&str> = env.objects.iter().map(|o| o.id.as_str()).collect();
+    loop {
+        let before = keep.len();
+        for o in &env.objects {
+            if !keep.contains(&o.id) {
+                continue;
+            }
+            if let Some(l) = &o.location {
+                for c in [l.clone(), format!("{l}_1")] {
+                    if ids.contains(c.as_str()) {
+                        keep.insert(c);
+                    }
+                }
+            }
+        }
+        if keep.len() == before {
+            break;
+        }
+    }
+    Env {
+        objects: env
+            .objects
+            .iter()
+            .filter(|o| keep.contains(&o.id))
+            .cloned()
+            .collect(),
+    }
+}
+
 fn init_atom(p: &str, args: &[&str]) -> Init {
     Init {
         kind: InitKind::Atom(ir::ast_atom(
@@ -1316,6 +1435,14 @@ pub fn problem(
     name: &str,
     options: &Options,
 ) -> Problem {
+    let relevant;
+    let env = match (options.flavour, goal) {
+        (Flavour::Planning, Some(g)) => {
+            relevant = relevant_env(world, env, g);
+            &relevant
+        }
+        _ => env,
+    };
     let v = Vocabulary::of(world);
     let mut spares = default_spares(world, env, goal);
     for s in &options.spares {
@@ -1397,6 +1524,13 @@ pub fn problem(
             };
             if hit {
                 init.push(init_atom(&id_test_predicate(kind, text), &[id]));
+            }
+        }
+        if options.flavour == Flavour::Planning {
+            for (role, filter) in ROLE_FILTERS {
+                if *filter == RoleFilter::Class && class_fits(name, role) {
+                    init.push(init_atom(&class_predicate(role), &[id]));
+                }
             }
         }
         // An object resolves to itself; `storage` by its id without trailing digits.
