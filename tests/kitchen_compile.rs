@@ -342,3 +342,74 @@ fn compiling_every_task_is_fast() {
     );
     assert!(elapsed.as_secs_f64() < 20.0);
 }
+
+/// Where `up_fast_downward` installed `fast-downward.py`, if it is installed.
+fn fast_downward() -> Option<PathBuf> {
+    let out = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import importlib.util,os; print(os.path.join(os.path.dirname(importlib.util.find_spec('up_fast_downward').origin),'downward','fast-downward.py'))",
+        ])
+        .output()
+        .ok()?;
+    let path = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+    (out.status.success() && path.is_file()).then_some(path)
+}
+
+/// The small tasks CI solves with Fast Downward (LAMA), each within 60 s.
+const SOLVED_IN_CI: &[&str] = &["000", "008", "009"];
+
+#[test]
+fn lama_solves_small_tasks_and_the_plans_run_clean() {
+    let Some(shared) = shared() else { return };
+    let Some(fd) = fast_downward() else {
+        eprintln!("skipped: Fast Downward is not installed (pip install up-fast-downward)");
+        return;
+    };
+    let world = World::embedded();
+    let goals = goals();
+    for task in SOLVED_IN_CI {
+        let goal = &goals[*task];
+        let env = env_of(&shared, task);
+        let options = Options {
+            flavour: Flavour::Planning,
+            ..Options::default()
+        };
+        let domain = compile::domain(&world, Flavour::Planning);
+        let problem = compile::problem(&world, &env, Some(goal), &format!("task-{task}"), &options);
+        let dir = std::env::temp_dir().join(format!("pddlc-lama-{}-{task}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a work directory");
+        std::fs::write(dir.join("domain.pddl"), print::domain(&domain)).expect("write");
+        std::fs::write(dir.join("problem.pddl"), print::problem(&problem)).expect("write");
+        let start = Instant::now();
+        let status = std::process::Command::new("timeout")
+            .arg("60")
+            .arg("python3")
+            .arg(&fd)
+            .args(["--alias", "lama-first", "domain.pddl", "problem.pddl"])
+            .current_dir(&dir)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .expect("python3 runs");
+        let seconds = start.elapsed().as_secs_f64();
+        let plan = std::fs::read_to_string(dir.join("sas_plan"));
+        let _ = std::fs::remove_dir_all(&dir);
+        let plan = plan.unwrap_or_else(|_| {
+            panic!("task {task}: no plan within 60 s ({status}, {seconds:.1} s)")
+        });
+        let simmer = kitchen::from_pddl_plan(&world, &env, &plan)
+            .unwrap_or_else(|e| panic!("task {task}: the plan does not translate back: {e}"));
+        let outcome = kitchen::run(&world, &env, &simmer, Mode::Simmer);
+        let failures: Vec<String> = outcome
+            .failures
+            .iter()
+            .map(|f| format!("step {}: {}", f.step, f.reason))
+            .collect();
+        assert!(
+            failures.is_empty(),
+            "task {task}: the plan fails under kitchen run: {failures:?}\n{simmer}"
+        );
+        eprintln!("task {task}: solved in {seconds:.1} s, clean under kitchen run");
+    }
+}
