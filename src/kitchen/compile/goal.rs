@@ -45,6 +45,9 @@ pub struct Dish {
     /// Whether it must be served (default true).
     #[serde(default = "yes")]
     pub served: bool,
+    /// States the product itself must have (`mixed`, `hot`), besides its ingredients' states.
+    #[serde(default)]
+    pub states: Vec<String>,
 }
 
 fn yes() -> bool {
@@ -145,6 +148,9 @@ pub fn formula(
             parts.push(atom("present", vec![dish.clone()]));
             if d.served {
                 parts.push(atom("is", vec![dish.clone(), status("served")]));
+            }
+            for s in &d.states {
+                parts.push(atom("is", vec![dish.clone(), status(s)]));
             }
             for ing in &g.ingredient {
                 for s in &ing.states {

@@ -372,6 +372,15 @@ impl Lowering<'_> {
         if condition == F::False {
             return;
         }
+        // Planning flavour: contamination is only ever carried from a possible source (a
+        // protein object of the task or a COMBINE product), so a write quantified over the
+        // source is restricted to those; the grounder then drops every other instance.
+        let condition = match (self.flavour, p, args.get(1)) {
+            (Flavour::Planning, "contam", Some(T::Var(s))) if vars.iter().any(|(v, _)| v == s) => {
+                and(vec![atom("may-source", vec![T::Var(s.clone())]), condition])
+            }
+            _ => condition,
+        };
         self.writes.push(Write {
             vars,
             condition,
@@ -1008,6 +1017,24 @@ fn planning_preconditions(world: &World, action: &Action, l: &Lowering) -> Vec<F
             out.push(not(atom("present", vec![t.clone()])));
         }
     }
+    // 8. Only vessels (receptacles, containers) take contents: DRIZZLE, PRESS, POUR and the
+    // like put nothing into a potato. Simmer lets DRIZZLE give any object contents, which
+    // left every object a possible SQUEEZE source for the grounder.
+    for e in &action.effects {
+        let vessel = match &e.primitive {
+            Primitive::MoveInto(_, c)
+            | Primitive::PourInto(_, c)
+            | Primitive::MoveContents(_, c)
+            | Primitive::Fill(c, _) => l.r(*c),
+            _ => None,
+        };
+        if let Some(v) = vessel {
+            out.push(or(vec![
+                atom("has", vec![v.clone(), prop("receptacle")]),
+                atom("has", vec![v, prop("container")]),
+            ]));
+        }
+    }
     // 7. A created object is a spare made for this parent and kind, not yet used.
     if let Some(new) = &l.new {
         out.push(not(atom("present", vec![new.clone()])));
@@ -1262,6 +1289,7 @@ pub fn domain(world: &World, flavour: Flavour) -> Domain {
         predicates.push(skeleton(&flag(f), &[]));
     }
     if flavour == Flavour::Planning {
+        predicates.push(skeleton("may-source", &[("o", OBJ)]));
         for (role, filter) in ROLE_FILTERS {
             if *filter == RoleFilter::Class {
                 predicates.push(skeleton(&class_predicate(role), &[("o", OBJ)]));
@@ -1372,6 +1400,14 @@ pub fn relevant_env(world: &World, env: &Env, goal: &TaskGoal) -> Env {
     let has = |o: &super::simmer::EnvObject, p: &str| o.properties.iter().any(|x| x == p);
     let cutting = !goal.derivatives_in(world).is_empty();
     let mut keep: BTreeSet<String> = goal.objects().into_iter().collect();
+    let storage: Vec<&String> = world
+        .config
+        .food_audit
+        .skip
+        .iter()
+        .flat_map(|r| r.located_in.iter())
+        .collect();
+    let hazards = &world.config.appliance_audit.hazards;
     for o in &env.objects {
         let tool = (has(o, "heatsource") && has(o, "surface"))
             || (has(o, "receptacle") && has(o, "heatable"))
@@ -1379,7 +1415,18 @@ pub fn relevant_env(world: &World, env: &Env, goal: &TaskGoal) -> Env {
             || o.name == "sink"
             || o.name == "counter"
             || (cutting && (o.name == "cutting_board" || has(o, "sharp")));
-        if tool {
+        // Objects that fail the audits as they stand (dirty food out of storage, such as the
+        // two potatoes beside the one the recipe names, or an appliance left on): the plan
+        // must deal with them too.
+        let in_storage = o
+            .location
+            .as_deref()
+            .is_some_and(|l| storage.iter().any(|s| s.as_str() == strip_number(l)));
+        let fails_audit = (!in_storage && o.states.iter().any(|s| s == "dirty"))
+            || hazards
+                .iter()
+                .any(|h| h.names.contains(&o.name) && o.states.contains(&h.state));
+        if tool || fails_audit {
             keep.insert(o.id.clone());
         }
     }
@@ -1566,6 +1613,36 @@ pub fn problem(
             if c != o.id && ids.contains(c.as_str()) {
                 init.push(init_atom("in", &[&o.id, &c]));
             }
+        }
+    }
+    if options.flavour == Flavour::Planning {
+        // The possible contamination sources: the task's protein objects that are not
+        // excluded, and the COMBINE products (a product unites its ingredients' properties);
+        // derivatives too when some creation can give them a source property.
+        let source_properties = &world.config.contamination.source_properties;
+        for o in &env.objects {
+            if source_properties.iter().all(|p| o.properties.contains(p))
+                && !excluded.contains(&o.name)
+            {
+                init.push(init_atom("may-source", &[&o.id]));
+            }
+        }
+        let derivatives_may_be_sources = world.actions.values().any(|a| {
+            a.effects.iter().any(|e| match &e.primitive {
+                Primitive::Derive(_, c)
+                | Primitive::Byproduct(_, c)
+                | Primitive::Product(_, c)
+                | Primitive::GrateInto(_, _, c) => source_properties
+                    .iter()
+                    .any(|p| c.properties.contains(p) || c.inherit.contains(p)),
+                _ => false,
+            })
+        });
+        for s in spares
+            .iter()
+            .filter(|s| s.parent.is_none() || derivatives_may_be_sources)
+        {
+            init.push(init_atom("may-source", &[&s.id]));
         }
     }
     for s in &spares {
