@@ -948,6 +948,7 @@ fn lower_action(world: &World, action: &Action, bound: &[bool], flavour: Flavour
     }
     if flavour == Flavour::Planning {
         pre.extend(planning_preconditions(world, action, &l));
+        pre = pre.into_iter().map(has_contents_axiom).collect();
     }
     for effect in &action.effects {
         if effect.when.is_some_and(|r| !bound[r]) {
@@ -974,6 +975,29 @@ fn lower_action(world: &World, action: &Action, bound: &[bool], flavour: Flavour
         precondition: Some(ir::gd(&and(pre))),
         effect: Some(ir::effect(crate::ast::EffectKind::And { args: effects })),
         span: ir::span(),
+    }
+}
+
+/// Planning flavour: `(exists (?i) (in ?i c))` in a precondition becomes the derived
+/// `(has-contents c)`. Fast Downward grounds an existential precondition as one more parameter,
+/// which made one copy of SQUEEZE (and its conditional effects) per possible content.
+fn has_contents_axiom(f: F) -> F {
+    match f {
+        F::Exists(vars, body) => match (vars.as_slice(), body.as_ref()) {
+            ([(i, ty)], F::Atom(p, args))
+                if ty == OBJ
+                    && p == "in"
+                    && matches!(&args[..], [T::Var(x), c] if x == i && *c != T::Var(i.clone())) =>
+            {
+                atom("has-contents", vec![args[1].clone()])
+            }
+            _ => F::Exists(vars, Box::new(has_contents_axiom(*body))),
+        },
+        F::Not(x) => F::Not(Box::new(has_contents_axiom(*x))),
+        F::And(xs) => F::And(xs.into_iter().map(has_contents_axiom).collect()),
+        F::Or(xs) => F::Or(xs.into_iter().map(has_contents_axiom).collect()),
+        F::Forall(vars, body) => F::Forall(vars, Box::new(has_contents_axiom(*body))),
+        other => other,
     }
 }
 
@@ -1007,6 +1031,12 @@ fn planning_preconditions(world: &World, action: &Action, l: &Lowering) -> Vec<F
         // 5. Roles that name a kind of object take only objects of that kind.
         let role = action.roles[*i].name.as_str();
         match role_filter(role) {
+            // A `container` role (COMBINE's, TAKE_OUT's) takes any vessel: COMBINE is done
+            // in bowls and pans, which are receptacles.
+            Some(RoleFilter::Property) if role == "container" => out.push(or(vec![
+                atom("has", vec![t.clone(), prop("receptacle")]),
+                atom("has", vec![t.clone(), prop("container")]),
+            ])),
             Some(RoleFilter::Property) => out.push(atom("has", vec![t.clone(), prop(role)])),
             Some(RoleFilter::Class) => out.push(atom(&class_predicate(role), vec![t.clone()])),
             None => {}
@@ -1015,6 +1045,32 @@ fn planning_preconditions(world: &World, action: &Action, l: &Lowering) -> Vec<F
         if name_role(*i) {
             out.push(atom("spare", vec![t.clone()]));
             out.push(not(atom("present", vec![t.clone()])));
+            // The goal's dish is made in the container the goal names.
+            let container = action.effects.iter().find_map(|e| match &e.primitive {
+                Primitive::CombineAs(c, _, _) => l.r(*c),
+                _ => None,
+            });
+            if let Some(c) = container {
+                out.push(or(vec![
+                    not(atom("dish", vec![t.clone()])),
+                    atom("dish-in", vec![t.clone(), c]),
+                ]));
+            }
+        }
+    }
+    // 7. A created object is a spare made for this parent and kind, not yet used.
+    if let Some(new) = &l.new {
+        out.push(not(atom("present", vec![new.clone()])));
+        let parent = action.effects.iter().find_map(|e| match &e.primitive {
+            Primitive::Derive(x, _)
+            | Primitive::Byproduct(x, _)
+            | Primitive::GrateInto(x, _, _) => l.r(*x),
+            _ => None,
+        });
+        let kind = derivative_kind(action).unwrap_or_default();
+        match parent {
+            Some(p) => out.push(atom("spare-of", vec![new.clone(), p, kind_const(kind)])),
+            None => out.push(atom("spare-product", vec![new.clone(), kind_const(kind)])),
         }
     }
     // 8. Only vessels (receptacles, containers) take contents: DRIZZLE, PRESS, POUR and the
@@ -1035,19 +1091,19 @@ fn planning_preconditions(world: &World, action: &Action, l: &Lowering) -> Vec<F
             ]));
         }
     }
-    // 7. A created object is a spare made for this parent and kind, not yet used.
-    if let Some(new) = &l.new {
-        out.push(not(atom("present", vec![new.clone()])));
-        let parent = action.effects.iter().find_map(|e| match &e.primitive {
-            Primitive::Derive(x, _)
-            | Primitive::Byproduct(x, _)
-            | Primitive::GrateInto(x, _, _) => l.r(*x),
-            _ => None,
-        });
-        let kind = derivative_kind(action).unwrap_or_default();
-        match parent {
-            Some(p) => out.push(atom("spare-of", vec![new.clone(), p, kind_const(kind)])),
-            None => out.push(atom("spare-product", vec![new.clone(), kind_const(kind)])),
+    // 9. Fixtures stay put and are no workbench: what an action places or moves into
+    // something, what contents are poured out of, and the COMBINE container are grabbable (no
+    // cabinet carried onto the stove to boil a potato in it, no fridge emptied into a bowl,
+    // nothing combined in the pantry).
+    for e in &action.effects {
+        if let Primitive::PlaceOn(x, _)
+        | Primitive::MoveInto(x, _)
+        | Primitive::PourInto(x, _)
+        | Primitive::MoveContents(x, _)
+        | Primitive::CombineAs(x, _, _) = &e.primitive
+            && let Some(x) = l.r(*x)
+        {
+            out.push(atom("has", vec![x, prop("grabbable")]));
         }
     }
     out
@@ -1290,6 +1346,9 @@ pub fn domain(world: &World, flavour: Flavour) -> Domain {
     }
     if flavour == Flavour::Planning {
         predicates.push(skeleton("may-source", &[("o", OBJ)]));
+        predicates.push(skeleton("has-contents", &[("c", OBJ)]));
+        predicates.push(skeleton("dish", &[("o", OBJ)]));
+        predicates.push(skeleton("dish-in", &[("o", OBJ), ("c", OBJ)]));
         for (role, filter) in ROLE_FILTERS {
             if *filter == RoleFilter::Class {
                 predicates.push(skeleton(&class_predicate(role), &[("o", OBJ)]));
@@ -1320,6 +1379,16 @@ pub fn domain(world: &World, flavour: Flavour) -> Domain {
         }));
     }
     structures.extend(audit_rules(world, flavour));
+    if flavour == Flavour::Planning {
+        structures.push(derived(
+            "has-contents",
+            &[("c", OBJ)],
+            exists(
+                vec![obj_var("i")],
+                atom("in", vec![T::var("i"), T::var("c")]),
+            ),
+        ));
+    }
     Domain {
         name: ir::name(match flavour {
             Flavour::Audit => "kitchen-audit",
@@ -1654,6 +1723,12 @@ pub fn problem(
     // Dedup the init (an object may be its own place).
     let mut seen = BTreeSet::new();
     init.retain(|i| seen.insert(format!("{i:?}")));
+    if options.flavour == Flavour::Planning
+        && let Some(d) = goal.and_then(|g| g.dish.as_ref())
+    {
+        init.push(init_atom("dish", &[&d.name]));
+        init.push(init_atom("dish-in", &[&d.name, &d.container]));
+    }
     let goal_formula = goal::formula(world, env, goal, &spares, options.flavour);
     Problem {
         name: ir::name(name),
