@@ -1105,6 +1105,16 @@ fn planning_preconditions(world: &World, action: &Action, l: &Lowering) -> Vec<F
         {
             out.push(atom("has", vec![x, prop("grabbable")]));
         }
+        // FILL draws from a tap or a vessel, not from the sink (which would enter the contents
+        // and pass its states to a COMBINE product).
+        if let Primitive::Fill(_, x) = &e.primitive
+            && let Some(x) = l.r(*x)
+        {
+            out.push(or(vec![
+                atom("has", vec![x.clone(), prop("fillable_source")]),
+                atom("has", vec![x, prop("grabbable")]),
+            ]));
+        }
     }
     out
 }
