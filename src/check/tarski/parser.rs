@@ -121,7 +121,7 @@ impl<'a> Parser<'a> {
         None
     }
 
-    fn expect(&mut self, kind: Kind, expected: &str) -> Parsed<Token> {
+    fn require(&mut self, kind: Kind, expected: &str) -> Parsed<Token> {
         if self.kind(0) == kind {
             Ok(self.advance())
         } else {
@@ -130,7 +130,7 @@ impl<'a> Parser<'a> {
     }
 
     fn open(&mut self, expected: &str) -> Parsed<Token> {
-        let token = self.expect(Kind::LParen, expected)?;
+        let token = self.require(Kind::LParen, expected)?;
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             return Err(Rejection::new(
@@ -142,7 +142,7 @@ impl<'a> Parser<'a> {
     }
 
     fn close(&mut self, expected: &str) -> Parsed<Token> {
-        let token = self.expect(Kind::RParen, expected)?;
+        let token = self.require(Kind::RParen, expected)?;
         self.depth = self.depth.saturating_sub(1);
         Ok(token)
     }
@@ -155,10 +155,10 @@ impl<'a> Parser<'a> {
     pub fn domain(&mut self) -> Parsed<Domain> {
         let mut domain = Domain::default();
         self.open("`(define`")?;
-        self.expect(Kind::Define, "`define`")?;
+        self.require(Kind::Define, "`define`")?;
         self.open("`(domain <name>)`")?;
-        self.expect(Kind::Domain, "`domain`")?;
-        self.expect(Kind::Name, "the domain's name")?;
+        self.require(Kind::Domain, "`domain`")?;
+        self.require(Kind::Name, "the domain's name")?;
         self.close("`)` after the domain's name")?;
         if self.section_next(Kind::Requirements) {
             domain.requirements = Some(self.requirements()?);
@@ -299,7 +299,7 @@ impl<'a> Parser<'a> {
     fn type_name(&mut self) -> Parsed<TypeName> {
         if self.kind(0) == Kind::LParen {
             let start = self.open("`(`")?;
-            self.expect(Kind::Either, "`either`")?;
+            self.require(Kind::Either, "`either`")?;
             self.primitive_type()?;
             while self.kind(0) != Kind::RParen {
                 self.primitive_type()?;
@@ -360,7 +360,7 @@ impl<'a> Parser<'a> {
         let mut predicates = Vec::new();
         while self.kind(0) == Kind::LParen {
             self.open("`(`")?;
-            let name = self.expect(Kind::Name, "a predicate name")?;
+            let name = self.require(Kind::Name, "a predicate name")?;
             let name = self.ident(name, true);
             let params = self.variables()?;
             self.close("a variable, `-` or `)`")?;
@@ -529,7 +529,7 @@ impl<'a> Parser<'a> {
 
     /// `atomicTermFormula` after its `(`.
     fn atom_after_paren(&mut self, start: Token) -> Parsed<Atom> {
-        let name = self.expect(Kind::Name, "a predicate name")?;
+        let name = self.require(Kind::Name, "a predicate name")?;
         let predicate = self.ident(name, true);
         let mut args = Vec::new();
         while self.term_next() {
