@@ -1,6 +1,8 @@
 //! The kitchen world and its executor: agreement with Simmer's verdicts on the dev plans,
 //! Simmer's JSON world against ours, coverage of the model, fixtures, robustness.
 
+mod common;
+
 use pddlc::diagnostics::Code;
 use pddlc::kitchen::{self, Env, Mode, World};
 use serde_json::Value;
@@ -11,14 +13,9 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// `../shared/kitchen`, or `None` with a message.
 fn shared() -> Option<PathBuf> {
-    let dir = root().join("../shared/kitchen");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("skipped: ../shared/kitchen is absent");
-        None
-    }
+    common::shared_part("kitchen", "the kitchen agreement tests")
 }
 
 fn read(path: &Path) -> String {

@@ -2,6 +2,8 @@
 //! the executor on the dev plans, Fast Downward solves the planning flavour of small tasks, and
 //! compiling every task is fast.
 
+mod common;
+
 use pddlc::diagnostics::Severity;
 use pddlc::kitchen::compile::{self, Flavour, Options, TaskGoal};
 use pddlc::kitchen::{self, Env, FailureType, Mode, World};
@@ -16,14 +18,9 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// `../shared/kitchen`, or `None` with a message.
 fn shared() -> Option<PathBuf> {
-    let dir = root().join("../shared/kitchen");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("skipped: ../shared/kitchen is absent");
-        None
-    }
+    common::shared_part("kitchen", "the kitchen compilation tests")
 }
 
 fn read(path: &Path) -> String {

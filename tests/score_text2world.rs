@@ -2,6 +2,8 @@
 //! the 1,200 dev pairs and the 229 hand-made pairs of ../shared/text2world, rounded and raw,
 //! must be equal, and so must the dataset summaries of `pairs/dev/summary.json`.
 
+mod common;
+
 use pddlc::check::tarski::extract_response;
 use pddlc::score::Metrics;
 use pddlc::score::text2world::{Text2WorldScore, score, summary};
@@ -10,15 +12,9 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-/// `../shared/text2world` beside the crate, or `None` (with a message) when it is absent.
+/// `../shared/text2world`, or `None` with a message.
 fn text2world(test: &str) -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/text2world");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("skipping {test}: ../shared/text2world is absent");
-        None
-    }
+    common::shared_part("text2world", test)
 }
 
 /// The file as UTF-8, byte for byte: no newline translation, no trimming.

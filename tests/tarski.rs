@@ -2,19 +2,15 @@
 //! Text2World pair (dev and handmade) must agree exactly; each `C150_*` fixture is rejected at
 //! the line and column written on its first line.
 
+mod common;
+
 use pddlc::check::tarski::{check, extract_response};
 use pddlc::diagnostics::{Code, LineIndex};
 use std::path::{Path, PathBuf};
 
-/// `../shared/text2world` beside the crate, or `None` (with a message) when it is absent.
+/// `../shared/text2world`, or `None` with a message.
 fn text2world(test: &str) -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/text2world");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("skipping {test}: ../shared/text2world is absent");
-        None
-    }
+    common::shared_part("text2world", test)
 }
 
 /// The file as UTF-8, byte for byte: no newline translation, no trimming.

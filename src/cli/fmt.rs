@@ -1,9 +1,8 @@
 //! `pddlc fmt`: canonical PDDL on stdout, or rewritten in place with `--write`.
 
 use super::Outcome;
-use super::input::{expand, load};
-use pddlc::diagnostics::render::{self, Sources};
-use pddlc::diagnostics::{FileId, Severity};
+use super::input::{expand, load_reported};
+use pddlc::diagnostics::Severity;
 use pddlc::print::{PrintOptions, file_with};
 use std::path::{Path, PathBuf};
 
@@ -39,20 +38,11 @@ pub fn run(args: &Args) -> Outcome {
 }
 
 fn one(path: &Path, args: &Args) -> Outcome {
-    let loaded = match load(path, FileId(0)) {
+    let loaded = match load_reported(path) {
         Ok(loaded) => loaded,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return Outcome::Failure;
-        }
+        Err(outcome) => return outcome,
     };
     let sources = [loaded.source];
-    if !loaded.diagnostics.is_empty() {
-        eprint!(
-            "{}",
-            render::gcc(&loaded.diagnostics, &Sources::new(&sources))
-        );
-    }
     let has_errors = loaded
         .diagnostics
         .iter()

@@ -74,3 +74,21 @@ pub fn load(path: &Path, id: FileId) -> Result<Loaded, String> {
         }
     }
 }
+
+/// Loads one file on its own and prints its diagnostics to stderr, one line each: what `fmt`
+/// and `parse` do first. An I/O failure is reported and becomes exit code 2.
+pub fn load_reported(path: &Path) -> Result<Loaded, super::Outcome> {
+    let loaded = load(path, FileId(0)).map_err(|message| {
+        eprintln!("error: {message}");
+        super::Outcome::Failure
+    })?;
+    if !loaded.diagnostics.is_empty() {
+        let sources = [loaded.source.clone()];
+        let view = pddlc::diagnostics::render::Sources::new(&sources);
+        eprint!(
+            "{}",
+            pddlc::diagnostics::render::gcc(&loaded.diagnostics, &view)
+        );
+    }
+    Ok(loaded)
+}

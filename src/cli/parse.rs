@@ -1,9 +1,7 @@
 //! `pddlc parse`: the syntax tree of one file.
 
 use super::Outcome;
-use super::input::load;
-use pddlc::diagnostics::FileId;
-use pddlc::diagnostics::render::{self, Sources};
+use super::input::load_reported;
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -16,20 +14,10 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Outcome {
-    let loaded = match load(&args.file, FileId(0)) {
+    let loaded = match load_reported(&args.file) {
         Ok(loaded) => loaded,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return Outcome::Failure;
-        }
+        Err(outcome) => return outcome,
     };
-    let sources = [loaded.source];
-    if !loaded.diagnostics.is_empty() {
-        eprint!(
-            "{}",
-            render::gcc(&loaded.diagnostics, &Sources::new(&sources))
-        );
-    }
     if let Some(file) = &loaded.file {
         match pddlc::parse::with_stack(|| serde_json::to_string_pretty(file)) {
             Ok(json) => println!("{json}"),

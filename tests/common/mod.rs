@@ -16,6 +16,20 @@ pub fn shared(test: &str) -> Option<PathBuf> {
     }
 }
 
+/// `../shared/<part>` beside the crate, or `None` (with a message naming `test`) when it is
+/// absent, so the crate still tests on its own.
+pub fn shared_part(part: &str, test: &str) -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared")
+        .join(part);
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!("skipping {test}: ../shared/{part} is absent");
+        None
+    }
+}
+
 /// Every `.pddl` file below `dir`, sorted.
 pub fn pddl_files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
