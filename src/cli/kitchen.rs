@@ -55,6 +55,11 @@ struct CompileArgs {
     /// A world directory instead of the embedded one.
     #[arg(long)]
     world: Option<PathBuf>,
+    /// A Simmer plan to check against the problem (with `--task`): declares the objects it
+    /// creates and the ids it names that do not exist, so that its `plan --to-pddl`
+    /// translation validates against the problem.
+    #[arg(long, requires = "task")]
+    plan: Option<PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -369,10 +374,18 @@ fn compile(args: &CompileArgs) -> Outcome {
             },
             Err(_) => None,
         };
-        let options = Options {
+        let mut options = Options {
             flavour,
             ..Options::default()
         };
+        if let Some(path) = &args.plan {
+            let text = match read(path) {
+                Ok(t) => t,
+                Err(o) => return o,
+            };
+            options.spares = compile::plan_spares(&world, &env, &text);
+            options.phantoms = compile::plan_phantoms(&world, &env, &text);
+        }
         let problem = compile::problem(
             &world,
             &env,

@@ -20,7 +20,7 @@ use ir::{F, T, Write, and, atom, eq, exists, not, or};
 use std::collections::{BTreeMap, BTreeSet};
 
 pub use goal::TaskGoal;
-pub use translate::{from_pddl_plan, plan_spares, to_pddl_plan};
+pub use translate::{from_pddl_plan, plan_phantoms, plan_spares, to_pddl_plan};
 
 /// What the compilation is for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -44,12 +44,22 @@ pub struct Spare {
     pub parent: Option<(String, String)>,
 }
 
+/// The PDDL object standing for an id that a plan names and that never exists: `missing-lid_1`.
+/// Simmer's ids have no `-`, so it names no real object.
+pub fn phantom_name(id: &str) -> String {
+    format!("missing-{id}")
+}
+
 /// How to compile a problem.
 #[derive(Clone, Debug, Default)]
 pub struct Options {
     pub flavour: Flavour,
     /// Objects created during a plan, declared in the problem besides the default pool.
     pub spares: Vec<Spare>,
+    /// Ids a plan names that never exist (Simmer's ids, `lid_1`): declared as objects that are
+    /// not `present`, named by [`phantom_name`], so that the audit flavour can run the step
+    /// as Simmer does (quirk Q6).
+    pub phantoms: Vec<String>,
 }
 
 pub const OBJ: &str = "obj";
@@ -69,6 +79,11 @@ pub fn status(s: &str) -> T {
 
 /// The literal places the primitives write (`counter`, `trash`).
 const LITERAL_PLACES: &[&str] = &["counter", "trash"];
+
+/// Audit flavour: `(in x c)`, `(in-2 x c)` … `(in-5 x c)` say that `x` is at least once,
+/// twice … five times in the contents of `c` (Simmer's contents are lists). A sixth copy is
+/// not counted; the dev plans reach four.
+const IN_LEVELS: &[&str] = &["in", "in-2", "in-3", "in-4", "in-5"];
 
 /// The properties and states the world can mention: classes, actions and audits.
 pub struct Vocabulary {
@@ -381,6 +396,55 @@ impl Lowering<'_> {
             }
             _ => condition,
         };
+        // Audit flavour: Simmer changes only objects that exist. The object itself of a
+        // state, property, location or contamination, the container of a content: a write on
+        // an id that does not exist (a plan's hallucinated object, quirk Q6) does nothing.
+        // (Holding it and entering contents do happen: those are written on the agent and on
+        // the container.)
+        let owner = match p {
+            "is" | "has" | "loc" | "contam" => args.first(),
+            "in" => args.get(1),
+            _ => None,
+        };
+        let condition = match owner {
+            Some(x) if self.flavour == Flavour::Audit => {
+                and(vec![self.now(&atom("present", vec![x.clone()])), condition])
+            }
+            _ => condition,
+        };
+        // Audit flavour: contents are lists in Simmer, so an id can be in a container more
+        // than once (POUR of a non-receptacle, FILL from the same tap twice). Entering adds a
+        // copy; leaving by this write removes every copy.
+        if self.flavour == Flavour::Audit && p == "in" {
+            if add {
+                let levels: Vec<F> = IN_LEVELS
+                    .iter()
+                    .map(|l| self.now(&atom(l, args.clone())))
+                    .collect();
+                for (k, level) in IN_LEVELS.iter().enumerate().skip(1) {
+                    let cond = and(vec![condition.clone(), levels[k - 1].clone()]);
+                    self.push(vars.clone(), cond, level, args.clone(), true);
+                }
+            } else {
+                for level in &IN_LEVELS[1..] {
+                    self.push(vars.clone(), condition.clone(), level, args.clone(), false);
+                }
+            }
+        }
+        self.push(vars, condition, p, args, add);
+    }
+
+    fn push(
+        &mut self,
+        vars: Vec<(String, String)>,
+        condition: F,
+        p: &str,
+        args: Vec<T>,
+        add: bool,
+    ) {
+        if condition == F::False {
+            return;
+        }
         self.writes.push(Write {
             vars,
             condition,
@@ -388,6 +452,29 @@ impl Lowering<'_> {
             args,
             add,
         });
+    }
+
+    /// Removes one copy of `x` from the contents of `c` (Simmer's `list.remove`). The planning
+    /// flavour keeps contents as sets.
+    fn remove_copy(&mut self, vars: Vec<(String, String)>, condition: F, x: &T, c: &T) {
+        let args = vec![x.clone(), c.clone()];
+        if self.flavour == Flavour::Planning {
+            self.write(vars, condition, "in", args, false);
+            return;
+        }
+        let present = self.now(&atom("present", vec![c.clone()]));
+        let levels: Vec<F> = IN_LEVELS
+            .iter()
+            .map(|l| self.now(&atom(l, args.clone())))
+            .collect();
+        for (k, level) in IN_LEVELS.iter().enumerate() {
+            let top = match levels.get(k + 1) {
+                Some(next) => and(vec![levels[k].clone(), not(next.clone())]),
+                None => levels[k].clone(),
+            };
+            let cond = and(vec![condition.clone(), present.clone(), top]);
+            self.push(vars.clone(), cond, level, args.clone(), false);
+        }
     }
 
     fn add(&mut self, p: &str, args: Vec<T>) {
@@ -414,13 +501,7 @@ impl Lowering<'_> {
             atom("loc", vec![x.clone(), T::Var(p.clone())]),
             atom("resolves", vec![T::Var(p.clone()), T::Var(k.clone())]),
         ]));
-        self.write(
-            vec![(p, PLACE.into()), obj_var(&k)],
-            cond,
-            "in",
-            vec![x.clone(), T::Var(k)],
-            false,
-        );
+        self.remove_copy(vec![(p, PLACE.into()), obj_var(&k)], cond, x, &T::Var(k));
     }
 
     fn set_location(&mut self, x: &T, place: T, condition: F, extra: Vec<(String, String)>) {
@@ -452,20 +533,50 @@ impl Lowering<'_> {
         let iv = T::Var(i.clone());
         let cond = self.now(&atom("in", vec![iv.clone(), s.clone()]));
         let vars = vec![obj_var(&i)];
-        self.write(
-            vars.clone(),
-            cond.clone(),
-            "in",
-            vec![iv.clone(), s.clone()],
-            false,
-        );
-        self.write(
-            vars.clone(),
-            cond.clone(),
-            "in",
-            vec![iv.clone(), t.clone()],
-            true,
-        );
+        if self.flavour == Flavour::Audit {
+            // Every copy moves: the target's count becomes the sum (up to the top level).
+            let from: Vec<F> = IN_LEVELS
+                .iter()
+                .map(|l| self.now(&atom(l, vec![iv.clone(), s.clone()])))
+                .collect();
+            self.write(
+                vars.clone(),
+                cond.clone(),
+                "in",
+                vec![iv.clone(), s.clone()],
+                false,
+            );
+            // Read after the source is emptied: the target may be the source.
+            let to: Vec<F> = IN_LEVELS
+                .iter()
+                .map(|l| self.now(&atom(l, vec![iv.clone(), t.clone()])))
+                .collect();
+            let present = self.now(&atom("present", vec![t.clone()]));
+            for (k, level) in IN_LEVELS.iter().enumerate() {
+                // At least k+1 copies: a+1 in the target and k-a in the source.
+                let mut ways = vec![to[k].clone(), from[k].clone()];
+                for a in 0..k {
+                    ways.push(and(vec![to[a].clone(), from[k - 1 - a].clone()]));
+                }
+                let c = and(vec![present.clone(), or(ways)]);
+                self.push(vars.clone(), c, level, vec![iv.clone(), t.clone()], true);
+            }
+        } else {
+            self.write(
+                vars.clone(),
+                cond.clone(),
+                "in",
+                vec![iv.clone(), s.clone()],
+                false,
+            );
+            self.write(
+                vars.clone(),
+                cond.clone(),
+                "in",
+                vec![iv.clone(), t.clone()],
+                true,
+            );
+        }
         self.set_location(&iv, t.clone(), cond, vars);
     }
 
@@ -565,7 +676,7 @@ impl Lowering<'_> {
             }
             P::RemoveFrom(x, c) => {
                 if let (Some(x), Some(c)) = (self.r(*x), self.r(*c)) {
-                    self.del("in", vec![x.clone(), c]);
+                    self.remove_copy(Vec::new(), F::True, &x, &c);
                     self.set_location(&x, T::c("counter"), F::True, Vec::new());
                 }
             }
@@ -940,6 +1051,9 @@ fn lower_action(world: &World, action: &Action, bound: &[bool], flavour: Flavour
         flavour,
     };
     let mut pre = Vec::new();
+    if flavour == Flavour::Audit {
+        pre.extend(syntax_preconditions(world, action, &l));
+    }
     for check in &action.checks {
         if check.when.is_some_and(|r| !bound[r]) || check.unless.is_some_and(|r| bound[r]) {
             continue;
@@ -999,6 +1113,34 @@ fn has_contents_axiom(f: F) -> F {
         F::Forall(vars, body) => F::Forall(vars, Box::new(has_contents_axiom(*body))),
         other => other,
     }
+}
+
+/// Audit flavour: Simmer's syntax checks on the bound objects, which record a failure and
+/// still run the handler (quirk Q6): every object named exists (value and name roles aside),
+/// and no object is bound to two roles (value roles aside).
+fn syntax_preconditions(world: &World, action: &Action, l: &Lowering) -> Vec<F> {
+    let bound: Vec<(usize, T)> = (0..action.roles.len())
+        .filter_map(|i| l.r(i).map(|t| (i, t)))
+        .collect();
+    let mut out = Vec::new();
+    for (i, t) in &bound {
+        if !world.is_name_role(&action.roles[*i].name) {
+            out.push(atom("present", vec![t.clone()]));
+        }
+    }
+    for (n, (_, t)) in bound.iter().enumerate() {
+        for (_, u) in &bound[n + 1..] {
+            out.push(not(eq(t, u)));
+        }
+    }
+    out
+}
+
+/// Whether an unsatisfied precondition that `validate` reports is one of
+/// [`syntax_preconditions`]: `(present x)` or `(not (= x y))`. Simmer reports these as syntax
+/// failures, the others as immediate ones.
+pub fn is_syntax_condition(condition: &str) -> bool {
+    condition.starts_with("(present ") || condition.starts_with("(not (= ")
 }
 
 /// The tightenings of the planning flavour (docs/kitchen.md lists and explains each).
@@ -1377,6 +1519,9 @@ pub fn domain(world: &World, flavour: Flavour) -> Domain {
         }
     }
     if flavour == Flavour::Audit {
+        for level in &IN_LEVELS[1..] {
+            predicates.push(skeleton(level, &[("o", OBJ), ("c", OBJ)]));
+        }
         // The stand-in for a plan step the domain cannot express: it always fails.
         predicates.push(skeleton("expressible-step", &[]));
         structures.push(Structure::Action(PAction {
@@ -1606,6 +1751,20 @@ pub fn problem(
         &spares.iter().map(|s| s.id.clone()).collect::<Vec<_>>(),
         OBJ,
     ));
+    let phantoms: Vec<&String> = options
+        .phantoms
+        .iter()
+        .filter(|id| !ids.contains(id.as_str()) && !spares.iter().any(|s| &s.id == *id))
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    objects.extend(typed_names(
+        &phantoms
+            .iter()
+            .map(|id| phantom_name(id))
+            .collect::<Vec<_>>(),
+        OBJ,
+    ));
     objects.extend(typed_names(
         &places.iter().cloned().collect::<Vec<_>>(),
         PLACE,
@@ -1663,6 +1822,27 @@ pub fn problem(
         init.push(init_atom("resolves", &[id, id]));
         if storage.iter().any(|s| s == strip_number(id)) {
             init.push(init_atom("storage", &[id]));
+        }
+    }
+    // A phantom never exists: it has no properties or states, and the location it names
+    // resolves as a place's does (`bowl` to `bowl_1`).
+    for id in &phantoms {
+        let name = phantom_name(id);
+        for (kind, text) in &v.id_tests {
+            let hit = match kind.as_str() {
+                "starts" => id.starts_with(text.as_str()),
+                _ => id.contains(text.as_str()),
+            };
+            if hit {
+                init.push(init_atom(&id_test_predicate(kind, text), &[&name]));
+            }
+        }
+        let target = format!("{id}_1");
+        if all_ids.iter().any(|(i, _)| *i == target) {
+            init.push(init_atom("resolves", &[&name, &target]));
+        }
+        if storage.iter().any(|s| s == strip_number(id)) {
+            init.push(init_atom("storage", &[&name]));
         }
     }
     for place in places

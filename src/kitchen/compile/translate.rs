@@ -5,16 +5,15 @@
 //! argument, a Simmer plan never does.
 
 use super::goal::class_of;
-use super::{Spare, creates, variant_name, variants};
+use super::{Spare, creates, phantom_name, variant_name, variants};
 use crate::kitchen::engine::Engine;
-use crate::kitchen::report::FailureType;
 use crate::kitchen::simmer::Env;
 use crate::kitchen::world::World;
 use crate::kitchen::{Mode, plan};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// The PDDL action written for a step the compiled domain cannot express (an unknown action,
-/// a wrong number of arguments, an object that does not exist, one object in two roles).
+/// The PDDL action written for a step whose handler Simmer does not run (an unknown action, a
+/// wrong number of arguments), or whose missing object has no PDDL name.
 pub const UNEXPRESSIBLE: &str = "simmer-syntax-error";
 
 fn created_ids(engine: &Engine) -> BTreeSet<String> {
@@ -22,43 +21,86 @@ fn created_ids(engine: &Engine) -> BTreeSet<String> {
 }
 
 /// One PDDL step per Simmer step, in order: `(action arg…)`, or `(simmer-syntax-error)` for a
-/// step with a syntax failure or an unknown action.
+/// step whose handler Simmer does not run (an unknown action, a wrong number of arguments).
+/// A step naming an object that does not exist, or one object in two roles, runs its handler
+/// in Simmer (quirk Q6), so it becomes its action too: an id that never exists is named by
+/// [`phantom_name`] (declare [`plan_phantoms`] in the problem).
 pub fn to_pddl_plan(world: &World, env: &Env, simmer_plan: &str) -> String {
+    translate(world, env, simmer_plan).0
+}
+
+/// The ids a Simmer plan names that never exist, in the order first named: the phantoms to
+/// declare in the audit problem its PDDL translation is checked against.
+pub fn plan_phantoms(world: &World, env: &Env, simmer_plan: &str) -> Vec<String> {
+    translate(world, env, simmer_plan).1
+}
+
+/// Whether a Simmer id can follow `missing-` in a PDDL name.
+fn nameable(id: &str) -> bool {
+    !id.is_empty()
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+/// The PDDL plan and the phantoms it names.
+fn translate(world: &World, env: &Env, simmer_plan: &str) -> (String, Vec<String>) {
     let parsed = plan::parse(simmer_plan);
+    // The ids that exist at some point: the environment's and those the plan creates.
+    let mut real: BTreeSet<String> = env.objects.iter().map(|o| o.id.clone()).collect();
+    real.extend(
+        crate::kitchen::run(world, env, simmer_plan, Mode::Simmer)
+            .state
+            .created
+            .iter()
+            .map(|o| o.id.clone()),
+    );
     let mut engine = Engine::new(world, env, Mode::Simmer);
     let mut out = String::new();
+    let mut phantoms: Vec<String> = Vec::new();
+    let stand_in = format!("({UNEXPRESSIBLE})\n");
     for step in &parsed.steps {
-        let before_failures = engine.failures.len();
         let before = created_ids(&engine);
         let binding = engine.run_step(step);
-        let bad = engine.failures[before_failures..].iter().any(|f| {
-            f.failure_type == FailureType::Syntax || f.reason.starts_with("Unknown action")
-        });
         let (Some(binding), Some(action)) = (binding, world.action(&step.action)) else {
-            out.push_str(&format!("({UNEXPRESSIBLE})\n"));
+            out.push_str(&stand_in);
             continue;
         };
-        if bad {
-            out.push_str(&format!("({UNEXPRESSIBLE})\n"));
-            continue;
-        }
         let bound: Vec<bool> = binding.iter().map(Option::is_some).collect();
         let mut args = Vec::new();
+        let mut named = Vec::new();
+        let mut unnameable = false;
         for (role, value) in action.roles.iter().zip(&binding) {
             if let Some(v) = value
                 && !world.is_value_role(&role.name)
             {
-                args.push(v.clone());
+                if real.contains(v) || world.is_name_role(&role.name) {
+                    args.push(v.clone());
+                } else if nameable(v) {
+                    args.push(phantom_name(v));
+                    named.push(v.clone());
+                } else {
+                    unnameable = true;
+                }
             }
+        }
+        if unnameable {
+            out.push_str(&stand_in);
+            continue;
         }
         if creates(action) {
             let after = created_ids(&engine);
             match after.difference(&before).next() {
                 Some(new) => args.push(new.clone()),
                 None => {
-                    out.push_str(&format!("({UNEXPRESSIBLE})\n"));
+                    out.push_str(&stand_in);
                     continue;
                 }
+            }
+        }
+        for id in named {
+            if !phantoms.contains(&id) {
+                phantoms.push(id);
             }
         }
         let mut line = format!("({}", variant_name(action, &bound));
@@ -69,7 +111,7 @@ pub fn to_pddl_plan(world: &World, env: &Env, simmer_plan: &str) -> String {
         line.push_str(")\n");
         out.push_str(&line);
     }
-    out
+    (out, phantoms)
 }
 
 /// The objects a Simmer plan creates, to declare in the audit problem it is checked against.
