@@ -272,6 +272,8 @@ fn audit_flavour_follows_list_contents_and_hallucinated_objects() {
     );
     let pddl = kitchen::to_pddl_plan(&world, &env, plan);
     assert!(pddl.contains("missing-tomato_1"), "{pddl}");
+    let back = kitchen::from_pddl_plan(&world, &env, &pddl).expect("the plan translates back");
+    assert!(back.contains("[PUT_IN] <tomato> (1) <bowl> (1)"), "{back}");
     let ours = pddl_verdict(&world, &env, plan);
     assert_eq!(ours.syntax, theirs.syntax);
     assert_eq!(ours.immediate, theirs.immediate);
@@ -292,6 +294,83 @@ fn most_copies(world: &World, env: &Env, plan: &str) -> usize {
         }
     }
     most
+}
+
+/// The planning flavour refuses what Simmer accepts but no cook would do (docs/kitchen.md,
+/// "The two flavours"), each with its own precondition; on the shipped salad example.
+#[test]
+fn planning_flavour_refuses_the_executors_gaps() {
+    let world = World::embedded();
+    let env = Env::from_json(&read(
+        &root().join("domains/kitchen/examples/salad/env.json"),
+    ))
+    .expect("the example env loads");
+    let goal = TaskGoal::from_toml(
+        "task = \"900\"\ntitle = \"lettuce\"\nserve = [\"lettuce_1\"]\ntools = [\"bowl_1\"]\n\
+         [dish]\nname = \"salad_1\"\nin = \"bowl_1\"\n\
+         [[ingredient]]\nobject = \"chicken_breast_1\"\nstates = [\"cooked\"]\n\
+         [[ingredient]]\nobject = \"lettuce_1\"\nin = \"bowl_1\"\n",
+    )
+    .expect("the goal loads");
+    let options = Options {
+        flavour: Flavour::Planning,
+        ..Options::default()
+    };
+    let domain = compile::domain(&world, Flavour::Planning);
+    let problem = compile::problem(&world, &env, Some(&goal), "t", &options);
+    let (domain, problem) = round_trip(&domain, &problem);
+    let refused = |plan: &str, step: usize, wanted: &str| {
+        let report = pddlc::plan::validate(&domain, &problem, plan, &ValidateOptions::default());
+        assert_eq!(
+            report.failed_step,
+            Some(step),
+            "{plan}: {:?}",
+            report.failures
+        );
+        assert!(
+            report.unsatisfied.iter().any(|u| u.contains(wanted)),
+            "{plan}: {wanted} not among {:?}",
+            report.unsatisfied
+        );
+    };
+    // Nothing is grabbed through the closed fridge door.
+    refused("(grab lettuce_1)", 1, "(not (enclosed lettuce_1))");
+    // Only what the task serves is served.
+    refused(
+        "(open fridge_1)\n(grab chicken_breast_1)\n(serve chicken_breast_1 counter_1)",
+        3,
+        "(to-serve chicken_breast_1)",
+    );
+    // Food is not served into the fridge.
+    refused(
+        "(open fridge_1)\n(grab lettuce_1)\n(serve lettuce_1 fridge_1)",
+        3,
+        "(or (has fridge_1 p-grabbable)",
+    );
+    // Nothing is put through a closed door.
+    refused(
+        "(open fridge_1)\n(grab lettuce_1)\n(put_on lettuce_1 counter_1)\n(close fridge_1)\n(grab lettuce_1)\n(put_in lettuce_1 fridge_1)",
+        6,
+        "(not (is fridge_1 s-closed))",
+    );
+    // No baking in the fridge, which Simmer counts as "on".
+    refused(
+        "(bake lettuce_1 bowl_1 fridge_1)",
+        1,
+        "(has fridge_1 p-switchable)",
+    );
+    // What went into the dish is not touched again.
+    refused(
+        "(open fridge_1)\n(open cabinet_1)\n(grab lettuce_1)\n(put_in lettuce_1 bowl_1)\n(combine bowl_1 salad_1)\n(grab lettuce_1)",
+        6,
+        "(not (combined lettuce_1))",
+    );
+    // A solid is not drizzled into a bowl.
+    refused(
+        "(open fridge_1)\n(grab lettuce_1)\n(drizzle lettuce_1 bowl_1)",
+        3,
+        "(or (has lettuce_1 p-pourable) (has lettuce_1 p-receptacle))",
+    );
 }
 
 #[test]

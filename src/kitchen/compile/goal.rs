@@ -139,7 +139,7 @@ pub fn formula(
     env: &Env,
     goal: Option<&TaskGoal>,
     spares: &[Spare],
-    _flavour: Flavour,
+    flavour: Flavour,
 ) -> F {
     let mut parts = Vec::new();
     if let Some(g) = goal {
@@ -153,6 +153,24 @@ pub fn formula(
                 parts.push(atom("is", vec![dish.clone(), status(s)]));
             }
             for ing in &g.ingredient {
+                // Planning flavour: the dish is made of the ingredients in its container (in
+                // Simmer a product's ingredients are only its container's contents, so a
+                // planner could combine first and add them after). An ingredient is not
+                // touched once combined, so it had its states before: the dish need not be
+                // asked for them (a planner broke the batter to give it the egg's `broken`).
+                // (Only for what one can carry: the tap a FILL leaves in the contents is no
+                // part of the dish, and its states are still asked of the dish.)
+                let grabbable = env
+                    .objects
+                    .iter()
+                    .any(|o| o.id == ing.object && o.properties.iter().any(|p| p == "grabbable"));
+                if flavour == Flavour::Planning
+                    && grabbable
+                    && ing.container.as_deref() == Some(&d.container)
+                {
+                    parts.push(atom("part-of", vec![T::c(&ing.object), dish.clone()]));
+                    continue;
+                }
                 for s in &ing.states {
                     parts.push(atom("is", vec![dish.clone(), status(s)]));
                 }
@@ -177,7 +195,15 @@ pub fn formula(
         .map(|o| o.id.clone())
         .chain(spares.iter().map(|s| s.id.clone()))
         .collect();
-    let sources = sources(world, env);
+    // The contamination sources: the task's protein objects, and what a plan may create
+    // that can become one (a raw product of eggs contaminates what it touches).
+    let mut sources = sources(world, env);
+    sources.extend(
+        spares
+            .iter()
+            .filter(|s| super::spare_may_be_source(world, s))
+            .map(|s| s.id.clone()),
+    );
     for o in &ids {
         for s in &sources {
             if s != o {

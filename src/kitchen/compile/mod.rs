@@ -854,14 +854,27 @@ impl Lowering<'_> {
             inside.clone(),
             atom("has", vec![iv.clone(), vv.clone()]),
         ]));
-        let states_from = self.now(&and(vec![
-            inside.clone(),
-            atom("is", vec![iv.clone(), vv.clone()]),
-            not(eq(&vv, &status("dirty"))),
-        ]));
+        // Planning flavour: being served does not pass from an ingredient to the product (a
+        // planner served the oil, then combined it into the dish it had to serve).
+        let mut not_inherited = vec![not(eq(&vv, &status("dirty")))];
+        // Nor do the states the goal asks of the dish itself (`baked`): those it gets by
+        // acting on the product, not by baking the egg before combining.
+        if self.flavour == Flavour::Planning {
+            not_inherited.push(not(eq(&vv, &status("served"))));
+            not_inherited.push(not(atom("own-state", vec![vv.clone()])));
+        }
+        let states_from = self.now(&and([
+            vec![inside.clone(), atom("is", vec![iv.clone(), vv.clone()])],
+            not_inherited,
+        ]
+        .concat()));
         let contam_from = self.now(&and(vec![
             inside.clone(),
             atom("contam", vec![iv.clone(), vv.clone()]),
+        ]));
+        let parts_from = self.now(&and(vec![
+            inside.clone(),
+            atom("has", vec![iv.clone(), prop("grabbable")]),
         ]));
         let dirty = self.now(&exists(
             vec![obj_var(&i)],
@@ -902,6 +915,17 @@ impl Lowering<'_> {
         self.write(both, states_from, "is", vec![pid.clone(), vv.clone()], true);
         let both = vec![obj_var(&i), obj_var(&v)];
         self.write(both, contam_from, "contam", vec![pid.clone(), vv], true);
+        // Planning flavour: what the product is made of (what one can carry: not the tap a
+        // FILL left in the contents), for the goal's dish; those are not touched again.
+        if self.flavour == Flavour::Planning {
+            self.write(
+                vec![obj_var(&i)],
+                parts_from,
+                "part-of",
+                vec![iv.clone(), pid.clone()],
+                true,
+            );
+        }
         self.write(
             Vec::new(),
             dirty,
@@ -1161,6 +1185,14 @@ fn planning_preconditions(world: &World, action: &Action, l: &Lowering) -> Vec<F
         }
         // 3. Nothing served is touched again: serving is final.
         out.push(not(atom("is", vec![t.clone(), status("served")])));
+        // Nothing inside a closed container is touched: the fridge is opened first (Simmer
+        // lets one grab the lettuce through the closed fridge door).
+        if !name_role(*i) {
+            out.push(not(atom("enclosed", vec![t.clone()])));
+            // What went into a dish is not touched again: the egg is broken before it is
+            // combined, not after.
+            out.push(not(atom("combined", vec![t.clone()])));
+        }
         // 4. Boards, tools and vessels are used clean.
         if CLEAN_ROLES.contains(&action.roles[*i].name.as_str()) {
             out.push(not(atom("is", vec![t.clone(), status("dirty")])));
@@ -1227,6 +1259,12 @@ fn planning_preconditions(world: &World, action: &Action, l: &Lowering) -> Vec<F
             _ => None,
         };
         if let Some(v) = vessel {
+            // … and is open, if it opens (Simmer lets PUT_IN go through the oven door).
+            out.push(not(atom("is", vec![v.clone(), status("closed")])));
+            // Storage (the pantry, the fridge) takes what is put in, not what is poured.
+            if !matches!(e.primitive, Primitive::MoveInto(..)) {
+                out.push(not(atom("storage", vec![v.clone()])));
+            }
             out.push(or(vec![
                 atom("has", vec![v.clone(), prop("receptacle")]),
                 atom("has", vec![v, prop("container")]),
@@ -1257,8 +1295,107 @@ fn planning_preconditions(world: &World, action: &Action, l: &Lowering) -> Vec<F
                 atom("has", vec![x, prop("grabbable")]),
             ]));
         }
+        // What is poured, drizzled or pressed into something is a liquid or a vessel (whose
+        // contents go): a solid "drizzled" or "pressed" into a bowl would enter its contents
+        // while staying where it lies.
+        if let Primitive::PourInto(x, _) = &e.primitive
+            && let Some(x) = l.r(*x)
+        {
+            // … and is held: PRESS, which holds its tool, moves nothing into a target.
+            out.push(atom("held", vec![x.clone()]));
+            out.push(or(vec![
+                atom("has", vec![x.clone(), prop("pourable")]),
+                atom("has", vec![x, prop("receptacle")]),
+            ]));
+        }
+        // What FILL fills is a vessel one can carry (a pot, a glass), not a fixture: no
+        // bowl "poured" into the fridge to stand in it.
+        if let Primitive::Fill(v, _) = &e.primitive
+            && let Some(v) = l.r(*v)
+        {
+            out.push(atom("has", vec![v, prop("grabbable")]));
+        }
+    }
+    // A dish is made of food: no knife or bowl put into the container (to free the hand)
+    // ends up combined into the product.
+    for e in &action.effects {
+        if let Primitive::CombineAs(c, _, _) = &e.primitive
+            && let Some(c) = l.r(*c)
+        {
+            let i = T::var("i");
+            out.push(not(exists(
+                vec![obj_var("i")],
+                and(vec![
+                    atom("in", vec![i.clone(), c]),
+                    or(["tool", "receptacle", "container"]
+                        .iter()
+                        .map(|p| atom("has", vec![i.clone(), prop(p)]))
+                        .collect()),
+                ]),
+            )));
+        }
+    }
+    // 10. Appliances do what they are for: an `appliance` role takes something switched on and
+    // off (no baking in the fridge, which Simmer counts as "on"), and a cooking action's
+    // appliance is a heat source (an oven, not a blender).
+    for (i, t) in &bound {
+        if action.roles[*i].name == "appliance" {
+            out.push(atom("has", vec![t.clone(), prop("switchable")]));
+            if action.transforms.as_deref() == Some("cooking") {
+                out.push(atom("has", vec![t.clone(), prop("heatsource")]));
+            }
+        }
+    }
+    // 11. Food is served onto a dish one can carry (a plate, a bowl) or a surface that is not
+    // a heat source (the counter): not into the cabinet or onto the stove.
+    let served: Vec<usize> = action
+        .effects
+        .iter()
+        .filter_map(|e| match &e.primitive {
+            Primitive::AddState(x, s) if s == "served" => Some(*x),
+            _ => None,
+        })
+        .collect();
+    // 12. Only what the task serves is served (no ingredient "served" to put it down).
+    for x in &served {
+        if let Some(x) = l.r(*x) {
+            out.push(atom("to-serve", vec![x]));
+        }
+    }
+    for e in &action.effects {
+        if let Primitive::PlaceOn(x, t) = &e.primitive
+            && served.contains(x)
+            && let Some(t) = l.r(*t)
+        {
+            out.push(or(vec![
+                atom("has", vec![t.clone(), prop("grabbable")]),
+                and(vec![
+                    atom("has", vec![t.clone(), prop("surface")]),
+                    not(atom("has", vec![t, prop("heatsource")])),
+                ]),
+            ]));
+        }
     }
     out
+}
+
+/// Whether an object a plan creates may become a contamination source: a COMBINE product or
+/// a creation without a parent (it unites its ingredients' properties), or a derivative when
+/// some creation can give one a source property.
+pub fn spare_may_be_source(world: &World, spare: &Spare) -> bool {
+    let source_properties = &world.config.contamination.source_properties;
+    spare.parent.is_none()
+        || world.actions.values().any(|a| {
+            a.effects.iter().any(|e| match &e.primitive {
+                Primitive::Derive(_, c)
+                | Primitive::Byproduct(_, c)
+                | Primitive::Product(_, c)
+                | Primitive::GrateInto(_, _, c) => source_properties
+                    .iter()
+                    .any(|p| c.properties.contains(p) || c.inherit.contains(p)),
+                _ => false,
+            })
+        })
 }
 
 /// The constant naming a kind of derivative or product.
@@ -1499,8 +1636,13 @@ pub fn domain(world: &World, flavour: Flavour) -> Domain {
     if flavour == Flavour::Planning {
         predicates.push(skeleton("may-source", &[("o", OBJ)]));
         predicates.push(skeleton("has-contents", &[("c", OBJ)]));
+        predicates.push(skeleton("enclosed", &[("o", OBJ)]));
+        predicates.push(skeleton("combined", &[("o", OBJ)]));
         predicates.push(skeleton("dish", &[("o", OBJ)]));
         predicates.push(skeleton("dish-in", &[("o", OBJ), ("c", OBJ)]));
+        predicates.push(skeleton("part-of", &[("i", OBJ), ("p", OBJ)]));
+        predicates.push(skeleton("own-state", &[("s", STATUS)]));
+        predicates.push(skeleton("to-serve", &[("o", OBJ)]));
         for (role, filter) in ROLE_FILTERS {
             if *filter == RoleFilter::Class {
                 predicates.push(skeleton(&class_predicate(role), &[("o", OBJ)]));
@@ -1541,6 +1683,25 @@ pub fn domain(world: &World, flavour: Flavour) -> Domain {
             exists(
                 vec![obj_var("i")],
                 atom("in", vec![T::var("i"), T::var("c")]),
+            ),
+        ));
+        structures.push(derived(
+            "combined",
+            &[("o", OBJ)],
+            exists(
+                vec![obj_var("p")],
+                atom("part-of", vec![T::var("o"), T::var("p")]),
+            ),
+        ));
+        structures.push(derived(
+            "enclosed",
+            &[("o", OBJ)],
+            exists(
+                vec![obj_var("c")],
+                and(vec![
+                    atom("in", vec![T::var("o"), T::var("c")]),
+                    atom("is", vec![T::var("c"), status("closed")]),
+                ]),
             ),
         ));
     }
@@ -1886,21 +2047,7 @@ pub fn problem(
                 init.push(init_atom("may-source", &[&o.id]));
             }
         }
-        let derivatives_may_be_sources = world.actions.values().any(|a| {
-            a.effects.iter().any(|e| match &e.primitive {
-                Primitive::Derive(_, c)
-                | Primitive::Byproduct(_, c)
-                | Primitive::Product(_, c)
-                | Primitive::GrateInto(_, _, c) => source_properties
-                    .iter()
-                    .any(|p| c.properties.contains(p) || c.inherit.contains(p)),
-                _ => false,
-            })
-        });
-        for s in spares
-            .iter()
-            .filter(|s| s.parent.is_none() || derivatives_may_be_sources)
-        {
+        for s in spares.iter().filter(|s| spare_may_be_source(world, s)) {
             init.push(init_atom("may-source", &[&s.id]));
         }
     }
@@ -1918,6 +2065,16 @@ pub fn problem(
     {
         init.push(init_atom("dish", &[&d.name]));
         init.push(init_atom("dish-in", &[&d.name, &d.container]));
+        for s in &d.states {
+            init.push(init_atom("own-state", &[&format!("s-{s}")]));
+        }
+    }
+    if options.flavour == Flavour::Planning
+        && let Some(g) = goal
+    {
+        for o in g.dish.iter().map(|d| &d.name).chain(&g.serve) {
+            init.push(init_atom("to-serve", &[o]));
+        }
     }
     let goal_formula = goal::formula(world, env, goal, &spares, options.flavour);
     Problem {

@@ -192,6 +192,11 @@ pub fn from_pddl_plan(world: &World, env: &Env, pddl_plan: &str) -> Result<Strin
                 return Err(format!("too few arguments for `{name}`"));
             };
             let id = rename.get(id).cloned().unwrap_or_else(|| id.clone());
+            // A hallucinated id, as `to_pddl_plan` names it.
+            let id = match id.strip_prefix("missing-") {
+                Some(bare) => bare.to_string(),
+                None => id,
+            };
             parts.push(render(&id));
         }
         let text = format!("[{}] {}", action.name.to_uppercase(), parts.join(" "));
