@@ -34,9 +34,13 @@ fn env_of(shared: &Path, task: &str) -> Env {
 
 /// Every task goal in `domains/kitchen/tasks/`, by task number.
 fn goals() -> BTreeMap<String, TaskGoal> {
+    goals_in(&root().join("domains/kitchen/tasks"))
+}
+
+/// The task goals in a directory (`*.toml`), by task number.
+fn goals_in(dir: &Path) -> BTreeMap<String, TaskGoal> {
     let mut out = BTreeMap::new();
-    let dir = root().join("domains/kitchen/tasks");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
+    let Ok(entries) = std::fs::read_dir(dir) else {
         return out;
     };
     for e in entries.flatten() {
@@ -80,7 +84,14 @@ fn round_trip(
 fn compiled_domains_and_problems_check_clean() {
     let Some(shared) = shared() else { return };
     let world = World::embedded();
-    let goals = goals();
+    // The goals LAMA does not solve in time are kept too, and must stay valid.
+    let mut goals = goals();
+    let unsolved = goals_in(&root().join("domains/kitchen/tasks/unsolved"));
+    assert!(
+        !unsolved.is_empty(),
+        "domains/kitchen/tasks/unsolved/ has no goals"
+    );
+    goals.extend(unsolved);
     for flavour in [Flavour::Audit, Flavour::Planning] {
         let domain = compile::domain(&world, flavour);
         for (task, goal) in &goals {
@@ -474,7 +485,7 @@ fn fast_downward() -> Option<PathBuf> {
 }
 
 /// The small tasks CI solves with Fast Downward (LAMA), each within 60 s.
-const SOLVED_IN_CI: &[&str] = &["016", "017", "020"];
+const SOLVED_IN_CI: &[&str] = &["016", "017", "020", "043"];
 
 #[test]
 fn lama_solves_small_tasks_and_the_plans_run_clean() {

@@ -164,11 +164,13 @@ pub fn formula(
                     .objects
                     .iter()
                     .any(|o| o.id == ing.object && o.properties.iter().any(|p| p == "grabbable"));
-                if flavour == Flavour::Planning
-                    && grabbable
-                    && ing.container.as_deref() == Some(&d.container)
-                {
+                let inside = ing.container.as_deref() == Some(&d.container);
+                if flavour == Flavour::Planning && grabbable && inside {
                     parts.push(atom("part-of", vec![T::c(&ing.object), dish.clone()]));
+                    continue;
+                }
+                // An ingredient elsewhere (the cake the icing is spread on) is no part of it.
+                if !inside {
                     continue;
                 }
                 for s in &ing.states {

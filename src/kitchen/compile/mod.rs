@@ -1193,9 +1193,15 @@ fn planning_preconditions(world: &World, action: &Action, l: &Lowering) -> Vec<F
             // combined, not after.
             out.push(not(atom("combined", vec![t.clone()])));
         }
-        // 4. Boards, tools and vessels are used clean.
+        // 4. Boards, tools and vessels are used clean; uncontaminated too, unless the action
+        // sterilises them (the pan the raw sausage is fried in).
+        let sterilised = action.effects.iter().any(
+            |e| matches!(e.primitive, Primitive::Sterilise(r) | Primitive::ClearContam(r) if r == *i),
+        );
         if CLEAN_ROLES.contains(&action.roles[*i].name.as_str()) {
             out.push(not(atom("is", vec![t.clone(), status("dirty")])));
+        }
+        if CLEAN_ROLES.contains(&action.roles[*i].name.as_str()) && !sterilised {
             let s = format!("s{i}");
             out.push(not(exists(
                 vec![obj_var(&s)],
@@ -1783,7 +1789,6 @@ pub fn default_spares(world: &World, env: &Env, goal: Option<&TaskGoal>) -> Vec<
 /// stored in. Other objects stay where they are in Simmer's run, untouched by the plan.
 pub fn relevant_env(world: &World, env: &Env, goal: &TaskGoal) -> Env {
     let has = |o: &super::simmer::EnvObject, p: &str| o.properties.iter().any(|x| x == p);
-    let cutting = !goal.derivatives_in(world).is_empty();
     let mut keep: BTreeSet<String> = goal.objects().into_iter().collect();
     let storage: Vec<&String> = world
         .config
@@ -1793,8 +1798,41 @@ pub fn relevant_env(world: &World, env: &Env, goal: &TaskGoal) -> Env {
         .flat_map(|r| r.located_in.iter())
         .collect();
     let hazards = &world.config.appliance_audit.hazards;
+    // What the actions that give the goal's states need in a vessel's contents: the oil FRY
+    // tests for when the goal asks for something fried.
+    let wanted: BTreeSet<&String> = goal
+        .ingredient
+        .iter()
+        .chain(&goal.states)
+        .flat_map(|i| &i.states)
+        .chain(goal.dish.iter().flat_map(|d| &d.states))
+        .collect();
+    let giving: Vec<&Action> = world
+        .actions
+        .values()
+        .filter(|a| {
+            a.effects
+                .iter()
+                .any(|e| matches!(&e.primitive, Primitive::AddState(_, s) if wanted.contains(s)))
+        })
+        .collect();
+    // A board and knives when the goal names a derivative or a state only cutting gives
+    // (`chopped`).
+    let cutting = !goal.derivatives_in(world).is_empty()
+        || giving
+            .iter()
+            .any(|a| a.transforms.as_deref() == Some("cutting"));
+    let needed: BTreeSet<&str> = giving
+        .iter()
+        .flat_map(|a| &a.checks)
+        .filter_map(|c| match &c.test {
+            Test::ContentsIdContains(_, v) => Some(v.as_str()),
+            _ => None,
+        })
+        .collect();
     for o in &env.objects {
         let tool = (has(o, "heatsource") && has(o, "surface"))
+            || needed.iter().any(|v| class_fits(&o.name, v))
             || (has(o, "receptacle") && has(o, "heatable"))
             || class_fits(&o.name, "water")
             || o.name == "sink"
@@ -1959,6 +1997,10 @@ pub fn problem(
         .map(|o| (o.id.clone(), o.name.clone()))
         .chain(spares.iter().map(|s| (s.id.clone(), s.name.clone())))
         .collect();
+    let board_in_kitchen = env
+        .objects
+        .iter()
+        .any(|o| class_fits(&o.name, "cutting_board"));
     for (id, name) in &all_ids {
         if excluded.contains(name) {
             init.push(init_atom("source-excluded", &[id]));
@@ -1977,6 +2019,20 @@ pub fn problem(
                 if *filter == RoleFilter::Class && class_fits(name, role) {
                     init.push(init_atom(&class_predicate(role), &[id]));
                 }
+            }
+            // A kitchen without a cutting board cuts on the counter (Simmer only asks for the
+            // object to lie on what the role names).
+            if !board_in_kitchen
+                && env.objects.iter().any(|o| {
+                    &o.id == id
+                        && o.properties.iter().any(|p| p == "surface")
+                        && !o
+                            .properties
+                            .iter()
+                            .any(|p| p == "heatsource" || p == "grabbable")
+                })
+            {
+                init.push(init_atom(&class_predicate("cutting_board"), &[id]));
             }
         }
         // An object resolves to itself; `storage` by its id without trailing digits.
