@@ -55,11 +55,18 @@ struct CompileArgs {
     /// A world directory instead of the embedded one.
     #[arg(long)]
     world: Option<PathBuf>,
-    /// A Simmer plan to check against the problem (with `--task`): declares the objects it
+    /// A Simmer plan to check against the problem (one task): declares the objects it
     /// creates and the ids it names that do not exist, so that its `plan --to-pddl`
     /// translation validates against the problem.
-    #[arg(long, requires = "task")]
+    #[arg(long, conflicts_with = "all")]
     plan: Option<PathBuf>,
+    /// A task environment (`env.json`) instead of Simmer's `tasks/NNN/env_NNN.json`; the
+    /// problem is named after `--task`, or after the file.
+    #[arg(long, conflicts_with = "all")]
+    env: Option<PathBuf>,
+    /// The task goal (default: `TASKS_DIR/NNN.toml` for `--task NNN`, if there is one).
+    #[arg(long, conflicts_with = "all")]
+    goal: Option<PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -324,6 +331,9 @@ fn compile(args: &CompileArgs) -> Outcome {
     let mut tasks: Vec<String> = Vec::new();
     if let Some(t) = &args.task {
         tasks.push(t.clone());
+    } else if let Some(env) = &args.env {
+        let stem = env.file_stem().map(|s| s.to_string_lossy().into_owned());
+        tasks.push(stem.unwrap_or_else(|| "env".to_string()));
     } else if args.all {
         let Ok(entries) = std::fs::read_dir(&args.tasks_dir) else {
             eprintln!("error: {}: not a directory", args.tasks_dir.display());
@@ -339,7 +349,7 @@ fn compile(args: &CompileArgs) -> Outcome {
         }
         tasks.sort();
     } else {
-        eprintln!("error: give --task NNN or --all");
+        eprintln!("error: give --task NNN, --env FILE or --all");
         return Outcome::Failure;
     }
     if args.out.is_none() && tasks.len() > 1 {
@@ -358,12 +368,19 @@ fn compile(args: &CompileArgs) -> Outcome {
         println!("{domain}");
     }
     for task in &tasks {
-        let env_path = args.simmer.join(format!("tasks/{task}/env_{task}.json"));
+        let env_path = match &args.env {
+            Some(path) => path.clone(),
+            None => args.simmer.join(format!("tasks/{task}/env_{task}.json")),
+        };
         let env = match load_env(&env_path) {
             Ok(e) => e,
             Err(o) => return o,
         };
-        let goal_path = args.tasks_dir.join(format!("{task}.toml"));
+        // A goal named with --goal must be there; the tasks directory's is optional.
+        let (goal_path, required) = match &args.goal {
+            Some(path) => (path.clone(), true),
+            None => (args.tasks_dir.join(format!("{task}.toml")), false),
+        };
         let goal = match std::fs::read_to_string(&goal_path) {
             Ok(text) => match TaskGoal::from_toml(&text) {
                 Ok(g) => Some(g),
@@ -372,6 +389,10 @@ fn compile(args: &CompileArgs) -> Outcome {
                     return Outcome::InputErrors;
                 }
             },
+            Err(e) if required => {
+                eprintln!("error: {}: {e}", goal_path.display());
+                return Outcome::Failure;
+            }
             Err(_) => None,
         };
         let mut options = Options {
