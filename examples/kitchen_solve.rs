@@ -2,8 +2,9 @@
 //! `--alias lama-first`), translates each plan back to Simmer's format and runs it in the
 //! executor; prints coverage and times.
 //!
-//! `cargo run --release --example kitchen_solve [-- TASK…] [--limit SECONDS]`. Needs
-//! `../shared/kitchen` and `pip install up-fast-downward`.
+//! `cargo run --release --example kitchen_solve [-- TASK…] [--limit SECONDS] [--keep DIR]
+//! [--tasks-dir DIR]` (`--tasks-dir domains/kitchen/tasks/unsolved` tries the goals not solved
+//! in time). Needs `../shared/kitchen` and `pip install up-fast-downward`.
 
 use pddlc::kitchen::compile::{self, Flavour, Options, TaskGoal};
 use pddlc::kitchen::{self, Env, Mode, World};
@@ -130,11 +131,16 @@ fn main() {
     };
     let mut limit = 60;
     let mut keep: Option<PathBuf> = None;
+    let mut tasks_dir = root.join("domains/kitchen/tasks");
     let mut wanted = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         if a == "--keep" {
             keep = args.next().map(PathBuf::from);
+        } else if a == "--tasks-dir" {
+            if let Some(dir) = args.next() {
+                tasks_dir = PathBuf::from(dir);
+            }
         } else if a == "--limit" {
             limit = args.next().and_then(|x| x.parse().ok()).unwrap_or(60);
         } else {
@@ -143,10 +149,10 @@ fn main() {
     }
     let world = World::embedded();
     let mut tasks: Vec<(String, TaskGoal)> = Vec::new();
-    for e in std::fs::read_dir(root.join("domains/kitchen/tasks"))
-        .expect("tasks")
-        .flatten()
-    {
+    for e in std::fs::read_dir(&tasks_dir).expect("tasks").flatten() {
+        if e.path().extension().is_none_or(|x| x != "toml") {
+            continue;
+        }
         let text = std::fs::read_to_string(e.path()).expect("read");
         let goal = TaskGoal::from_toml(&text).expect("a task goal");
         if wanted.is_empty() || wanted.contains(&goal.task) {

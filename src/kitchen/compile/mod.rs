@@ -1169,20 +1169,14 @@ pub fn is_syntax_condition(condition: &str) -> bool {
 
 /// The tightenings of the planning flavour (docs/kitchen.md lists and explains each).
 fn planning_preconditions(world: &World, action: &Action, l: &Lowering) -> Vec<F> {
-    let mut out = Vec::new();
     let bound: Vec<(usize, T)> = (0..action.roles.len())
         .filter_map(|i| l.r(i).map(|t| (i, t)))
         .collect();
     let name_role = |i: usize| world.is_name_role(&action.roles[i].name);
-    for (n, (i, t)) in bound.iter().enumerate() {
-        // 1. Every object named exists (a product name must not exist yet, see 5).
-        if !name_role(*i) {
-            out.push(atom("present", vec![t.clone()]));
-        }
-        // 2. No two roles name the same object (Simmer's duplicate check).
-        for (_, u) in &bound[n + 1..] {
-            out.push(not(eq(t, u)));
-        }
+    // 1, 2. Every object named exists (a product name must not exist yet, see 6), and no two
+    // roles name the same object: Simmer's syntax checks, preconditions in both flavours.
+    let mut out = syntax_preconditions(world, action, l);
+    for (i, t) in &bound {
         // 3. Nothing served is touched again: serving is final.
         out.push(not(atom("is", vec![t.clone(), status("served")])));
         // Nothing inside a closed container is touched: the fridge is opened first (Simmer
@@ -1882,6 +1876,19 @@ pub fn relevant_env(world: &World, env: &Env, goal: &TaskGoal) -> Env {
     }
 }
 
+/// The static id-test atoms (`(id-contains-oil x)`) of the object named `name` in PDDL whose
+/// Simmer id is `id`.
+fn id_test_atoms(v: &Vocabulary, name: &str, id: &str) -> Vec<Init> {
+    v.id_tests
+        .iter()
+        .filter(|(kind, text)| match kind.as_str() {
+            "starts" => id.starts_with(text.as_str()),
+            _ => id.contains(text.as_str()),
+        })
+        .map(|(kind, text)| init_atom(&id_test_predicate(kind, text), &[name]))
+        .collect()
+}
+
 fn init_atom(p: &str, args: &[&str]) -> Init {
     Init {
         kind: InitKind::Atom(ir::ast_atom(
@@ -2005,15 +2012,7 @@ pub fn problem(
         if excluded.contains(name) {
             init.push(init_atom("source-excluded", &[id]));
         }
-        for (kind, text) in &v.id_tests {
-            let hit = match kind.as_str() {
-                "starts" => id.starts_with(text.as_str()),
-                _ => id.contains(text.as_str()),
-            };
-            if hit {
-                init.push(init_atom(&id_test_predicate(kind, text), &[id]));
-            }
-        }
+        init.extend(id_test_atoms(&v, id, id));
         if options.flavour == Flavour::Planning {
             for (role, filter) in ROLE_FILTERS {
                 if *filter == RoleFilter::Class && class_fits(name, role) {
@@ -2045,15 +2044,7 @@ pub fn problem(
     // resolves as a place's does (`bowl` to `bowl_1`).
     for id in &phantoms {
         let name = phantom_name(id);
-        for (kind, text) in &v.id_tests {
-            let hit = match kind.as_str() {
-                "starts" => id.starts_with(text.as_str()),
-                _ => id.contains(text.as_str()),
-            };
-            if hit {
-                init.push(init_atom(&id_test_predicate(kind, text), &[&name]));
-            }
-        }
+        init.extend(id_test_atoms(&v, &name, id));
         let target = format!("{id}_1");
         if all_ids.iter().any(|(i, _)| *i == target) {
             init.push(init_atom("resolves", &[&name, &target]));
