@@ -13,18 +13,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-/// Where `up_fast_downward` installed `fast-downward.py`, if it is installed.
-pub fn fast_downward() -> Option<PathBuf> {
-    let out = Command::new("python3")
-        .args([
-            "-c",
-            "import importlib.util,os; print(os.path.join(os.path.dirname(importlib.util.find_spec('up_fast_downward').origin),'downward','fast-downward.py'))",
-        ])
-        .output()
-        .ok()?;
-    let path = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
-    (out.status.success() && path.is_file()).then_some(path)
-}
+#[path = "../tests/common/fast_downward.rs"]
+mod fast_downward;
+use fast_downward::fast_downward;
 
 /// The outcome of solving one task.
 pub struct Solved {

@@ -471,26 +471,13 @@ fn compiling_every_task_is_fast() {
     assert!(elapsed.as_secs_f64() < 20.0);
 }
 
-/// Where `up_fast_downward` installed `fast-downward.py`, if it is installed.
-fn fast_downward() -> Option<PathBuf> {
-    let out = std::process::Command::new("python3")
-        .args([
-            "-c",
-            "import importlib.util,os; print(os.path.join(os.path.dirname(importlib.util.find_spec('up_fast_downward').origin),'downward','fast-downward.py'))",
-        ])
-        .output()
-        .ok()?;
-    let path = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
-    (out.status.success() && path.is_file()).then_some(path)
-}
-
 /// The small tasks CI solves with Fast Downward (LAMA), each within 60 s.
 const SOLVED_IN_CI: &[&str] = &["016", "017", "020", "043"];
 
 #[test]
 fn lama_solves_small_tasks_and_the_plans_run_clean() {
     let Some(shared) = shared() else { return };
-    let Some(fd) = fast_downward() else {
+    let Some(fd) = common::fast_downward::fast_downward() else {
         eprintln!("skipped: Fast Downward is not installed (pip install up-fast-downward)");
         return;
     };

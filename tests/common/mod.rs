@@ -1,6 +1,8 @@
 //! Helpers shared by the test runners.
 #![allow(dead_code)]
 
+pub mod fast_downward;
+
 use pddlc::diagnostics::{Diagnostic, LineIndex};
 use std::path::{Path, PathBuf};
 

@@ -201,9 +201,8 @@ pub fn formula(
     // that can become one (a raw product of eggs contaminates what it touches).
     let mut sources = sources(world, env);
     sources.extend(
-        spares
-            .iter()
-            .filter(|s| super::spare_may_be_source(world, s))
+        super::spares_that_may_be_sources(world, spares)
+            .into_iter()
             .map(|s| s.id.clone()),
     );
     for o in &ids {

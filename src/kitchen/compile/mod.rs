@@ -417,10 +417,7 @@ impl Lowering<'_> {
         // copy; leaving by this write removes every copy.
         if self.flavour == Flavour::Audit && p == "in" {
             if add {
-                let levels: Vec<F> = IN_LEVELS
-                    .iter()
-                    .map(|l| self.now(&atom(l, args.clone())))
-                    .collect();
+                let levels = self.copies(args.clone());
                 for (k, level) in IN_LEVELS.iter().enumerate().skip(1) {
                     let cond = and(vec![condition.clone(), levels[k - 1].clone()]);
                     self.push(vars.clone(), cond, level, args.clone(), true);
@@ -432,6 +429,14 @@ impl Lowering<'_> {
             }
         }
         self.push(vars, condition, p, args, add);
+    }
+
+    /// "At least once, twice …": the current value of each of `IN_LEVELS` for these args.
+    fn copies(&self, args: Vec<T>) -> Vec<F> {
+        IN_LEVELS
+            .iter()
+            .map(|l| self.now(&atom(l, args.clone())))
+            .collect()
     }
 
     fn push(
@@ -463,10 +468,7 @@ impl Lowering<'_> {
             return;
         }
         let present = self.now(&atom("present", vec![c.clone()]));
-        let levels: Vec<F> = IN_LEVELS
-            .iter()
-            .map(|l| self.now(&atom(l, args.clone())))
-            .collect();
+        let levels = self.copies(args.clone());
         for (k, level) in IN_LEVELS.iter().enumerate() {
             let top = match levels.get(k + 1) {
                 Some(next) => and(vec![levels[k].clone(), not(next.clone())]),
@@ -535,10 +537,7 @@ impl Lowering<'_> {
         let vars = vec![obj_var(&i)];
         if self.flavour == Flavour::Audit {
             // Every copy moves: the target's count becomes the sum (up to the top level).
-            let from: Vec<F> = IN_LEVELS
-                .iter()
-                .map(|l| self.now(&atom(l, vec![iv.clone(), s.clone()])))
-                .collect();
+            let from = self.copies(vec![iv.clone(), s.clone()]);
             self.write(
                 vars.clone(),
                 cond.clone(),
@@ -547,10 +546,7 @@ impl Lowering<'_> {
                 false,
             );
             // Read after the source is emptied: the target may be the source.
-            let to: Vec<F> = IN_LEVELS
-                .iter()
-                .map(|l| self.now(&atom(l, vec![iv.clone(), t.clone()])))
-                .collect();
+            let to = self.copies(vec![iv.clone(), t.clone()]);
             let present = self.now(&atom("present", vec![t.clone()]));
             for (k, level) in IN_LEVELS.iter().enumerate() {
                 // At least k+1 copies: a+1 in the target and k-a in the source.
@@ -1379,23 +1375,26 @@ fn planning_preconditions(world: &World, action: &Action, l: &Lowering) -> Vec<F
     out
 }
 
-/// Whether an object a plan creates may become a contamination source: a COMBINE product or
-/// a creation without a parent (it unites its ingredients' properties), or a derivative when
-/// some creation can give one a source property.
-pub fn spare_may_be_source(world: &World, spare: &Spare) -> bool {
+/// The objects a plan may create that may become contamination sources: COMBINE products and
+/// creations without a parent (they unite their ingredients' properties), and derivatives too
+/// when some creation can give one a source property.
+pub fn spares_that_may_be_sources<'s>(world: &World, spares: &'s [Spare]) -> Vec<&'s Spare> {
     let source_properties = &world.config.contamination.source_properties;
-    spare.parent.is_none()
-        || world.actions.values().any(|a| {
-            a.effects.iter().any(|e| match &e.primitive {
-                Primitive::Derive(_, c)
-                | Primitive::Byproduct(_, c)
-                | Primitive::Product(_, c)
-                | Primitive::GrateInto(_, _, c) => source_properties
-                    .iter()
-                    .any(|p| c.properties.contains(p) || c.inherit.contains(p)),
-                _ => false,
-            })
+    let derivatives = world.actions.values().any(|a| {
+        a.effects.iter().any(|e| match &e.primitive {
+            Primitive::Derive(_, c)
+            | Primitive::Byproduct(_, c)
+            | Primitive::Product(_, c)
+            | Primitive::GrateInto(_, _, c) => source_properties
+                .iter()
+                .any(|p| c.properties.contains(p) || c.inherit.contains(p)),
+            _ => false,
         })
+    });
+    spares
+        .iter()
+        .filter(|s| s.parent.is_none() || derivatives)
+        .collect()
 }
 
 /// The constant naming a kind of derivative or product.
@@ -2094,7 +2093,7 @@ pub fn problem(
                 init.push(init_atom("may-source", &[&o.id]));
             }
         }
-        for s in spares.iter().filter(|s| spare_may_be_source(world, s)) {
+        for s in spares_that_may_be_sources(world, &spares) {
             init.push(init_atom("may-source", &[&s.id]));
         }
     }
