@@ -353,7 +353,8 @@ fn validate_reports_verdicts_in_the_json_contract_and_exit_codes() {
             "unsatisfied",
             "unmet_goals",
             "metric",
-            "failures"
+            "failures",
+            "diagnostics"
         ]
     );
     assert_eq!(json["valid"], true);
@@ -408,7 +409,10 @@ fn validate_reports_verdicts_in_the_json_contract_and_exit_codes() {
         valid,
     ]);
     assert_eq!(code(&out), 1);
-    assert!(stderr(&out).contains("error[C101]"), "{}", stderr(&out));
+    // On stdout, in the format asked for (JSON when not on a terminal).
+    let json: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
+    assert_eq!(json["diagnostics"][0]["code"], "C101");
+    assert!(stderr(&out).contains("must be valid"), "{}", stderr(&out));
 }
 
 #[test]
@@ -595,4 +599,86 @@ fn kitchen_compile_and_validate_agree_with_kitchen_run() {
     assert_eq!(steps(&json["failures"]), steps(&simmer["failures"]));
     assert!(stdout(&validated).contains("(present missing-tomato_1)"));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The VS Code PDDL extension's default problem pattern for VAL's parser output,
+/// `^(file)\s*:\s*line\s*:\s*(\d*)\s*:\s*(Error|Warning)\s*:\s*(.*)$`, written out by hand:
+/// the file, the line number and the severity word of a VAL-shaped line.
+fn val_pattern(line: &str) -> Option<(&str, usize, &str)> {
+    let (file, rest) = line.split_once(':')?;
+    let rest = rest
+        .trim_start()
+        .strip_prefix("line")?
+        .trim_start()
+        .strip_prefix(':')?;
+    let (number, rest) = rest.trim_start().split_once(':')?;
+    let (severity, _message) = rest.trim_start().split_once(':')?;
+    let severity = severity.trim();
+    matches!(severity, "Error" | "Warning")
+        .then(|| Some((file.trim(), number.trim().parse().ok()?, severity)))
+        .flatten()
+}
+
+#[test]
+fn validate_and_kitchen_run_speak_the_editor_formats() {
+    let task = [
+        "domains/blocksworld/domain.pddl",
+        "domains/blocksworld/problem.pddl",
+    ];
+    let broken = "fixtures/validate/V306_precondition_unsatisfied/plan.txt";
+    let out = pddlc(&["validate", "--format", "gcc", task[0], task[1], broken]);
+    assert_eq!(code(&out), 1);
+    assert!(
+        stdout(&out).starts_with(&format!("{broken}:2:1: error[V306]: (unstack b c)")),
+        "{}",
+        stdout(&out)
+    );
+    let out = pddlc(&["validate", "--format", "val", task[0], task[1], broken]);
+    assert_eq!(code(&out), 1);
+    let first = stdout(&out).lines().next().unwrap_or_default().to_string();
+    assert_eq!(val_pattern(&first), Some((broken, 2, "Error")), "{first}");
+
+    // An unmet goal is located on the goal in the problem file.
+    let short = "fixtures/validate/V307_goal_unsatisfied/plan.txt";
+    let out = pddlc(&["validate", "--format", "gcc", task[0], task[1], short]);
+    assert_eq!(code(&out), 1);
+    assert!(
+        stdout(&out).starts_with(&format!("{}:", task[1])) && stdout(&out).contains("error[V307]"),
+        "{}",
+        stdout(&out)
+    );
+
+    let env = "domains/kitchen/examples/salad/env.json";
+    let plan = "fixtures/kitchen/K405_fridge_closed.txt";
+    let out = pddlc(&["kitchen", "run", "--format", "gcc", "--env", env, plan]);
+    assert_eq!(code(&out), 1);
+    assert!(
+        stdout(&out).starts_with(&format!(
+            "{plan}:1:1: error[K405]: `[TAKE_OUT] <lettuce> (1) <fridge> (1)` cannot run"
+        )),
+        "{}",
+        stdout(&out)
+    );
+    let out = pddlc(&["kitchen", "run", "--format", "val", "--env", env, plan]);
+    let first = stdout(&out).lines().next().unwrap_or_default().to_string();
+    assert_eq!(val_pattern(&first), Some((plan, 1, "Error")), "{first}");
+    let out = pddlc(&["kitchen", "run", "--format", "json", "--env", env, plan]);
+    let json: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
+    assert_eq!(json["failures"][0]["failure_type"], "immediate");
+    assert_eq!(json["diagnostics"][0]["code"], "K405");
+    assert_eq!(json["diagnostics"][0]["line"], 1);
+}
+
+#[test]
+fn validate_takes_an_undefined_total_cost_as_zero_as_val_does() {
+    let dir = "fixtures/validate/valid_total_cost_undefined";
+    let (domain, problem, plan) = (
+        format!("{dir}/domain.pddl"),
+        format!("{dir}/problem.pddl"),
+        format!("{dir}/plan.txt"),
+    );
+    let out = pddlc(&["validate", "--format", "json", &domain, &problem, &plan]);
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    let json: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
+    assert_eq!(json["valid"], true);
 }

@@ -49,24 +49,27 @@ fn validate_fixtures() {
         } else {
             let code = name.split('_').next().unwrap_or_default();
             assert!(
-                report.diagnostics.iter().any(|d| d.code.as_str() == code),
+                report.diagnostics().any(|d| d.code.as_str() == code),
                 "{name}: expected {code}, got {report:?}"
             );
             assert_ne!(report.valid, Some(true), "{name}");
         }
-        let sources = [SourceFile::new("plan.txt", plan.clone())];
-        let human = render::human(
-            &report.diagnostics,
-            &Sources::new(&sources),
-            &HumanOptions::default(),
-        );
+        let sources = [
+            SourceFile::new("domain.pddl", read(&dir, "domain.pddl")),
+            SourceFile::new("problem.pddl", read(&dir, "problem.pddl")),
+            SourceFile::new("plan.txt", plan.clone()),
+        ];
+        let diagnostics: Vec<_> = report.diagnostics().cloned().collect();
+        let sources = Sources::new(&sources);
+        let human = render::human(&diagnostics, &sources, &HumanOptions::default());
+        let gcc = render::gcc(&diagnostics, &sources);
         let json = serde_json::to_string_pretty(&report).expect("report serialises");
         insta::with_settings!({
             snapshot_path => "snapshots/validate",
             prepend_module_to_snapshot => false,
             omit_expression => true,
         }, {
-            insta::assert_snapshot!(name, format!("{json}\n{human}"));
+            insta::assert_snapshot!(name, format!("{json}\n{gcc}\n{human}"));
         });
     }
 }
@@ -90,15 +93,9 @@ fn keep_going_applies_the_effects_of_a_failed_step() {
         ..ValidateOptions::default()
     };
     let report = validate(&domain, &problem, plan, &options);
-    let failed: Vec<(Option<usize>, pddlc::plan::FailureKind)> =
-        report.failures.iter().map(|f| (f.step, f.kind)).collect();
-    assert_eq!(
-        failed,
-        vec![
-            (Some(1), pddlc::plan::FailureKind::Precondition),
-            (None, pddlc::plan::FailureKind::Goal)
-        ]
-    );
+    let failed: Vec<(Option<usize>, &str)> =
+        report.failures.iter().map(|f| (f.step, f.kind())).collect();
+    assert_eq!(failed, vec![(Some(1), "precondition"), (None, "goal")]);
     assert_eq!(report.failed_step, Some(1));
     // Without --continue the plan stops at step 1.
     let report = validate(&domain, &problem, plan, &ValidateOptions::default());

@@ -5,7 +5,8 @@
 mod common;
 
 use pddlc::ast::{Domain, PddlFile, Problem};
-use pddlc::plan::{FailureKind, ValidateOptions, validate};
+use pddlc::diagnostics::Code;
+use pddlc::plan::{ValidateOptions, validate};
 use rayon::prelude::*;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
@@ -30,7 +31,7 @@ fn agrees(val: &Value, report: &pddlc::plan::Report, timed: bool) -> Result<(), 
         "ours: valid {:?}, failed step {:?}, kinds {:?}, metric {:?}",
         report.valid,
         report.failed_step,
-        report.failures.iter().map(|f| f.kind).collect::<Vec<_>>(),
+        report.failures.iter().map(|f| f.kind()).collect::<Vec<_>>(),
         report.metric
     );
     match category {
@@ -62,8 +63,14 @@ fn agrees(val: &Value, report: &pddlc::plan::Report, timed: bool) -> Result<(), 
             let failing: Vec<String> = report
                 .failures
                 .iter()
-                .filter(|f| f.kind == FailureKind::Precondition)
-                .filter_map(|f| f.message.split(" has an unsatisfied").next().map(normalise))
+                .filter(|f| f.code() == Code::PreconditionUnsatisfied)
+                .filter_map(|f| {
+                    f.diagnostic
+                        .message
+                        .split(" has an unsatisfied")
+                        .next()
+                        .map(normalise)
+                })
                 .collect();
             if report.valid == Some(false) && failing.contains(&named) {
                 Ok(())
@@ -74,7 +81,10 @@ fn agrees(val: &Value, report: &pddlc::plan::Report, timed: bool) -> Result<(), 
             }
         }
         "goal" => {
-            let only_goal = report.failures.iter().all(|f| f.kind == FailureKind::Goal);
+            let only_goal = report
+                .failures
+                .iter()
+                .all(|f| f.code() == Code::GoalUnsatisfied);
             if report.valid == Some(false) && only_goal && !report.unmet_goals.is_empty() {
                 Ok(())
             } else {
@@ -83,10 +93,7 @@ fn agrees(val: &Value, report: &pddlc::plan::Report, timed: bool) -> Result<(), 
         }
         // VAL segfaults on a step with the wrong number of arguments: pddlc names the step.
         "crash" => {
-            let arity = report
-                .failures
-                .iter()
-                .any(|f| f.kind == FailureKind::WrongArgumentCount);
+            let arity = report.failures.iter().any(|f| f.code() == Code::StepArity);
             if report.valid == Some(false) && arity {
                 Ok(())
             } else {

@@ -4,7 +4,7 @@ use super::input::{expand, load};
 use super::{Color, Format, Outcome};
 use pddlc::ast::{Domain, PddlFile};
 use pddlc::check::{self, Files};
-use pddlc::diagnostics::render::{self, HumanOptions, Sources};
+use pddlc::diagnostics::render::Sources;
 use pddlc::diagnostics::{Diagnostic, FileId, Severity, SourceFile};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -75,23 +75,8 @@ pub fn run(args: &Args) -> Outcome {
         .format
         .unwrap_or(if terminal { Format::Human } else { Format::Gcc });
     let sources_view = Sources::new(&sources);
-    let output = match format {
-        Format::Human => render::human(
-            &diagnostics,
-            &sources_view,
-            &HumanOptions {
-                color: match args.color {
-                    Color::Always => true,
-                    Color::Never => false,
-                    Color::Auto => terminal,
-                },
-                width: 100,
-            },
-        ),
-        Format::Json => render::json(&diagnostics, &sources_view) + "\n",
-        Format::Gcc => render::gcc(&diagnostics, &sources_view),
-        Format::Val => render::val(&diagnostics, &sources_view),
-    };
+    let output =
+        super::render_diagnostics(format, &diagnostics, &sources_view, args.color.enabled());
     print!("{output}");
     let count = |severity| {
         diagnostics

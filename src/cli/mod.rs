@@ -11,6 +11,9 @@ mod score;
 mod validate;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use pddlc::diagnostics::Diagnostic;
+use pddlc::diagnostics::render::{self, HumanOptions, Sources};
+use std::io::IsTerminal;
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -74,6 +77,37 @@ pub enum Outcome {
 impl Outcome {
     fn code(self) -> ExitCode {
         ExitCode::from(self as u8)
+    }
+}
+
+impl Color {
+    /// Whether to colour output written to standard output: `auto` colours a terminal unless
+    /// `NO_COLOR` is set or `TERM` is `dumb`.
+    pub fn enabled(self) -> bool {
+        match self {
+            Color::Always => true,
+            Color::Never => false,
+            Color::Auto => {
+                std::io::stdout().is_terminal()
+                    && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                    && std::env::var("TERM").map_or(true, |t| t != "dumb")
+            }
+        }
+    }
+}
+
+/// Diagnostics in `format`: the one rendering path of every subcommand.
+pub fn render_diagnostics(
+    format: Format,
+    diagnostics: &[Diagnostic],
+    sources: &Sources,
+    color: bool,
+) -> String {
+    match format {
+        Format::Human => render::human(diagnostics, sources, &HumanOptions { color, width: 100 }),
+        Format::Json => render::json(diagnostics, sources) + "\n",
+        Format::Gcc => render::gcc(diagnostics, sources),
+        Format::Val => render::val(diagnostics, sources),
     }
 }
 

@@ -1,20 +1,14 @@
 //! `pddlc validate` and `pddlc applicable`: plans against a domain and problem.
 
 use super::input::load;
-use super::{Color, Outcome};
+use super::{Color, Format, Outcome, render_diagnostics};
 use pddlc::ast::{Domain, PddlFile, Problem};
 use pddlc::check::{self, Files};
-use pddlc::diagnostics::render::{self, HumanOptions, Sources};
+use pddlc::diagnostics::render::{self, Sources};
 use pddlc::diagnostics::{Diagnostic, FileId, SourceFile};
-use pddlc::plan::{Report, ValidateOptions};
+use pddlc::plan::{Report, TaskFiles, ValidateOptions};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    Human,
-    Json,
-}
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -23,6 +17,8 @@ pub struct Args {
     /// Plans in IPC format: one `(action arg…)` per line, optional `t: (…) [d]`.
     #[arg(required = true)]
     plans: Vec<PathBuf>,
+    /// Output format: `human` on a terminal, `json` otherwise; `gcc` and `val` print one line
+    /// per failure, located on the plan step, for editors.
     #[arg(long, value_enum)]
     format: Option<Format>,
     /// Keep simulating after a failure (applying the step's effects anyway) and report every one.
@@ -41,12 +37,23 @@ pub struct ApplicableArgs {
     problem: PathBuf,
     /// A plan prefix; without it, the initial state.
     plan: Option<PathBuf>,
+    /// Output format: one ground action a line (`human`), or JSON; diagnostics in the format
+    /// asked for.
     #[arg(long, value_enum)]
     format: Option<Format>,
+    #[arg(long, value_enum, default_value_t = Color::Auto)]
+    color: Color,
 }
 
-/// The task, parsed and checked; on errors, the rendered diagnostics.
-fn task(domain: &Path, problem: &Path) -> Result<(Domain, Problem), Outcome> {
+/// A task, parsed and checked, with the sources of its domain (file 0) and problem (file 1).
+struct Task {
+    domain: Domain,
+    problem: Problem,
+    sources: Vec<SourceFile>,
+}
+
+/// The task, parsed and checked; on errors, the diagnostics rendered in `format`.
+fn task(domain: &Path, problem: &Path, format: Format, color: bool) -> Result<Task, Outcome> {
     let d = load(domain, FileId(0)).map_err(|m| {
         eprintln!("error: {m}");
         Outcome::Failure
@@ -57,7 +64,7 @@ fn task(domain: &Path, problem: &Path) -> Result<(Domain, Problem), Outcome> {
     })?;
     let mut diagnostics: Vec<Diagnostic> = d.diagnostics.clone();
     diagnostics.extend(p.diagnostics.clone());
-    let sources = [d.source, p.source];
+    let sources = vec![d.source, p.source];
     let pair = match (d.file, p.file) {
         (Some(PddlFile::Domain(domain)), Some(PddlFile::Problem(problem))) => {
             diagnostics.extend(check::domain(&domain, FileId(0)));
@@ -66,37 +73,49 @@ fn task(domain: &Path, problem: &Path) -> Result<(Domain, Problem), Outcome> {
         }
         _ => None,
     };
-    let errors: Vec<Diagnostic> = diagnostics
+    let mut errors: Vec<Diagnostic> = diagnostics
         .into_iter()
         .filter(Diagnostic::is_error)
         .collect();
+    pddlc::diagnostics::sort(&mut errors);
     match pair {
-        Some(pair) if errors.is_empty() => Ok(pair),
+        Some((domain, problem)) if errors.is_empty() => Ok(Task {
+            domain,
+            problem,
+            sources,
+        }),
         _ => {
-            eprint!("{}", render::gcc(&errors, &Sources::new(&sources)));
+            print!(
+                "{}",
+                render_diagnostics(format, &errors, &Sources::new(&sources), color)
+            );
             eprintln!("error: the domain and problem must be valid before a plan can be validated");
             Err(Outcome::InputErrors)
         }
     }
 }
 
-/// A report with the plan it is about, fields in the order of the JSON contract.
+/// A report with the plan it is about, fields in the order of the JSON contract, and its
+/// diagnostics located in the domain, problem and plan.
 #[derive(serde::Serialize)]
 struct PlanReport<'a> {
     plan: String,
     #[serde(flatten)]
     report: &'a Report,
+    diagnostics: serde_json::Value,
 }
 
-fn json(report: &Report, plan: &Path) -> serde_json::Value {
+fn json(report: &Report, plan: &Path, sources: &Sources) -> serde_json::Value {
+    let diagnostics: Vec<Diagnostic> = report.diagnostics().cloned().collect();
     let value = PlanReport {
         plan: plan.display().to_string(),
         report,
+        diagnostics: render::json_diagnostics(&diagnostics, sources),
     };
     serde_json::to_value(value).unwrap_or_default()
 }
 
-fn human(report: &Report, plan: &Path, text: &str, color: bool) -> String {
+fn human(report: &Report, plan: &Path, sources: &Sources, color: bool) -> String {
     let name = plan.display();
     let mut out = match report.valid {
         Some(true) => format!(
@@ -107,20 +126,13 @@ fn human(report: &Report, plan: &Path, text: &str, color: bool) -> String {
         Some(false) => format!("{name}: invalid\n"),
         None => format!("{name}: no verdict\n"),
     };
-    let sources = [SourceFile::new(name.to_string(), text)];
-    let options = HumanOptions { color, width: 100 };
-    out.push_str(&render::human(
-        &report.diagnostics,
-        &Sources::new(&sources),
-        &options,
+    let diagnostics: Vec<Diagnostic> = report.diagnostics().cloned().collect();
+    out.push_str(&render_diagnostics(
+        Format::Human,
+        &diagnostics,
+        sources,
+        color,
     ));
-    for failure in &report.failures {
-        if failure.kind == pddlc::plan::FailureKind::Goal {
-            for atom in &failure.atoms {
-                out.push_str(&format!("  unmet goal: {atom}\n"));
-            }
-        }
-    }
     out
 }
 
@@ -128,43 +140,64 @@ fn show(value: Option<f64>) -> String {
     value.map_or("-".into(), |v| format!("{v}"))
 }
 
-pub fn run(args: &Args) -> Outcome {
-    let (domain, problem) = match task(&args.domain, &args.problem) {
-        Ok(pair) => pair,
-        Err(outcome) => return outcome,
-    };
-    let options = ValidateOptions {
-        keep_going: args.keep_going,
-        tolerance: args.tolerance,
-    };
-    let terminal = std::io::stdout().is_terminal();
-    let format = args.format.unwrap_or(if terminal {
+/// The output format: `human` on a terminal, JSON otherwise.
+fn format_or_default(format: Option<Format>) -> Format {
+    format.unwrap_or(if std::io::stdout().is_terminal() {
         Format::Human
     } else {
         Format::Json
-    });
-    let color = match args.color {
-        Color::Always => true,
-        Color::Never => false,
-        Color::Auto => terminal,
+    })
+}
+
+fn read_plan(path: &Path) -> Result<String, Outcome> {
+    match std::fs::read(path) {
+        Ok(bytes) => Ok(String::from_utf8_lossy(&bytes).to_string()),
+        Err(e) => {
+            eprintln!("error: {}: {e}", path.display());
+            Err(Outcome::Failure)
+        }
+    }
+}
+
+pub fn run(args: &Args) -> Outcome {
+    let format = format_or_default(args.format);
+    let color = args.color.enabled();
+    let Task {
+        domain,
+        problem,
+        mut sources,
+    } = match task(&args.domain, &args.problem, format, color) {
+        Ok(task) => task,
+        Err(outcome) => return outcome,
     };
     let mut outcome = Outcome::Clean;
     let mut reports = Vec::new();
-    for path in &args.plans {
-        let text = match std::fs::read(path) {
-            Ok(bytes) => String::from_utf8_lossy(&bytes).to_string(),
-            Err(e) => {
-                eprintln!("error: {}: {e}", path.display());
-                return Outcome::Failure;
-            }
+    for (index, path) in args.plans.iter().enumerate() {
+        let text = match read_plan(path) {
+            Ok(text) => text,
+            Err(outcome) => return outcome,
         };
-        let report = pddlc::plan::validate(&domain, &problem, &text, &options);
+        let options = ValidateOptions {
+            keep_going: args.keep_going,
+            tolerance: args.tolerance,
+            files: TaskFiles {
+                plan: FileId(2 + index as u32),
+                ..TaskFiles::default()
+            },
+        };
+        sources.push(SourceFile::new(path.display().to_string(), text));
+        let report = pddlc::plan::validate(&domain, &problem, &sources[2 + index].text, &options);
         if report.valid != Some(true) {
             outcome = Outcome::InputErrors;
         }
+        let view = Sources::new(&sources);
         match format {
-            Format::Human => print!("{}", human(&report, path, &text, color)),
-            Format::Json => reports.push(json(&report, path)),
+            Format::Human => print!("{}", human(&report, path, &view, color)),
+            Format::Json => reports.push(json(&report, path, &view)),
+            Format::Gcc | Format::Val => {
+                let diagnostics: Vec<Diagnostic> = report.diagnostics().cloned().collect();
+                print!("{}", render_diagnostics(format, &diagnostics, &view, color));
+            }
         }
     }
     if format == Format::Json {
@@ -181,38 +214,41 @@ pub fn run(args: &Args) -> Outcome {
 }
 
 pub fn applicable(args: &ApplicableArgs) -> Outcome {
-    let (domain, problem) = match task(&args.domain, &args.problem) {
-        Ok(pair) => pair,
+    let format = args.format.unwrap_or(Format::Human);
+    let color = args.color.enabled();
+    let Task {
+        domain,
+        problem,
+        mut sources,
+    } = match task(&args.domain, &args.problem, format, color) {
+        Ok(task) => task,
         Err(outcome) => return outcome,
     };
-    let text = match &args.plan {
-        None => String::new(),
-        Some(path) => match std::fs::read(path) {
-            Ok(bytes) => String::from_utf8_lossy(&bytes).to_string(),
-            Err(e) => {
-                eprintln!("error: {}: {e}", path.display());
-                return Outcome::Failure;
-            }
+    let (name, text) = match &args.plan {
+        None => (String::new(), String::new()),
+        Some(path) => match read_plan(path) {
+            Ok(text) => (path.display().to_string(), text),
+            Err(outcome) => return outcome,
         },
     };
-    let format = args.format.unwrap_or(Format::Human);
-    match pddlc::plan::applicable(&domain, &problem, &text) {
+    sources.push(SourceFile::new(name.clone(), text));
+    match pddlc::plan::applicable(&domain, &problem, &sources[2].text) {
         Ok(actions) => {
             match format {
-                Format::Human => actions.iter().for_each(|a| println!("{a}")),
                 Format::Json => println!("{}", serde_json::json!({ "applicable": actions })),
+                _ => actions.iter().for_each(|a| println!("{a}")),
             }
             Outcome::Clean
         }
         Err(report) => {
-            let name = args
-                .plan
-                .as_ref()
-                .map(|p| p.display().to_string())
-                .unwrap_or_default();
+            let view = Sources::new(&sources);
             match format {
-                Format::Human => print!("{}", human(&report, Path::new(&name), &text, false)),
-                Format::Json => println!("{}", json(&report, Path::new(&name))),
+                Format::Human => print!("{}", human(&report, Path::new(&name), &view, color)),
+                Format::Json => println!("{}", json(&report, Path::new(&name), &view)),
+                Format::Gcc | Format::Val => {
+                    let diagnostics: Vec<Diagnostic> = report.diagnostics().cloned().collect();
+                    print!("{}", render_diagnostics(format, &diagnostics, &view, color));
+                }
             }
             Outcome::InputErrors
         }

@@ -221,49 +221,59 @@ struct JsonLabel<'a> {
 pub fn json(diagnostics: &[Diagnostic], sources: &Sources) -> String {
     let output = JsonOutput {
         version: JSON_VERSION,
-        diagnostics: diagnostics
-            .iter()
-            .map(|d| {
-                let file = d.primary().map(|l| l.file).unwrap_or_default();
-                let span = d.primary().map(|l| l.span).unwrap_or_default();
-                let start = sources.line_col(file, span.start);
-                let end = sources.line_col(file, span.end);
-                JsonDiagnostic {
-                    file: sources.name(file),
-                    line: start.line,
-                    column: start.column,
-                    end_line: end.line,
-                    end_column: end.column,
-                    offset: span.start,
-                    length: span.len(),
-                    severity: d.severity.as_str(),
-                    code: d.code.as_str(),
-                    name: d.code.name(),
-                    message: &d.message,
-                    help: d.help.as_deref(),
-                    labels: d
-                        .labels
-                        .iter()
-                        .map(|l| {
-                            let at = sources.line_col(l.file, l.span.start);
-                            JsonLabel {
-                                file: sources.name(l.file),
-                                line: at.line,
-                                column: at.column,
-                                offset: l.span.start,
-                                length: l.span.len(),
-                                message: l.message.as_deref(),
-                            }
-                        })
-                        .collect(),
-                }
-            })
-            .collect(),
+        diagnostics: json_list(diagnostics, sources),
     };
     serde_json::to_string_pretty(&output).unwrap_or_else(|e| {
         // Serialising plain strings and numbers cannot fail; keep the envelope regardless.
         format!("{{\"version\":{JSON_VERSION},\"diagnostics\":[],\"error\":\"{e}\"}}")
     })
+}
+
+/// The envelope's `diagnostics` array, for outputs that embed diagnostics in their own JSON
+/// (a plan's report, a kitchen run).
+pub fn json_diagnostics(diagnostics: &[Diagnostic], sources: &Sources) -> serde_json::Value {
+    serde_json::to_value(json_list(diagnostics, sources)).unwrap_or_default()
+}
+
+fn json_list<'a>(diagnostics: &'a [Diagnostic], sources: &'a Sources) -> Vec<JsonDiagnostic<'a>> {
+    diagnostics
+        .iter()
+        .map(|d| {
+            let file = d.primary().map(|l| l.file).unwrap_or_default();
+            let span = d.primary().map(|l| l.span).unwrap_or_default();
+            let start = sources.line_col(file, span.start);
+            let end = sources.line_col(file, span.end);
+            JsonDiagnostic {
+                file: sources.name(file),
+                line: start.line,
+                column: start.column,
+                end_line: end.line,
+                end_column: end.column,
+                offset: span.start,
+                length: span.len(),
+                severity: d.severity.as_str(),
+                code: d.code.as_str(),
+                name: d.code.name(),
+                message: &d.message,
+                help: d.help.as_deref(),
+                labels: d
+                    .labels
+                    .iter()
+                    .map(|l| {
+                        let at = sources.line_col(l.file, l.span.start);
+                        JsonLabel {
+                            file: sources.name(l.file),
+                            line: at.line,
+                            column: at.column,
+                            offset: l.span.start,
+                            length: l.span.len(),
+                            message: l.message.as_deref(),
+                        }
+                    })
+                    .collect(),
+            }
+        })
+        .collect()
 }
 
 /// One line a diagnostic, `file:line:col: error[P005]: message`, as GCC prints and Vim's and

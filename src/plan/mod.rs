@@ -6,17 +6,40 @@
 //! the cost is the plan's length times the size of its actions (and their quantifiers).
 //! Timestamped plans run as VAL runs them: steps sorted by time, steps closer than the
 //! tolerance forming one happening whose preconditions all read the same state.
+//!
+//! Every failure is a [`Diagnostic`] (codes `V3xx`), labelled on the plan step and, where it
+//! helps, on the precondition in the domain or the goal in the problem. The task need not have
+//! been checked: what cannot be evaluated is a diagnostic, never a panic.
 
+mod failure;
 pub mod text;
 mod world;
 
+pub use failure::{Failure, Report};
 pub use text::Step;
 pub use world::EvalError;
 
 use crate::ast::{Domain, ExprKind, InitKind, Problem};
-use crate::diagnostics::{Code, Diagnostic};
-use serde::Serialize;
+use crate::diagnostics::{Code, Diagnostic, FileId};
 use world::{Binding, Changes, State, World};
+
+/// Which inputs the labels of a validation point into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TaskFiles {
+    pub domain: FileId,
+    pub problem: FileId,
+    pub plan: FileId,
+}
+
+impl Default for TaskFiles {
+    fn default() -> TaskFiles {
+        TaskFiles {
+            domain: FileId(0),
+            problem: FileId(1),
+            plan: FileId(2),
+        }
+    }
+}
 
 /// How to validate.
 #[derive(Clone, Debug)]
@@ -25,6 +48,8 @@ pub struct ValidateOptions {
     pub keep_going: bool,
     /// Steps whose times differ by less than this form one happening (VAL's `-t`, 0.01).
     pub tolerance: f64,
+    /// The file ids of the domain, the problem and the plan, for the diagnostics' labels.
+    pub files: TaskFiles,
 }
 
 impl Default for ValidateOptions {
@@ -32,117 +57,8 @@ impl Default for ValidateOptions {
         ValidateOptions {
             keep_going: false,
             tolerance: 0.01,
+            files: TaskFiles::default(),
         }
-    }
-}
-
-/// What went wrong.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum FailureKind {
-    /// The plan text does not parse.
-    Syntax,
-    UnknownAction,
-    WrongArgumentCount,
-    UnknownObject,
-    TypeMismatch,
-    Precondition,
-    /// Two steps of one happening interfere.
-    Mutex,
-    /// A numeric value is read before it has one, or arithmetic fails.
-    Evaluation,
-    Goal,
-    /// The task uses something the validator does not interpret: no verdict.
-    Unsupported,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Failure {
-    /// 1-based index of the step in the plan as written; `None` for the goal or the whole plan.
-    pub step: Option<usize>,
-    pub kind: FailureKind,
-    /// The ground atoms or conditions involved (unsatisfied preconditions, unmet goals).
-    pub atoms: Vec<String>,
-    pub message: String,
-}
-
-/// The verdict on a plan.
-#[derive(Clone, Debug, Serialize)]
-pub struct Report {
-    /// `Some(true)` valid, `Some(false)` invalid, `None` when the validator cannot say.
-    pub valid: Option<bool>,
-    /// The number of steps in the plan.
-    pub steps: usize,
-    /// The first step that could not be executed, 1-based.
-    pub failed_step: Option<usize>,
-    /// The ground preconditions of the first failed step that do not hold.
-    pub unsatisfied: Vec<String>,
-    pub unmet_goals: Vec<String>,
-    /// The metric's value after a valid plan; the number of steps when the problem has no
-    /// metric, as VAL reports.
-    pub metric: Option<f64>,
-    pub failures: Vec<Failure>,
-    /// Located problems in the plan text (syntax, unknown names, failed steps).
-    #[serde(skip)]
-    pub diagnostics: Vec<Diagnostic>,
-}
-
-impl Report {
-    fn new(steps: usize) -> Report {
-        Report {
-            valid: None,
-            steps,
-            failed_step: None,
-            unsatisfied: Vec::new(),
-            unmet_goals: Vec::new(),
-            metric: None,
-            failures: Vec::new(),
-            diagnostics: Vec::new(),
-        }
-    }
-
-    fn fail(&mut self, failure: Failure, diagnostic: Option<Diagnostic>) {
-        if self.failed_step.is_none() && failure.kind != FailureKind::Goal {
-            self.failed_step = failure.step;
-            if failure.kind == FailureKind::Precondition {
-                self.unsatisfied = failure.atoms.clone();
-            }
-        }
-        self.failures.push(failure);
-        if let Some(d) = diagnostic {
-            self.diagnostics.push(d);
-        }
-    }
-
-    /// Step `i` (0-based) could not be evaluated.
-    fn evaluation_failed(&mut self, i: usize, step: &Step, error: &EvalError) {
-        let message = format!("{}: {error}", step.text());
-        self.fail(
-            Failure {
-                step: Some(i + 1),
-                kind: FailureKind::Evaluation,
-                atoms: Vec::new(),
-                message: message.clone(),
-            },
-            Some(Diagnostic::new(Code::EvaluationFailed, message, step.span)),
-        );
-    }
-
-    /// No verdict. The diagnostic has no label: it is about the task, and the report's
-    /// diagnostics are located in the plan.
-    fn unsupported(mut self, what: String) -> Report {
-        self.valid = None;
-        self.failures.push(Failure {
-            step: None,
-            kind: FailureKind::Unsupported,
-            atoms: Vec::new(),
-            message: what.clone(),
-        });
-        self.diagnostics.push(
-            Diagnostic::unlocated(Code::ValidateUnsupported, what)
-                .with_help("pddlc validates sequential plans of classical and numeric tasks"),
-        );
-        self
     }
 }
 
@@ -217,7 +133,7 @@ pub fn applicable(
         };
         let options = ValidateOptions::default();
         let report = run(domain, problem, plan, &options, Some(&mut collect));
-        if report.failures.iter().any(|f| f.kind != FailureKind::Goal) {
+        if report.has_step_failures() || report.valid.is_none() {
             return Err(Box::new(report));
         }
         found.sort();
@@ -235,18 +151,17 @@ fn run(
     options: &ValidateOptions,
     at_end: AtEnd,
 ) -> Report {
+    let files = options.files;
     let (steps, syntax) = text::parse(plan);
     let mut report = Report::new(steps.len());
     if !syntax.is_empty() {
         report.valid = Some(false);
-        for d in syntax {
-            report.failures.push(Failure {
-                step: None,
-                kind: FailureKind::Syntax,
-                atoms: Vec::new(),
-                message: d.message.clone(),
-            });
-            report.diagnostics.push(d);
+        for diagnostic in syntax {
+            report.failures.push(Failure::new(
+                None,
+                Vec::new(),
+                diagnostic.in_file(files.plan),
+            ));
         }
         return report;
     }
@@ -285,9 +200,9 @@ fn run(
     // Every step must name an action, with the right number of known objects of the right types.
     let mut grounded: Vec<Option<(&crate::ast::Action, Vec<u32>)>> = Vec::new();
     for (i, step) in steps.iter().enumerate() {
-        grounded.push(ground(&world, step, i + 1, &mut report));
+        grounded.push(ground(&world, step, i + 1, files, &mut report));
     }
-    if report.failures.iter().any(|f| f.kind != FailureKind::Goal) {
+    if report.has_step_failures() {
         report.valid = Some(false);
         return report;
     }
@@ -296,18 +211,14 @@ fn run(
         Ok(state) => state,
         Err(e) => {
             report.valid = Some(false);
-            report.fail(
-                Failure {
-                    step: None,
-                    kind: FailureKind::Evaluation,
-                    atoms: Vec::new(),
-                    message: format!("the initial state cannot be built: {e}"),
-                },
-                Some(Diagnostic::unlocated(
+            report.fail(Failure::new(
+                None,
+                Vec::new(),
+                Diagnostic::unlocated(
                     Code::EvaluationFailed,
                     format!("the initial state cannot be built: {e}"),
-                )),
-            );
+                ),
+            ));
             return report;
         }
     };
@@ -354,37 +265,11 @@ fn run(
             match ok {
                 Ok(true) => {}
                 Ok(false) => {
-                    let mut atoms = Vec::new();
+                    let mut unmet = Vec::new();
                     if let Some(pre) = &action.precondition {
-                        world.unsatisfied(pre, &mut binding, &state, &mut atoms);
+                        world.unsatisfied(pre, &mut binding, &state, &mut unmet);
                     }
-                    let message = format!(
-                        "{} has an unsatisfied precondition at step {}: {} must be true before it",
-                        step.text(),
-                        i + 1,
-                        atoms.join(" and ")
-                    );
-                    report.fail(
-                        Failure {
-                            step: Some(i + 1),
-                            kind: FailureKind::Precondition,
-                            atoms: atoms.clone(),
-                            message: message.clone(),
-                        },
-                        Some(
-                            Diagnostic::new(
-                                Code::PreconditionUnsatisfied,
-                                format!("{} cannot be applied", step.text()),
-                                step.span,
-                            )
-                            .with_primary_message(format!("step {}", i + 1))
-                            .with_help(format!(
-                                "{} must be true before step {}",
-                                atoms.join(" and "),
-                                i + 1
-                            )),
-                        ),
-                    );
+                    report.fail(precondition_failure(step, i + 1, unmet, files));
                     // Every step of a happening reads the same state: report each that fails in it.
                     // With `--continue`, its effects still apply.
                     failed = true;
@@ -393,7 +278,7 @@ fn run(
                     }
                 }
                 Err(e) => {
-                    report.evaluation_failed(i, step, &e);
+                    report.fail(evaluation_failure(step, i + 1, &e, files));
                     failed = true;
                     if !options.keep_going {
                         break;
@@ -405,7 +290,7 @@ fn run(
             if let Some(effect) = &action.effect
                 && let Err(e) = world.record(effect, &mut binding, &state, &mut record)
             {
-                report.evaluation_failed(i, step, &e);
+                report.fail(evaluation_failure(step, i + 1, &e, files));
                 failed = true;
                 if !options.keep_going {
                     break;
@@ -429,18 +314,13 @@ fn run(
         {
             let step = &steps[i];
             let message = format!("mutex violation: {} {conflict}", step.text());
-            report.fail(
-                Failure {
-                    step: Some(i + 1),
-                    kind: FailureKind::Mutex,
-                    atoms: Vec::new(),
-                    message: message.clone(),
-                },
-                Some(
-                    Diagnostic::new(Code::MutexSteps, message, step.span)
-                        .with_help("steps at the same time must not read or change what another changes; give them different times"),
-                ),
-            );
+            report.fail(Failure::new(
+                Some(i + 1),
+                Vec::new(),
+                Diagnostic::new(Code::MutexSteps, message, step.span)
+                    .in_file(files.plan)
+                    .with_help("steps at the same time must not read or change what another changes; give them different times"),
+            ));
             if !options.keep_going {
                 report.valid = Some(false);
                 return report;
@@ -453,18 +333,13 @@ fn run(
         if let Err(e) = world.apply(&all, &mut state) {
             let first = happening.steps.first().copied().unwrap_or(0);
             let message = format!("{}: {e}", steps[first].text());
-            report.fail(
-                Failure {
-                    step: Some(first + 1),
-                    kind: FailureKind::Evaluation,
-                    atoms: Vec::new(),
-                    message: message.clone(),
-                },
-                Some(
-                    Diagnostic::new(Code::EvaluationFailed, message, steps[first].span)
-                        .with_help("give the fluent a value in the problem's `:init`"),
-                ),
-            );
+            report.fail(Failure::new(
+                Some(first + 1),
+                Vec::new(),
+                Diagnostic::new(Code::EvaluationFailed, message, steps[first].span)
+                    .in_file(files.plan)
+                    .with_help("give the fluent a value in the problem's `:init`"),
+            ));
             if !options.keep_going {
                 report.valid = Some(false);
                 return report;
@@ -480,40 +355,21 @@ fn run(
         match world.holds(goal, &mut binding, &state) {
             Ok(true) => {}
             Ok(false) => {
-                let mut atoms = Vec::new();
-                world.unsatisfied(goal, &mut binding, &state, &mut atoms);
-                report.unmet_goals = atoms.clone();
-                report.fail(
-                    Failure {
-                        step: None,
-                        kind: FailureKind::Goal,
-                        message: format!(
-                            "the goal is not satisfied: {} must be true at the end",
-                            atoms.join(" and ")
-                        ),
-                        atoms,
-                    },
-                    Some(
-                        Diagnostic::unlocated(
-                            Code::GoalUnsatisfied,
-                            "the plan does not reach the goal",
-                        )
-                        .with_help(format!(
-                            "{} must be true at the end",
-                            report.unmet_goals.join(" and ")
-                        )),
-                    ),
-                );
+                let mut unmet = Vec::new();
+                world.unsatisfied(goal, &mut binding, &state, &mut unmet);
+                report.unmet_goals = unmet.iter().map(|(atom, _)| atom.clone()).collect();
+                report.fail(goal_failure(unmet, files));
             }
-            Err(e) => report.fail(
-                Failure {
-                    step: None,
-                    kind: FailureKind::Evaluation,
-                    atoms: Vec::new(),
-                    message: format!("the goal cannot be evaluated: {e}"),
-                },
+            Err(e) => report.fail(Failure::new(
                 None,
-            ),
+                Vec::new(),
+                Diagnostic::new(
+                    Code::EvaluationFailed,
+                    format!("the goal cannot be evaluated: {e}"),
+                    goal.span,
+                )
+                .in_file(files.problem),
+            )),
         }
     }
     report.valid = Some(report.failures.is_empty());
@@ -617,11 +473,75 @@ fn happenings(steps: &[Step], tolerance: f64) -> Vec<Happening> {
     out
 }
 
+/// A step whose precondition does not hold: labelled on the step, and on each condition of
+/// the action's precondition that is false.
+fn precondition_failure(
+    step: &Step,
+    number: usize,
+    unmet: Vec<(String, crate::ast::Span)>,
+    files: TaskFiles,
+) -> Failure {
+    let atoms: Vec<String> = unmet.iter().map(|(atom, _)| atom.clone()).collect();
+    let message = format!(
+        "{} has an unsatisfied precondition at step {number}: {} must be true before it",
+        step.text(),
+        atoms.join(" and ")
+    );
+    let mut diagnostic = Diagnostic::new(Code::PreconditionUnsatisfied, message, step.span)
+        .in_file(files.plan)
+        .with_primary_message(format!("step {number}"))
+        .with_help(format!(
+            "make {} true before step {number}, or remove the step",
+            atoms.join(" and ")
+        ));
+    for (atom, span) in &unmet {
+        diagnostic = diagnostic.with_label_in(files.domain, *span, format!("{atom} is false"));
+    }
+    Failure::new(Some(number), atoms, diagnostic)
+}
+
+/// The plan ends short of the goal: labelled on each goal condition that is false.
+fn goal_failure(unmet: Vec<(String, crate::ast::Span)>, files: TaskFiles) -> Failure {
+    let atoms: Vec<String> = unmet.iter().map(|(atom, _)| atom.clone()).collect();
+    let message = format!(
+        "the goal is not satisfied: {} must be true at the end",
+        atoms.join(" and ")
+    );
+    let mut labelled = unmet.iter();
+    let mut diagnostic = match labelled.next() {
+        Some((atom, span)) => Diagnostic::new(Code::GoalUnsatisfied, message, *span)
+            .in_file(files.problem)
+            .with_primary_message(format!("{atom} is false at the end")),
+        None => Diagnostic::unlocated(Code::GoalUnsatisfied, message),
+    };
+    for (atom, span) in labelled {
+        diagnostic =
+            diagnostic.with_label_in(files.problem, *span, format!("{atom} is false at the end"));
+    }
+    let diagnostic = diagnostic.with_help(format!(
+        "extend the plan so that {} {} after its last step",
+        atoms.join(" and "),
+        if atoms.len() == 1 { "holds" } else { "hold" }
+    ));
+    Failure::new(None, atoms, diagnostic)
+}
+
+/// Step `number` could not be evaluated.
+fn evaluation_failure(step: &Step, number: usize, error: &EvalError, files: TaskFiles) -> Failure {
+    let message = format!("{}: {error}", step.text());
+    Failure::new(
+        Some(number),
+        Vec::new(),
+        Diagnostic::new(Code::EvaluationFailed, message, step.span).in_file(files.plan),
+    )
+}
+
 /// Resolves a step to its action and objects, reporting what does not fit.
 fn ground<'w>(
     world: &World<'w>,
     step: &Step,
     number: usize,
+    files: TaskFiles,
     report: &mut Report,
 ) -> Option<(&'w crate::ast::Action, Vec<u32>)> {
     let Some(&action) = world.actions.get(&step.action.key()) else {
@@ -629,22 +549,14 @@ fn ground<'w>(
         let help = crate::check::suggest_name(&step.action.text, &names)
             .map(|n| format!("did you mean `{n}`?"))
             .unwrap_or_else(|| "the step must name an action of the domain".into());
-        report.fail(
-            Failure {
-                step: Some(number),
-                kind: FailureKind::UnknownAction,
-                atoms: Vec::new(),
-                message: format!("the domain has no action `{}`", step.action.text),
-            },
-            Some(
-                Diagnostic::new(
-                    Code::UnknownAction,
-                    format!("the domain has no action `{}`", step.action.text),
-                    step.action.span,
-                )
+        let message = format!("the domain has no action `{}`", step.action.text);
+        report.fail(Failure::new(
+            Some(number),
+            Vec::new(),
+            Diagnostic::new(Code::UnknownAction, message, step.action.span)
+                .in_file(files.plan)
                 .with_help(help),
-            ),
-        );
+        ));
         return None;
     };
     if action.parameters.len() != step.args.len() {
@@ -659,15 +571,17 @@ fn ground<'w>(
             },
             step.args.len()
         );
-        report.fail(
-            Failure {
-                step: Some(number),
-                kind: FailureKind::WrongArgumentCount,
-                atoms: Vec::new(),
-                message: message.clone(),
-            },
-            Some(Diagnostic::new(Code::StepArity, message, step.span)),
-        );
+        report.fail(Failure::new(
+            Some(number),
+            Vec::new(),
+            Diagnostic::new(Code::StepArity, message, step.span)
+                .in_file(files.plan)
+                .with_label_in(
+                    files.domain,
+                    action.name.span,
+                    "the action is declared here",
+                ),
+        ));
         return None;
     }
     let mut objects = Vec::new();
@@ -683,15 +597,13 @@ fn ground<'w>(
                     .unwrap_or_else(|| {
                         "use an object of the problem or a constant of the domain".into()
                     });
-                report.fail(
-                    Failure {
-                        step: Some(number),
-                        kind: FailureKind::UnknownObject,
-                        atoms: Vec::new(),
-                        message: message.clone(),
-                    },
-                    Some(Diagnostic::new(Code::UnknownObject, message, arg.span).with_help(help)),
-                );
+                report.fail(Failure::new(
+                    Some(number),
+                    Vec::new(),
+                    Diagnostic::new(Code::UnknownObject, message, arg.span)
+                        .in_file(files.plan)
+                        .with_help(help),
+                ));
             }
             Some(o) => {
                 if world.typed && !world.fits(o, &param.ty) {
@@ -707,15 +619,17 @@ fn ground<'w>(
                         param.item.name.text,
                         action.name.text
                     );
-                    report.fail(
-                        Failure {
-                            step: Some(number),
-                            kind: FailureKind::TypeMismatch,
-                            atoms: Vec::new(),
-                            message: message.clone(),
-                        },
-                        Some(Diagnostic::new(Code::StepTypeMismatch, message, arg.span)),
-                    );
+                    report.fail(Failure::new(
+                        Some(number),
+                        Vec::new(),
+                        Diagnostic::new(Code::StepTypeMismatch, message, arg.span)
+                            .in_file(files.plan)
+                            .with_label_in(
+                                files.domain,
+                                param.item.span(),
+                                format!("`?{}` is declared here", param.item.name.text),
+                            ),
+                    ));
                 }
                 objects.push(o);
             }

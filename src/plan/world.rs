@@ -87,6 +87,9 @@ pub struct World<'a> {
     pub functions: Vec<String>,
     function_index: HashMap<String, u32>,
     derived_predicates: HashSet<u32>,
+    /// `(total-cost)`, when the domain declares it: it starts at 0 when the problem gives it no
+    /// value, as VAL and Fast Downward take it.
+    cost_fluent: Option<u32>,
     /// Derived rules, grouped in strata that only read lower strata negatively.
     strata: Vec<Vec<&'a Derived>>,
     pub actions: HashMap<String, &'a Action>,
@@ -130,6 +133,7 @@ impl<'a> World<'a> {
             functions: Vec::new(),
             function_index: HashMap::new(),
             derived_predicates: HashSet::new(),
+            cost_fluent: None,
             strata: Vec::new(),
             actions: HashMap::new(),
             typed: !domain.types.is_empty(),
@@ -165,6 +169,11 @@ impl<'a> World<'a> {
                 world.functions.push(key);
             }
         }
+        world.cost_fluent = domain
+            .functions
+            .iter()
+            .find(|f| f.name.key() == "total-cost" && f.parameters.is_empty())
+            .and_then(|f| world.function_index.get(&f.name.key()).copied());
         for a in domain.actions() {
             world.actions.entry(a.name.key()).or_insert(a);
         }
@@ -358,6 +367,9 @@ impl<'a> World<'a> {
                 InitKind::Not { .. } | InitKind::At { .. } => {}
             }
         }
+        if let Some(cost) = self.cost_fluent {
+            state.values.entry(Box::new([cost])).or_insert(0.0);
+        }
         self.derive(&mut state)?;
         Ok(state)
     }
@@ -422,9 +434,14 @@ impl<'a> World<'a> {
         Ok(match &gd.kind {
             GdKind::Atom(atom) => {
                 if atom.predicate.text == "=" {
-                    let a = self.resolve(&atom.args[0], binding)?;
-                    let b = self.resolve(&atom.args[1], binding)?;
-                    a == b
+                    let [left, right] = atom.args.as_slice() else {
+                        return Err(EvalError::Unsupported(format!(
+                            "`=` with {} argument{}",
+                            atom.args.len(),
+                            if atom.args.len() == 1 { "" } else { "s" }
+                        )));
+                    };
+                    self.resolve(left, binding)? == self.resolve(right, binding)?
                 } else {
                     let fact = self.atom_fact(atom, binding)?;
                     if self.derived_predicates.contains(&fact[0]) {
@@ -667,7 +684,7 @@ impl<'a> World<'a> {
         gd: &Gd,
         binding: &mut Binding,
         state: &State,
-        out: &mut Vec<String>,
+        out: &mut Vec<(String, Span)>,
     ) {
         match &gd.kind {
             GdKind::And { args } => {
@@ -677,8 +694,8 @@ impl<'a> World<'a> {
             }
             _ => match self.holds(gd, binding, state) {
                 Ok(true) => {}
-                Ok(false) => out.push(self.show_gd(gd, binding)),
-                Err(e) => out.push(format!("{} ({e})", self.show_gd(gd, binding))),
+                Ok(false) => out.push((self.show_gd(gd, binding), gd.span)),
+                Err(e) => out.push((format!("{} ({e})", self.show_gd(gd, binding)), gd.span)),
             },
         }
     }
