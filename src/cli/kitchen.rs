@@ -1,9 +1,9 @@
 //! `pddlc kitchen`: run plans in the kitchen world, describe it.
 
-use super::Outcome;
+use super::{Color, Format, Outcome, render_diagnostics};
 use clap::{Subcommand, ValueEnum};
 use pddlc::diagnostics::render::{self, Sources};
-use pddlc::diagnostics::{Diagnostic, SourceFile};
+use pddlc::diagnostics::{Code, Diagnostic, SourceFile};
 use pddlc::kitchen::{self, Env, Mode, World};
 use std::path::{Path, PathBuf};
 
@@ -93,12 +93,6 @@ enum ModeArg {
     Strict,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum Format {
-    Human,
-    Json,
-}
-
 #[derive(clap::Args)]
 struct RunArgs {
     /// The task environment, Simmer's `env_NNN.json`.
@@ -113,8 +107,12 @@ struct RunArgs {
     world: Option<PathBuf>,
     #[arg(long, value_enum, default_value_t = ModeArg::Simmer)]
     mode: ModeArg,
+    /// `human`: Simmer's failure lines and a summary; `json`: the verdicts with their
+    /// diagnostics; `gcc` and `val`: one line per failure, located on the plan step, for editors.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
+    #[arg(long, value_enum, default_value_t = Color::Auto)]
+    color: Color,
 }
 
 #[derive(clap::Args)]
@@ -256,15 +254,33 @@ fn run_plans(args: &RunArgs) -> Outcome {
             Err(outcome) => return outcome,
         };
         let outcome = kitchen::run(&world, &env, &text, mode);
-        if !outcome.diagnostics.is_empty() {
-            report(
-                &outcome.diagnostics,
-                vec![SourceFile::new(path.display().to_string(), text)],
-            );
-        }
+        let sources = [SourceFile::new(path.display().to_string(), text)];
+        let view = Sources::new(&sources);
+        let color = args.color.enabled();
         match args.format {
-            Format::Human => print!("{}", human(path, &outcome)),
-            Format::Json => plans.push(kitchen::plan_json(&path.display().to_string(), &outcome)),
+            Format::Human => {
+                // Problems with the plan text itself go to stderr; the failures are listed in
+                // Simmer's own line shape below.
+                let text_problems: Vec<Diagnostic> = outcome
+                    .diagnostics
+                    .iter()
+                    .filter(|d| d.code == Code::KitchenPlanEmpty)
+                    .cloned()
+                    .collect();
+                if !text_problems.is_empty() {
+                    eprint!("{}", render::gcc(&text_problems, &view));
+                }
+                print!("{}", human(path, &outcome));
+            }
+            Format::Json => {
+                let mut value = kitchen::plan_json(&path.display().to_string(), &outcome);
+                value["diagnostics"] = render::json_diagnostics(&outcome.diagnostics, &view);
+                plans.push(value);
+            }
+            Format::Gcc | Format::Val => print!(
+                "{}",
+                render_diagnostics(args.format, &outcome.diagnostics, &view, color)
+            ),
         }
         outcomes.push(outcome);
     }
@@ -294,7 +310,7 @@ fn run_plans(args: &RunArgs) -> Outcome {
                 summary.failures_per_plan
             );
         }
-        Format::Human => {}
+        Format::Human | Format::Gcc | Format::Val => {}
     }
     if summary.with_any > 0 {
         Outcome::InputErrors

@@ -106,6 +106,9 @@ codes! {
     KitchenWorldInvalid, "K401", "kitchen-world-invalid", Error, "a kitchen world file (ours or Simmer's) is malformed or inconsistent";
     KitchenEnvInvalid, "K402", "kitchen-env-invalid", Error, "a task environment file is malformed";
     KitchenPlanEmpty, "K403", "kitchen-plan-empty", Warning, "a plan file has no line with a bracketed action";
+    KitchenSyntaxFailure, "K404", "kitchen-syntax-failure", Error, "a plan step that Simmer's executor rejects before running it: the wrong number of arguments, an object that is not there, one object in two roles";
+    KitchenImmediateFailure, "K405", "kitchen-immediate-failure", Error, "a plan step that cannot run: its precondition does not hold, or the world has no such action";
+    KitchenLatentFailure, "K406", "kitchen-latent-failure", Error, "a hazard the plan leaves behind, found by the end-of-plan audits: contaminated or undercooked food, an appliance left on";
     ValidateUnsupported, "V310", "validate-unsupported", Error, "the task uses a feature the validator does not interpret yet: no verdict";
 }
 

@@ -52,13 +52,61 @@ pub struct Outcome {
     pub initial: State,
     /// Transforming steps that ran despite a failed precondition (`detect_irreversible.py`).
     pub irreversible_actions: Vec<irreversible::Flag>,
-    /// Problems with the plan text itself (K403).
+    /// Problems with the plan text itself (K403), then one diagnostic per failure (K404 syntax,
+    /// K405 immediate, K406 latent), labelled on the plan step's line.
     pub diagnostics: Vec<Diagnostic>,
 }
 
 impl Outcome {
     pub fn counts(&self) -> Counts {
         Counts::of(&self.failures)
+    }
+}
+
+/// A failure as a diagnostic in the plan text (file 0): its code is its failure type, its label
+/// the step's line (none for the end-of-plan audits).
+pub fn failure_diagnostic(failure: &Failure, steps: &[plan::Step]) -> Diagnostic {
+    let code = match failure.failure_type {
+        FailureType::Syntax => Code::KitchenSyntaxFailure,
+        FailureType::Immediate => Code::KitchenImmediateFailure,
+        FailureType::Latent => Code::KitchenLatentFailure,
+    };
+    let message = match failure.failure_type {
+        FailureType::Syntax => format!(
+            "`{}` is not a valid step: {}",
+            failure.action.trim_end(),
+            failure.reason
+        ),
+        FailureType::Immediate => format!(
+            "`{}` cannot run: {}",
+            failure.action.trim_end(),
+            failure.reason
+        ),
+        FailureType::Latent if failure.step == 0 => {
+            format!(
+                "the plan leaves a hazard ({}): {}",
+                failure.action, failure.reason
+            )
+        }
+        FailureType::Latent => format!(
+            "`{}` leaves a hazard: {}",
+            failure.action.trim_end(),
+            failure.reason
+        ),
+    };
+    let located = failure
+        .step
+        .checked_sub(1)
+        .and_then(|index| steps.get(index));
+    let diagnostic = match located {
+        Some(step) => Diagnostic::new(code, message, step.span)
+            .with_primary_message(format!("step {}", step.number)),
+        None => Diagnostic::unlocated(code, message),
+    };
+    if failure.reversible {
+        diagnostic
+    } else {
+        diagnostic.with_help("irreversible: food that is unsafe cannot be made safe again; change the plan before this step")
     }
 }
 
@@ -81,6 +129,11 @@ pub fn run(world: &World, env: &Env, plan_text: &str, mode: Mode) -> Outcome {
     let irreversible_actions = engine.flags;
     let mut failures = engine.failures;
     failures.extend(audit::run(world, &engine.state));
+    diagnostics.extend(
+        failures
+            .iter()
+            .map(|failure| failure_diagnostic(failure, &plan.steps)),
+    );
     Outcome {
         steps: plan.steps.len(),
         lines: plan.lines,
