@@ -12,15 +12,19 @@ mod scan;
 
 pub use scan::MAX_DEPTH;
 
-/// The stack every recursive stage runs on, whatever thread calls it: enough for [`MAX_DEPTH`]
-/// levels in an unoptimised build (pest's generated code needs several KiB a level there).
-/// It is reserved, not committed: only the pages used cost memory.
+/// The stack a recursive stage needs for [`MAX_DEPTH`] levels, with a wide margin, in an
+/// unoptimised build (pest's generated code needs several KiB a level there).
+pub const STACK_NEEDED: usize = 32 * 1024 * 1024;
+
+/// The stack a stage moves onto when the caller's has less than [`STACK_NEEDED`] left. It is
+/// reserved, not committed: only the pages used cost memory.
 pub const STACK_SIZE: usize = 64 * 1024 * 1024;
 
-/// Runs `f` on a stack of [`STACK_SIZE`], so recursion bounded by [`MAX_DEPTH`] cannot overflow
-/// the caller's stack.
+/// Runs `f` where at least [`STACK_NEEDED`] of stack is left: on the caller's stack when it has
+/// that much, else on a new stack of [`STACK_SIZE`]. Recursion bounded by [`MAX_DEPTH`] cannot
+/// overflow, and stages that call each other share one stack instead of nesting new ones.
 pub fn with_stack<T>(f: impl FnOnce() -> T) -> T {
-    stacker::grow(STACK_SIZE, f)
+    stacker::maybe_grow(STACK_NEEDED, STACK_SIZE, f)
 }
 
 use crate::ast::{Domain, PddlFile, Problem, Span};

@@ -6,20 +6,34 @@ pub mod fast_downward;
 use pddlc::diagnostics::{Diagnostic, LineIndex};
 use std::path::{Path, PathBuf};
 
+/// Whether the tests run under CI (`CI` set and not empty), where nothing may be skipped.
+pub fn under_ci() -> bool {
+    std::env::var_os("CI").is_some_and(|v| !v.is_empty())
+}
+
+/// Says that `test` skips for want of `what`; under CI, where a skipped test would pass while
+/// doing nothing, fails instead.
+pub fn skip(test: &str, what: &str) {
+    if under_ci() {
+        panic!("{test} cannot run: {what}; under CI nothing may be skipped");
+    }
+    eprintln!("skipping {test}: {what}");
+}
+
 /// `../shared` beside the crate, or `None` (with a message) when it is absent, so the crate
-/// still tests on its own.
+/// still tests on its own; under CI its absence fails the test.
 pub fn shared(test: &str) -> Option<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
     if dir.join("corpus").is_dir() {
         Some(dir)
     } else {
-        eprintln!("skipping {test}: ../shared/corpus is absent");
+        skip(test, "../shared/corpus is absent");
         None
     }
 }
 
 /// `../shared/<part>` beside the crate, or `None` (with a message naming `test`) when it is
-/// absent, so the crate still tests on its own.
+/// absent, so the crate still tests on its own; under CI its absence fails the test.
 pub fn shared_part(part: &str, test: &str) -> Option<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../shared")
@@ -27,7 +41,7 @@ pub fn shared_part(part: &str, test: &str) -> Option<PathBuf> {
     if dir.is_dir() {
         Some(dir)
     } else {
-        eprintln!("skipping {test}: ../shared/{part} is absent");
+        skip(test, &format!("../shared/{part} is absent"));
         None
     }
 }
