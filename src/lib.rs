@@ -16,3 +16,4 @@ pub mod parse;
 pub mod plan;
 pub mod print;
 pub mod score;
+pub mod text2world;

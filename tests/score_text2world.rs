@@ -4,9 +4,9 @@
 
 mod common;
 
-use pddlc::check::tarski::extract_response;
 use pddlc::score::Metrics;
 use pddlc::score::text2world::{Text2WorldScore, score, summary};
+use pddlc::text2world::extract_response;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -107,7 +107,7 @@ impl Scored {
 pub fn compare(gold: &str, pred: &str, mode: Mode, response: bool) -> Scored {
     let extracted;
     let pred = if response {
-        extracted = crate::check::tarski::extract_response(pred);
+        extracted = crate::text2world::extract_response(pred);
         extracted.as_str()
     } else {
         pred

@@ -3,7 +3,7 @@
 //! This reproduces `Evaluator.eval(gt, pred)` of github.com/Aaron617/text2world (commit 9440ff7)
 //! with tarski 0.8.2 and python-Levenshtein 0.25.1, value for value:
 //!
-//! - EXEC: tarski accepts `pred` as it is ([`crate::check::tarski::check`]).
+//! - EXEC: tarski accepts `pred` as it is ([`crate::text2world::tarski::check`]).
 //! - SIM: [`sim::text2world_sim`].
 //! - F1_PRED: F1 of the sets `name_arity` of the two languages' predicates (`=` and `!=`
 //!   dropped, the arithmetic comparisons of `:action-costs`/`:numeric-fluents` kept); 0 when
@@ -17,9 +17,9 @@
 
 use super::Metrics;
 use super::sim;
-use crate::check::tarski::check;
-use crate::check::tarski::extract::python_strip;
-use crate::check::tarski::strings::{DomainStrings, domain_strings};
+use crate::text2world::extract::python_strip;
+use crate::text2world::strings::{DomainStrings, domain_strings};
+use crate::text2world::tarski::check;
 use serde::Serialize;
 use std::collections::HashSet;
 

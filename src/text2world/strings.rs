@@ -20,8 +20,8 @@
 //! Unconditional `(increase (total-cost) …)` effects at the top of an action become its cost
 //! and are not effects.
 
-use super::syntax::{Action, Atom, AtomicEffect, Effect, Formula, Term, VarDecl};
-use super::{lexer, parser, semantics};
+use super::tarski;
+use super::tarski::syntax::{Action, Atom, AtomicEffect, Effect, Formula, Term, VarDecl};
 
 /// The parts of a parsed domain the Text2World F1 metrics look at.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -49,11 +49,7 @@ pub(crate) struct ActionStrings {
 /// it.
 pub(crate) fn domain_strings(text: &str) -> Result<DomainStrings, String> {
     crate::parse::with_stack(|| {
-        let tokens = lexer::tokens(text);
-        let domain = parser::Parser::new(text, &tokens)
-            .domain()
-            .map_err(|r| r.message)?;
-        semantics::check(&domain).map_err(|r| r.message)?;
+        let domain = tarski::read(text).map_err(|d| d.message)?;
         let mut predicates: Vec<(String, usize)> = Vec::new();
         let flags = domain.requirements.as_deref().unwrap_or(&[]);
         if flags
