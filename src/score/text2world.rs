@@ -17,7 +17,7 @@
 
 use super::Metrics;
 use super::sim;
-use crate::text2world::extract::python_strip;
+use crate::text2world::python;
 use crate::text2world::strings::{DomainStrings, domain_strings};
 use crate::text2world::tarski::check;
 use serde::Serialize;
@@ -58,8 +58,8 @@ pub struct Text2WorldScore {
 /// against `gold` as the official Text2World scorer does.
 pub fn score(gold: &str, pred: &str) -> Text2WorldScore {
     let mut out = Text2WorldScore::default();
-    let gold_view = domain_strings(python_strip(gold));
-    let stripped = python_strip(pred);
+    let gold_view = domain_strings(python::strip(gold));
+    let stripped = python::strip(pred);
     let pred_view = domain_strings(stripped);
     // EXEC reads `pred` unstripped; when stripping changes nothing, the F1 parse is its verdict.
     let exec = if stripped.len() == pred.len() {
@@ -208,24 +208,10 @@ fn preprocess_actions(view: &DomainStrings) -> Result<Vec<Preprocessed>, String>
 /// `[x.strip() for x in str(precondition)[1:-1].split('and')]`: the substring `and` cuts
 /// inside names too.
 fn precondition_parts(precondition: &str) -> Vec<String> {
-    python_slice_inner(precondition)
+    python::slice_inner(precondition)
         .split("and")
-        .map(|part| python_strip(part).to_string())
+        .map(|part| python::strip(part).to_string())
         .collect()
-}
-
-/// Python's `s[1:-1]`, by code point.
-fn python_slice_inner(s: &str) -> &str {
-    let mut chars = s.char_indices();
-    let start = match chars.next() {
-        Some((_, c)) => c.len_utf8(),
-        None => return "",
-    };
-    let end = match s.char_indices().next_back() {
-        Some((i, _)) => i,
-        None => return "",
-    };
-    s.get(start..end).unwrap_or("")
 }
 
 /// `Evaluator._preprocess`: sort; put the disjuncts of each `(… or …)` element in order; sort
@@ -235,8 +221,8 @@ fn preprocess(mut list: Vec<String>) -> Option<Vec<String>> {
     for element in &mut list {
         let first = element.chars().next()?;
         if first == '(' && element.contains(" or ") {
-            let inner = python_strip(python_slice_inner(element));
-            let mut parts: Vec<&str> = inner.split(" or ").map(python_strip).collect();
+            let inner = python::strip(python::slice_inner(element));
+            let mut parts: Vec<&str> = inner.split(" or ").map(python::strip).collect();
             parts.sort();
             *element = format!("({})", parts.join(" or "));
         }
@@ -274,51 +260,7 @@ fn compute_f1_score(prediction: &[String], reference: &[String]) -> f64 {
 
 /// The value `eval` reports: `round(x * 100, 1)`.
 pub fn official(x: f64) -> f64 {
-    round1(x * 100.0)
-}
-
-/// Python's `round(x, 1)` on a float: the decimal with one fractional digit nearest to the
-/// exact binary value of `x` (ties, which only exact binary values can be, to even), read back
-/// as the nearest float.
-pub fn round1(x: f64) -> f64 {
-    if !x.is_finite() || x == 0.0 {
-        return x;
-    }
-    let bits = x.to_bits();
-    let negative = bits >> 63 == 1;
-    let biased = ((bits >> 52) & 0x7ff) as i32;
-    let fraction = bits & ((1u64 << 52) - 1);
-    // |x| = mantissa * 2^exponent exactly.
-    let (mantissa, exponent) = if biased == 0 {
-        (fraction, -1074)
-    } else {
-        (fraction | (1u64 << 52), biased - 1075)
-    };
-    if exponent >= 0 {
-        return x; // An integer already.
-    }
-    // tenths = |x| * 10 = scaled / 2^shift; round it to an integer, ties to even.
-    let scaled = u128::from(mantissa) * 10;
-    let shift = (-exponent) as u32;
-    let tenths: u128 = if shift >= 120 {
-        0 // scaled < 2^57, far below one half of 2^shift.
-    } else {
-        let quotient = scaled >> shift;
-        let remainder = scaled & ((1u128 << shift) - 1);
-        let half = 1u128 << (shift - 1);
-        if remainder > half || (remainder == half && quotient % 2 == 1) {
-            quotient + 1
-        } else {
-            quotient
-        }
-    };
-    let text = format!(
-        "{}{}.{}",
-        if negative { "-" } else { "" },
-        tenths / 10,
-        tenths % 10
-    );
-    text.parse().unwrap_or(x)
+    python::round1(x * 100.0)
 }
 
 /// The dataset score of `summerize_result.py`: for each metric, the sum of the per-domain
@@ -333,7 +275,7 @@ pub fn summary(per_domain_official: &[Metrics]) -> Metrics {
         let sum = per_domain_official
             .iter()
             .fold(0.0, |sum, m| sum + field(m));
-        round1(sum / count)
+        python::round1(sum / count)
     };
     Metrics {
         exec: mean(|m| m.exec),
@@ -347,23 +289,10 @@ pub fn summary(per_domain_official: &[Metrics]) -> Metrics {
 
 #[cfg(test)]
 mod tests {
-    use super::{compute_f1_score, precondition_parts, preprocess, round1, score};
+    use super::{compute_f1_score, precondition_parts, preprocess, score};
 
     fn strings(items: &[&str]) -> Vec<String> {
         items.iter().map(|s| s.to_string()).collect()
-    }
-
-    #[test]
-    fn round1_is_pythons() {
-        assert_eq!(round1(0.25), 0.2);
-        assert_eq!(round1(0.35), 0.3); // 0.35 is below the tie in binary.
-        assert_eq!(round1(0.45), 0.5); // 0.45 is above it.
-        assert_eq!(round1(66.66666666666667), 66.7);
-        assert_eq!(round1(2.5), 2.5);
-        assert_eq!(round1(-0.25), -0.2);
-        assert_eq!(round1(1e-300), 0.0);
-        assert_eq!(round1(123456.75), 123456.8);
-        assert_eq!(round1(0.8610169491525423 * 100.0), 86.1);
     }
 
     #[test]

@@ -6,10 +6,12 @@
 //! - [`strings`]: what Text2World's F1 metrics read from a domain tarski accepts (tarski's
 //!   `str()` of predicates, parameters, preconditions and effects).
 //! - [`extract`]: the domain Text2World takes from an LLM response.
+//! - [`python`]: the Python built-ins they rely on (`strip`, slicing, `round`, float `repr`).
 //!
 //! The metrics themselves are computed in [`crate::score::text2world`], which uses this stage.
 
 pub mod extract;
+pub mod python;
 pub(crate) mod strings;
 pub mod tarski;
 
