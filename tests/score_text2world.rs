@@ -139,11 +139,11 @@ fn disagreements(pair: &Pair, ours: &Text2WorldScore) -> Vec<String> {
 
 fn notes(ours: &Text2WorldScore) -> Vec<String> {
     let mut notes = Vec::new();
-    if let Some(e) = &ours.gold_parse_error {
-        notes.push(format!("gold_parse_error: {e}"));
+    if let Some(e) = &ours.gold_rejection {
+        notes.push(format!("gold_rejection: {}", e.message));
     }
-    if let Some(e) = &ours.pred_parse_error {
-        notes.push(format!("pred_parse_error: {e}"));
+    if let Some(e) = &ours.pred_rejection {
+        notes.push(format!("pred_rejection: {}", e.message));
     }
     if !ours.missing_gold_actions.is_empty() {
         notes.push(format!(

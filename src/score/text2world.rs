@@ -15,13 +15,14 @@
 //!   three 0. A gold without actions makes `eval` itself raise.
 //! - Each value is reported as `round(x * 100, 1)`.
 
-use super::Metrics;
-use super::sim;
+use super::{Metrics, Side, sim};
+use crate::diagnostics::Diagnostic;
 use crate::text2world::python;
 use crate::text2world::strings::{DomainStrings, domain_strings};
 use crate::text2world::tarski::check;
 use serde::Serialize;
 use std::collections::HashSet;
+use std::fmt;
 
 /// The official scorer's result for one (gold, prediction) pair, with notes on how the F1
 /// values came about.
@@ -35,13 +36,19 @@ pub struct Text2WorldScore {
     /// prediction that parses): the official scorer then has no values, and `raw` and
     /// `official` are all 0 here.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub eval_error: Option<String>,
-    /// Why tarski rejects the `.strip()`ped gold, which zeroes every F1 value.
+    pub eval_error: Option<EvalError>,
+    /// Why tarski rejects the prediction as given, which makes EXEC 0: a `C150` diagnostic
+    /// whose spans point into `pred`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub gold_parse_error: Option<String>,
-    /// Why tarski rejects the `.strip()`ped prediction, which zeroes every F1 value.
+    pub exec_rejection: Option<Diagnostic>,
+    /// Why tarski rejects the `.strip()`ped gold, which zeroes every F1 value (spans into
+    /// `gold`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub pred_parse_error: Option<String>,
+    pub gold_rejection: Option<Diagnostic>,
+    /// Why tarski rejects the `.strip()`ped prediction, which zeroes every F1 value (spans into
+    /// `pred`). The same reason as `exec_rejection` unless stripping changes the verdict.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pred_rejection: Option<Diagnostic>,
     /// Gold actions the prediction lacks (by exact name): the action metrics become 0.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub missing_gold_actions: Vec<String>,
@@ -49,30 +56,62 @@ pub struct Text2WorldScore {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub extra_pred_actions: Vec<String>,
     /// An empty string met by `_preprocess` (Python's `IndexError`): the action metrics
-    /// become 0. Says which side and action.
+    /// become 0.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub preprocess_error: Option<String>,
+    pub preprocess_error: Option<PreprocessError>,
+}
+
+/// Why `Evaluator.eval` raises instead of returning values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EvalError {
+    /// The gold has no action: `_mean([])` raises `ZeroDivisionError` inside `action_f1`, and
+    /// `eval` fails on the value its handler returns.
+    GoldWithoutActions,
+}
+
+impl fmt::Display for EvalError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EvalError::GoldWithoutActions => f.write_str(
+                "ZeroDivisionError in _mean: the gold domain has no action, so \
+                 Evaluator.eval raises (AttributeError: 'int' object has no attribute 'items')",
+            ),
+        }
+    }
+}
+
+/// The action whose lists `_preprocess` cannot handle: one of them holds an empty string.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PreprocessError {
+    pub side: Side,
+    pub action: String,
+}
+
+impl fmt::Display for PreprocessError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let side = match self.side {
+            Side::Gold => "gold",
+            Side::Pred => "predicted",
+        };
+        write!(f, "{side} action `{}`: empty string", self.action)
+    }
 }
 
 /// Scores `pred` (the domain text as passed to `eval`: already extracted from a response)
 /// against `gold` as the official Text2World scorer does.
 pub fn score(gold: &str, pred: &str) -> Text2WorldScore {
     let mut out = Text2WorldScore::default();
-    let gold_view = domain_strings(python::strip(gold));
-    let stripped = python::strip(pred);
-    let pred_view = domain_strings(stripped);
+    let gold_view = stripped_domain_strings(gold);
+    let pred_view = stripped_domain_strings(pred);
     // EXEC reads `pred` unstripped; when stripping changes nothing, the F1 parse is its verdict.
-    let exec = if stripped.len() == pred.len() {
-        pred_view.is_ok()
+    out.exec_rejection = if python::strip(pred).len() == pred.len() {
+        pred_view.as_ref().err().cloned()
     } else {
-        check(pred).is_empty()
+        check(pred).into_iter().next()
     };
-    if let Err(reason) = &gold_view {
-        out.gold_parse_error = Some(reason.clone());
-    }
-    if let Err(reason) = &pred_view {
-        out.pred_parse_error = Some(reason.clone());
-    }
+    out.gold_rejection = gold_view.as_ref().err().cloned();
+    out.pred_rejection = pred_view.as_ref().err().cloned();
     if let (Ok(gold_view), Ok(pred_view)) = (&gold_view, &pred_view) {
         out.missing_gold_actions = gold_view
             .actions
@@ -102,7 +141,11 @@ pub fn score(gold: &str, pred: &str) -> Text2WorldScore {
         _ => 0.0,
     };
     out.raw = Metrics {
-        exec: if exec { 1.0 } else { 0.0 },
+        exec: if out.exec_rejection.is_none() {
+            1.0
+        } else {
+            0.0
+        },
         sim: sim::text2world_sim(gold, pred),
         f1_pred,
         f1_param: actions[0],
@@ -118,6 +161,13 @@ pub fn score(gold: &str, pred: &str) -> Text2WorldScore {
         f1_eff: official(out.raw.f1_eff),
     };
     out
+}
+
+/// What `eval` parses: tarski's reading of `text.strip()`. A rejection's spans are moved to
+/// point into `text`.
+fn stripped_domain_strings(text: &str) -> Result<DomainStrings, Diagnostic> {
+    let leading = text.len() - text.trim_start_matches(python::isspace).len();
+    domain_strings(python::strip(text)).map_err(|rejection| rejection.shifted(leading))
 }
 
 /// `predicate_f1`: F1 of the `name_arity` keys of the two languages' predicates.
@@ -141,16 +191,19 @@ struct Preprocessed {
 /// effect]`; `[0, 0, 0]` on any exception inside its `try`; an error when the gold has no
 /// action (`_mean([])` raises outside the `try`).
 fn action_f1(
-    gold: &Result<DomainStrings, String>,
-    pred: &Result<DomainStrings, String>,
-    preprocess_error: &mut Option<String>,
-) -> Result<[f64; 3], String> {
+    gold: &Result<DomainStrings, Diagnostic>,
+    pred: &Result<DomainStrings, Diagnostic>,
+    preprocess_error: &mut Option<PreprocessError>,
+) -> Result<[f64; 3], EvalError> {
     let zero = Ok([0.0; 3]);
     let Ok(gold) = gold else { return zero };
     let gold = match preprocess_actions(gold) {
         Ok(actions) => actions,
         Err(action) => {
-            *preprocess_error = Some(format!("gold action `{action}`: empty string"));
+            *preprocess_error = Some(PreprocessError {
+                side: Side::Gold,
+                action,
+            });
             return zero;
         }
     };
@@ -158,7 +211,10 @@ fn action_f1(
     let pred = match preprocess_actions(pred) {
         Ok(actions) => actions,
         Err(action) => {
-            *preprocess_error = Some(format!("predicted action `{action}`: empty string"));
+            *preprocess_error = Some(PreprocessError {
+                side: Side::Pred,
+                action,
+            });
             return zero;
         }
     };
@@ -176,11 +232,7 @@ fn action_f1(
         }
     }
     if gold.is_empty() {
-        return Err(
-            "ZeroDivisionError in _mean: the gold domain has no action, so \
-                    Evaluator.eval raises (AttributeError: 'int' object has no attribute 'items')"
-                .to_string(),
-        );
+        return Err(EvalError::GoldWithoutActions);
     }
     let count = gold.len() as f64;
     Ok(sums.map(|sum| sum / count))
@@ -344,6 +396,27 @@ mod tests {
         }
         assert_eq!(score(&deep(200), &deep(200)).official.f1_precond, 100.0);
         assert_eq!(score(&deep(300), &deep(300)).official.exec, 0.0);
+    }
+
+    #[test]
+    fn rejections_are_diagnostics_located_in_the_given_text() {
+        let gold = "(define (domain d) (:predicates (p)) (:action a :parameters () \
+                    :precondition (p) :effect (not (p))))";
+        // Without `:precondition`: tarski rejects it, stripped or not, at the same place.
+        let pred = "\n  (define (domain d) (:predicates (p)) (:action a :parameters () \
+                    :effect (not (p))))";
+        let result = score(gold, pred);
+        assert_eq!(result.official.exec, 0.0);
+        let exec = result.exec_rejection.expect("EXEC 0 has a reason");
+        let stripped = result.pred_rejection.expect("the F1 parse fails too");
+        assert_eq!(exec.code.as_str(), "C150");
+        assert_eq!(exec.primary(), stripped.primary());
+        let at = exec.primary().map_or(0, |label| label.span.start);
+        assert!(pred[at..].starts_with(":effect"), "{exec:?}");
+        assert!(result.gold_rejection.is_none());
+        let accepted = score(gold, gold);
+        assert_eq!(accepted.official.exec, 100.0);
+        assert!(accepted.exec_rejection.is_none());
     }
 
     #[test]

@@ -23,6 +23,7 @@
 use super::python;
 use super::tarski;
 use super::tarski::syntax::{Action, Atom, AtomicEffect, Effect, Formula, Term, VarDecl};
+use crate::diagnostics::Diagnostic;
 
 /// The parts of a parsed domain the Text2World F1 metrics look at.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -46,11 +47,11 @@ pub(crate) struct ActionStrings {
     pub effects: Vec<String>,
 }
 
-/// The F1 view of `text` when tarski 0.8.2 accepts it as a domain, else the reason it rejects
-/// it.
-pub(crate) fn domain_strings(text: &str) -> Result<DomainStrings, String> {
+/// The F1 view of `text` when tarski 0.8.2 accepts it as a domain, else why it rejects it (one
+/// `C150 tarski-rejects` diagnostic).
+pub(crate) fn domain_strings(text: &str) -> Result<DomainStrings, Diagnostic> {
     crate::parse::with_stack(|| {
-        let domain = tarski::read(text).map_err(|d| d.message)?;
+        let domain = tarski::read(text)?;
         let mut predicates: Vec<(String, usize)> = Vec::new();
         let flags = domain.requirements.as_deref().unwrap_or(&[]);
         if flags
