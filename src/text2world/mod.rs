@@ -3,7 +3,7 @@
 //!
 //! - [`tarski`]: tarski's lexer, grammar and semantic checks; its verdict is EXEC and
 //!   `check --profile tarski`.
-//! - [`strings`]: what Text2World's F1 metrics read from a domain tarski accepts (tarski's
+//! - `strings`: what Text2World's F1 metrics read from a domain tarski accepts (tarski's
 //!   `str()` of predicates, parameters, preconditions and effects).
 //! - [`extract`]: the domain Text2World takes from an LLM response.
 //! - [`python`]: the Python built-ins they rely on (`strip`, slicing, `round`, float `repr`).

@@ -5,7 +5,7 @@
 //! text after the domain's closing `)` is never parsed, though its first token is lexed), stops
 //! at the first syntax error, then builds its first-order language with a visitor that raises on
 //! the first semantic error. The modules follow those stages: [`lexer`], [`parser`] (into
-//! [`syntax`]), [`semantics`]. For an accepted domain, [`super::strings`] writes what
+//! [`syntax`]), [`semantics`]. For an accepted domain, `text2world::strings` writes what
 //! Text2World's F1 metrics read from tarski's language.
 
 mod lexer;
