@@ -469,6 +469,8 @@ fn score_scores_pairs_and_batches_without_dropping_rows() {
     let t2w: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
     assert_eq!(t2w["EXEC"], 100.0);
     assert_eq!(t2w["F1_PARAM"], 0.0);
+    // `codes` lists the diagnostic codes that made EXEC 0: none here.
+    assert_eq!(t2w["codes"], serde_json::json!([]));
     let out = pddlc(&["score", "--format", "json", &gold_path, &pred_path]);
     let clean: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
     assert_eq!(clean["mode"], "clean");
@@ -498,6 +500,7 @@ fn score_scores_pairs_and_batches_without_dropping_rows() {
     assert_eq!(rows[0]["id"], "files");
     assert_eq!(rows[1]["id"], "inline");
     assert_eq!(rows[1]["SIM"], 100.0);
+    assert_eq!(rows[1]["codes"], serde_json::json!([]));
     assert_eq!(rows[2]["line"], 3);
     assert!(
         rows[2]["error"]

@@ -93,3 +93,17 @@ fn layout_comments_and_case_do_not_change_clean_similarity() {
     assert_eq!(clean.sim, 100.0);
     assert!(t2w.sim < 100.0);
 }
+
+#[test]
+fn the_codes_that_make_exec_zero_are_listed() {
+    let pred = GOLD.replace(":precondition (and (holding ?x) (clear ?y))\n", "");
+    let t2w = compare(GOLD, &pred, Mode::Text2World, false).json();
+    assert_eq!(t2w["codes"], serde_json::json!(["C150"]));
+    let clean = compare(GOLD, &pred, Mode::Clean, false).json();
+    assert_eq!(clean["codes"], serde_json::json!([]));
+    let undeclared = GOLD.replace("(and (holding ?x) (clear ?y))", "(and (held ?x) (free ?y))");
+    let clean = compare(GOLD, &undeclared, Mode::Clean, false);
+    assert_eq!(clean.metrics.exec, 0.0);
+    assert_eq!(clean.json()["codes"], serde_json::json!(["C101"]));
+    assert_eq!(clean.exec_diagnostics().len(), 2);
+}

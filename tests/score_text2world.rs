@@ -4,9 +4,9 @@
 
 mod common;
 
-use pddlc::check::tarski::extract_response;
 use pddlc::score::Metrics;
 use pddlc::score::text2world::{Text2WorldScore, score, summary};
+use pddlc::text2world::extract_response;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -139,11 +139,11 @@ fn disagreements(pair: &Pair, ours: &Text2WorldScore) -> Vec<String> {
 
 fn notes(ours: &Text2WorldScore) -> Vec<String> {
     let mut notes = Vec::new();
-    if let Some(e) = &ours.gold_parse_error {
-        notes.push(format!("gold_parse_error: {e}"));
+    if let Some(e) = &ours.gold_rejection {
+        notes.push(format!("gold_rejection: {}", e.message));
     }
-    if let Some(e) = &ours.pred_parse_error {
-        notes.push(format!("pred_parse_error: {e}"));
+    if let Some(e) = &ours.pred_rejection {
+        notes.push(format!("pred_rejection: {}", e.message));
     }
     if !ours.missing_gold_actions.is_empty() {
         notes.push(format!(

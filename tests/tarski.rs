@@ -4,8 +4,9 @@
 
 mod common;
 
-use pddlc::check::tarski::{check, extract_response};
 use pddlc::diagnostics::{Code, LineIndex};
+use pddlc::text2world::extract_response;
+use pddlc::text2world::tarski::check;
 use std::path::{Path, PathBuf};
 
 /// `../shared/text2world`, or `None` with a message.

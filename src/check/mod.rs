@@ -1,4 +1,4 @@
-//! Semantic checks of domains and problems, and the tarski 0.8.2 acceptance profile.
+//! Semantic checks of domains and problems.
 //!
 //! `check::domain` and `check::problem` take parsed ASTs and return diagnostics; they never
 //! fail. Severities follow the PDDL definition and the IPC corpora's practice: every corpus file
@@ -8,7 +8,6 @@ mod domain;
 mod problem;
 mod requirements;
 mod suggest;
-pub mod tarski;
 pub(crate) mod types;
 
 use crate::ast::{Domain, Problem};

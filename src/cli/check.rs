@@ -52,7 +52,7 @@ pub fn run(args: &Args) -> Outcome {
                     .any(|d| matches!(d.code.as_str(), "P007" | "P008"));
                 if args.profile == Profile::Tarski && !undecodable {
                     // tarski reads the text its own way; our parse does not decide here.
-                    let tarski = pddlc::check::tarski::check(&loaded.source.text);
+                    let tarski = pddlc::text2world::tarski::check(&loaded.source.text);
                     diagnostics.extend(tarski.into_iter().map(|d| d.in_file(FileId(i as u32))));
                 } else {
                     diagnostics.extend(loaded.diagnostics);

@@ -140,6 +140,15 @@ impl Diagnostic {
         self
     }
 
+    /// Moves every label `by` bytes later: for a stage that read a slice of its input starting
+    /// at byte `by`.
+    pub fn shifted(mut self, by: usize) -> Diagnostic {
+        for label in &mut self.labels {
+            label.span = Span::new(label.span.start + by, label.span.end + by);
+        }
+        self
+    }
+
     pub fn primary(&self) -> Option<&Label> {
         self.labels.first()
     }

@@ -12,9 +12,9 @@
 //! - Renamed actions: each unmatched gold action is paired with the most similar unmatched
 //!   predicted action, reported separately with what its scores would be.
 
-use super::Metrics;
-use super::sim;
+use super::{Metrics, Side, sim};
 use crate::ast::*;
+use crate::diagnostics::{Code, Diagnostic, FileId};
 use serde::Serialize;
 use std::collections::{BTreeSet, HashMap};
 
@@ -37,8 +37,28 @@ pub struct CleanScore {
     /// Predicted actions absent from the gold.
     pub extra_actions: Vec<String>,
     pub renamed: Vec<Renamed>,
-    /// Why a domain could not be read, when one could not.
-    pub error: Option<String>,
+    /// The gold domain's parse errors. When there are any, only EXEC and SIM are computed.
+    pub gold_errors: Vec<Diagnostic>,
+    /// The errors that make EXEC 0: the predicted domain's parse errors (then only EXEC and SIM
+    /// are computed) or, when it parses, the errors `pddlc check` finds in it.
+    pub pred_errors: Vec<Diagnostic>,
+    /// The domain that does not parse, when one does not (the gold when neither does).
+    pub unreadable: Option<Side>,
+}
+
+impl CleanScore {
+    /// Why a domain could not be read, in words: its first parse error.
+    pub fn note(&self) -> Option<String> {
+        let (which, errors) = match self.unreadable? {
+            Side::Gold => ("gold", &self.gold_errors),
+            Side::Pred => ("predicted", &self.pred_errors),
+        };
+        let first = errors.first()?;
+        Some(format!(
+            "the {which} domain does not parse: {}: {}",
+            first.code, first.message
+        ))
+    }
 }
 
 /// F1 of two sets: 1 when both are empty.
@@ -73,16 +93,21 @@ pub fn score(gold: &str, pred: &str) -> CleanScore {
     crate::parse::with_stack(|| score_inner(gold, pred))
 }
 
-fn domain_of(text: &str) -> Result<Domain, String> {
+/// The domain in `text`, or its parse errors.
+fn domain_of(text: &str) -> Result<Domain, Vec<Diagnostic>> {
     let parsed = crate::parse::domain(text);
+    let errors: Vec<Diagnostic> = parsed
+        .diagnostics
+        .into_iter()
+        .filter(Diagnostic::is_error)
+        .collect();
     match parsed.value {
-        Some(d) if !parsed.has_errors() => Ok(d),
-        _ => Err(parsed
-            .diagnostics
-            .iter()
-            .find(|d| d.is_error())
-            .map(|d| format!("{}: {}", d.code, d.message))
-            .unwrap_or_else(|| "not a domain".into())),
+        Some(domain) if errors.is_empty() => Ok(domain),
+        _ if errors.is_empty() => Err(vec![Diagnostic::unlocated(
+            Code::InternalError,
+            "the parser returned no domain and no error",
+        )]),
+        _ => Err(errors),
     }
 }
 
@@ -92,26 +117,39 @@ fn score_inner(gold_text: &str, pred_text: &str) -> CleanScore {
         missing_actions: Vec::new(),
         extra_actions: Vec::new(),
         renamed: Vec::new(),
-        error: None,
+        gold_errors: Vec::new(),
+        pred_errors: Vec::new(),
+        unreadable: None,
     };
     let gold = domain_of(gold_text);
     let pred = domain_of(pred_text);
-    let exec = match &pred {
-        Ok(d) => !crate::check::domain(d, crate::diagnostics::FileId(0))
-            .iter()
-            .any(|x| x.is_error()),
-        Err(_) => false,
+    out.pred_errors = match &pred {
+        Ok(d) => crate::check::domain(d, FileId(0))
+            .into_iter()
+            .filter(Diagnostic::is_error)
+            .collect(),
+        Err(errors) => errors.clone(),
     };
-    let unreadable = |mut out: CleanScore, error: String| {
-        out.error = Some(error);
-        out.metrics.exec = if exec { 100.0 } else { 0.0 };
-        out.metrics.sim = percent(sim::ratio(gold_text, pred_text));
-        out
+    if let Err(errors) = &gold {
+        out.gold_errors = errors.clone();
+    }
+    let exec = if out.pred_errors.is_empty() {
+        100.0
+    } else {
+        0.0
     };
     let (gold, pred) = match (gold, pred) {
         (Ok(g), Ok(p)) => (g, p),
-        (Err(e), _) => return unreadable(out, format!("the gold domain does not parse: {e}")),
-        (_, Err(e)) => return unreadable(out, format!("the predicted domain does not parse: {e}")),
+        (gold, _) => {
+            out.unreadable = Some(if gold.is_err() {
+                Side::Gold
+            } else {
+                Side::Pred
+            });
+            out.metrics.exec = exec;
+            out.metrics.sim = percent(sim::ratio(gold_text, pred_text));
+            return out;
+        }
     };
     let sim = sim::ratio(&crate::print::domain(&gold), &crate::print::domain(&pred));
     let predicates = |d: &Domain| -> BTreeSet<String> {
@@ -181,7 +219,7 @@ fn score_inner(gold_text: &str, pred_text: &str) -> CleanScore {
     }
     let n = gold_actions.len().max(1) as f64;
     out.metrics = Metrics {
-        exec: if exec { 100.0 } else { 0.0 },
+        exec,
         sim: percent(sim),
         f1_pred: percent(f1_pred),
         f1_param: percent(sums.0 / n),
@@ -493,6 +531,35 @@ mod tests {
         assert_eq!(s.renamed[0].gold, "stack");
         assert_eq!(s.renamed[0].pred, "put-on");
         assert_eq!(s.renamed[0].f1_eff, 100.0);
+    }
+
+    #[test]
+    fn errors_that_make_exec_zero_are_kept_as_diagnostics() {
+        let undeclared = GOLD.replace(
+            "(clear ?y))\n        :effect",
+            "(free ?y))\n        :effect",
+        );
+        let s = score(GOLD, &undeclared);
+        assert_eq!(s.metrics.exec, 0.0);
+        assert_eq!(s.unreadable, None);
+        assert_eq!(s.note(), None);
+        let codes: Vec<&str> = s.pred_errors.iter().map(|d| d.code.as_str()).collect();
+        assert_eq!(codes, ["C101"]);
+
+        let s = score(GOLD, "(define (domain d) (:predicates (p))");
+        assert_eq!(s.unreadable, Some(Side::Pred));
+        assert_eq!(s.pred_errors[0].code.as_str(), "P001");
+        let note = s.note().expect("a note");
+        assert!(
+            note.starts_with("the predicted domain does not parse: P001: "),
+            "{note}"
+        );
+        assert!(s.gold_errors.is_empty());
+
+        let s = score("(define", GOLD);
+        assert_eq!(s.unreadable, Some(Side::Gold));
+        assert_eq!(s.metrics.exec, 100.0);
+        assert!(s.pred_errors.is_empty());
     }
 
     #[test]

@@ -6,6 +6,7 @@ pub mod clean;
 pub mod sim;
 pub mod text2world;
 
+use crate::diagnostics::{Code, Diagnostic};
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -35,9 +36,17 @@ pub enum Mode {
     Clean,
 }
 
+/// One of the two domains of a pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Side {
+    Gold,
+    Pred,
+}
+
 #[derive(Debug)]
 pub enum Detail {
-    Text2World(text2world::Text2WorldScore),
+    Text2World(Box<text2world::Text2WorldScore>),
     Clean(clean::CleanScore),
 }
 
@@ -51,7 +60,28 @@ pub struct Scored {
 }
 
 impl Scored {
-    /// The pair as one JSON object: the mode, the six values, then the mode's detail.
+    /// Why EXEC is 0: the prediction's errors (clean mode) or tarski's rejection of it
+    /// (text2world mode); empty when EXEC is 100.
+    pub fn exec_diagnostics(&self) -> &[Diagnostic] {
+        match &self.detail {
+            Detail::Clean(c) => &c.pred_errors,
+            Detail::Text2World(t) => t.exec_rejection.as_slice(),
+        }
+    }
+
+    /// The codes of [`Scored::exec_diagnostics`], each once, in order of first appearance.
+    pub fn exec_codes(&self) -> Vec<Code> {
+        let mut codes: Vec<Code> = Vec::new();
+        for diagnostic in self.exec_diagnostics() {
+            if !codes.contains(&diagnostic.code) {
+                codes.push(diagnostic.code);
+            }
+        }
+        codes
+    }
+
+    /// The pair as one JSON object: the mode, the six values, then the mode's detail, and
+    /// `codes`, the diagnostic codes that made EXEC 0.
     pub fn json(&self) -> Value {
         let mut out = json!({ "mode": self.mode });
         if let (Some(object), Ok(Value::Object(metrics))) =
@@ -63,25 +93,34 @@ impl Scored {
                     object.insert("missing_actions".into(), json!(c.missing_actions));
                     object.insert("extra_actions".into(), json!(c.extra_actions));
                     object.insert("renamed".into(), json!(c.renamed));
-                    if let Some(e) = &c.error {
-                        object.insert("note".into(), json!(e));
+                    if let Some(note) = c.note() {
+                        object.insert("note".into(), json!(note));
                     }
                 }
                 Detail::Text2World(t) => {
                     object.insert("raw".into(), json!(t.raw));
                 }
             }
+            object.insert("codes".into(), json!(self.exec_codes()));
         }
         out
     }
 
     /// Human-readable remarks for the table format.
     pub fn notes(&self) -> Vec<String> {
+        let line = |d: &Diagnostic| format!("{}: {}", d.code, d.message);
+        let mut notes = Vec::new();
         match &self.detail {
             Detail::Clean(c) => {
-                let mut notes = Vec::new();
-                if let Some(e) = &c.error {
-                    notes.push(e.clone());
+                if let Some(note) = c.note() {
+                    notes.push(note);
+                } else if !c.pred_errors.is_empty() {
+                    let codes: Vec<String> =
+                        self.exec_codes().iter().map(|c| c.to_string()).collect();
+                    notes.push(format!(
+                        "the predicted domain has errors (EXEC 0): {}",
+                        codes.join(", ")
+                    ));
                 }
                 if !c.missing_actions.is_empty() {
                     notes.push(format!(
@@ -95,10 +134,34 @@ impl Scored {
                         r.gold, r.pred, r.f1_param, r.f1_precond, r.f1_eff
                     ));
                 }
-                notes
             }
-            Detail::Text2World(_) => Vec::new(),
+            Detail::Text2World(t) => {
+                if let Some(d) = &t.exec_rejection {
+                    notes.push(format!("tarski rejects the prediction: {}", line(d)));
+                } else if let Some(d) = &t.pred_rejection {
+                    notes.push(format!(
+                        "tarski rejects the stripped prediction: {}",
+                        line(d)
+                    ));
+                }
+                if let Some(d) = &t.gold_rejection {
+                    notes.push(format!("tarski rejects the gold: {}", line(d)));
+                }
+                if let Some(e) = &t.eval_error {
+                    notes.push(format!("the official scorer raises: {e}"));
+                }
+                if !t.missing_gold_actions.is_empty() {
+                    notes.push(format!(
+                        "gold actions missing from the prediction (action metrics 0): {}",
+                        t.missing_gold_actions.join(", ")
+                    ));
+                }
+                if let Some(e) = &t.preprocess_error {
+                    notes.push(format!("_preprocess raises (action metrics 0): {e}"));
+                }
+            }
         }
+        notes
     }
 }
 
@@ -107,7 +170,7 @@ impl Scored {
 pub fn compare(gold: &str, pred: &str, mode: Mode, response: bool) -> Scored {
     let extracted;
     let pred = if response {
-        extracted = crate::check::tarski::extract_response(pred);
+        extracted = crate::text2world::extract_response(pred);
         extracted.as_str()
     } else {
         pred
@@ -118,7 +181,7 @@ pub fn compare(gold: &str, pred: &str, mode: Mode, response: bool) -> Scored {
             Scored {
                 mode,
                 metrics: t.official,
-                detail: Detail::Text2World(t),
+                detail: Detail::Text2World(Box::new(t)),
             }
         }
         Mode::Clean => {

@@ -56,7 +56,7 @@ pub fn purge_comments(text: &str) -> String {
 /// which `str.isspace()` holds).
 fn squeeze(text: &str) -> Vec<char> {
     text.chars()
-        .filter(|&c| !crate::check::tarski::extract::python_isspace(c))
+        .filter(|&c| !crate::text2world::python::isspace(c))
         .collect()
 }
 

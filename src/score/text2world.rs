@@ -3,7 +3,7 @@
 //! This reproduces `Evaluator.eval(gt, pred)` of github.com/Aaron617/text2world (commit 9440ff7)
 //! with tarski 0.8.2 and python-Levenshtein 0.25.1, value for value:
 //!
-//! - EXEC: tarski accepts `pred` as it is ([`crate::check::tarski::check`]).
+//! - EXEC: tarski accepts `pred` as it is ([`crate::text2world::tarski::check`]).
 //! - SIM: [`sim::text2world_sim`].
 //! - F1_PRED: F1 of the sets `name_arity` of the two languages' predicates (`=` and `!=`
 //!   dropped, the arithmetic comparisons of `:action-costs`/`:numeric-fluents` kept); 0 when
@@ -15,13 +15,14 @@
 //!   three 0. A gold without actions makes `eval` itself raise.
 //! - Each value is reported as `round(x * 100, 1)`.
 
-use super::Metrics;
-use super::sim;
-use crate::check::tarski::check;
-use crate::check::tarski::extract::python_strip;
-use crate::check::tarski::strings::{DomainStrings, domain_strings};
+use super::{Metrics, Side, sim};
+use crate::diagnostics::Diagnostic;
+use crate::text2world::python;
+use crate::text2world::strings::{DomainStrings, domain_strings};
+use crate::text2world::tarski::check;
 use serde::Serialize;
 use std::collections::HashSet;
+use std::fmt;
 
 /// The official scorer's result for one (gold, prediction) pair, with notes on how the F1
 /// values came about.
@@ -35,13 +36,19 @@ pub struct Text2WorldScore {
     /// prediction that parses): the official scorer then has no values, and `raw` and
     /// `official` are all 0 here.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub eval_error: Option<String>,
-    /// Why tarski rejects the `.strip()`ped gold, which zeroes every F1 value.
+    pub eval_error: Option<EvalError>,
+    /// Why tarski rejects the prediction as given, which makes EXEC 0: a `C150` diagnostic
+    /// whose spans point into `pred`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub gold_parse_error: Option<String>,
-    /// Why tarski rejects the `.strip()`ped prediction, which zeroes every F1 value.
+    pub exec_rejection: Option<Diagnostic>,
+    /// Why tarski rejects the `.strip()`ped gold, which zeroes every F1 value (spans into
+    /// `gold`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub pred_parse_error: Option<String>,
+    pub gold_rejection: Option<Diagnostic>,
+    /// Why tarski rejects the `.strip()`ped prediction, which zeroes every F1 value (spans into
+    /// `pred`). The same reason as `exec_rejection` unless stripping changes the verdict.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pred_rejection: Option<Diagnostic>,
     /// Gold actions the prediction lacks (by exact name): the action metrics become 0.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub missing_gold_actions: Vec<String>,
@@ -49,30 +56,62 @@ pub struct Text2WorldScore {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub extra_pred_actions: Vec<String>,
     /// An empty string met by `_preprocess` (Python's `IndexError`): the action metrics
-    /// become 0. Says which side and action.
+    /// become 0.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub preprocess_error: Option<String>,
+    pub preprocess_error: Option<PreprocessError>,
+}
+
+/// Why `Evaluator.eval` raises instead of returning values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EvalError {
+    /// The gold has no action: `_mean([])` raises `ZeroDivisionError` inside `action_f1`, and
+    /// `eval` fails on the value its handler returns.
+    GoldWithoutActions,
+}
+
+impl fmt::Display for EvalError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EvalError::GoldWithoutActions => f.write_str(
+                "ZeroDivisionError in _mean: the gold domain has no action, so \
+                 Evaluator.eval raises (AttributeError: 'int' object has no attribute 'items')",
+            ),
+        }
+    }
+}
+
+/// The action whose lists `_preprocess` cannot handle: one of them holds an empty string.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PreprocessError {
+    pub side: Side,
+    pub action: String,
+}
+
+impl fmt::Display for PreprocessError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let side = match self.side {
+            Side::Gold => "gold",
+            Side::Pred => "predicted",
+        };
+        write!(f, "{side} action `{}`: empty string", self.action)
+    }
 }
 
 /// Scores `pred` (the domain text as passed to `eval`: already extracted from a response)
 /// against `gold` as the official Text2World scorer does.
 pub fn score(gold: &str, pred: &str) -> Text2WorldScore {
     let mut out = Text2WorldScore::default();
-    let gold_view = domain_strings(python_strip(gold));
-    let stripped = python_strip(pred);
-    let pred_view = domain_strings(stripped);
+    let gold_view = stripped_domain_strings(gold);
+    let pred_view = stripped_domain_strings(pred);
     // EXEC reads `pred` unstripped; when stripping changes nothing, the F1 parse is its verdict.
-    let exec = if stripped.len() == pred.len() {
-        pred_view.is_ok()
+    out.exec_rejection = if python::strip(pred).len() == pred.len() {
+        pred_view.as_ref().err().cloned()
     } else {
-        check(pred).is_empty()
+        check(pred).into_iter().next()
     };
-    if let Err(reason) = &gold_view {
-        out.gold_parse_error = Some(reason.clone());
-    }
-    if let Err(reason) = &pred_view {
-        out.pred_parse_error = Some(reason.clone());
-    }
+    out.gold_rejection = gold_view.as_ref().err().cloned();
+    out.pred_rejection = pred_view.as_ref().err().cloned();
     if let (Ok(gold_view), Ok(pred_view)) = (&gold_view, &pred_view) {
         out.missing_gold_actions = gold_view
             .actions
@@ -102,7 +141,11 @@ pub fn score(gold: &str, pred: &str) -> Text2WorldScore {
         _ => 0.0,
     };
     out.raw = Metrics {
-        exec: if exec { 1.0 } else { 0.0 },
+        exec: if out.exec_rejection.is_none() {
+            1.0
+        } else {
+            0.0
+        },
         sim: sim::text2world_sim(gold, pred),
         f1_pred,
         f1_param: actions[0],
@@ -118,6 +161,13 @@ pub fn score(gold: &str, pred: &str) -> Text2WorldScore {
         f1_eff: official(out.raw.f1_eff),
     };
     out
+}
+
+/// What `eval` parses: tarski's reading of `text.strip()`. A rejection's spans are moved to
+/// point into `text`.
+fn stripped_domain_strings(text: &str) -> Result<DomainStrings, Diagnostic> {
+    let leading = text.len() - text.trim_start_matches(python::isspace).len();
+    domain_strings(python::strip(text)).map_err(|rejection| rejection.shifted(leading))
 }
 
 /// `predicate_f1`: F1 of the `name_arity` keys of the two languages' predicates.
@@ -141,16 +191,19 @@ struct Preprocessed {
 /// effect]`; `[0, 0, 0]` on any exception inside its `try`; an error when the gold has no
 /// action (`_mean([])` raises outside the `try`).
 fn action_f1(
-    gold: &Result<DomainStrings, String>,
-    pred: &Result<DomainStrings, String>,
-    preprocess_error: &mut Option<String>,
-) -> Result<[f64; 3], String> {
+    gold: &Result<DomainStrings, Diagnostic>,
+    pred: &Result<DomainStrings, Diagnostic>,
+    preprocess_error: &mut Option<PreprocessError>,
+) -> Result<[f64; 3], EvalError> {
     let zero = Ok([0.0; 3]);
     let Ok(gold) = gold else { return zero };
     let gold = match preprocess_actions(gold) {
         Ok(actions) => actions,
         Err(action) => {
-            *preprocess_error = Some(format!("gold action `{action}`: empty string"));
+            *preprocess_error = Some(PreprocessError {
+                side: Side::Gold,
+                action,
+            });
             return zero;
         }
     };
@@ -158,7 +211,10 @@ fn action_f1(
     let pred = match preprocess_actions(pred) {
         Ok(actions) => actions,
         Err(action) => {
-            *preprocess_error = Some(format!("predicted action `{action}`: empty string"));
+            *preprocess_error = Some(PreprocessError {
+                side: Side::Pred,
+                action,
+            });
             return zero;
         }
     };
@@ -176,11 +232,7 @@ fn action_f1(
         }
     }
     if gold.is_empty() {
-        return Err(
-            "ZeroDivisionError in _mean: the gold domain has no action, so \
-                    Evaluator.eval raises (AttributeError: 'int' object has no attribute 'items')"
-                .to_string(),
-        );
+        return Err(EvalError::GoldWithoutActions);
     }
     let count = gold.len() as f64;
     Ok(sums.map(|sum| sum / count))
@@ -208,24 +260,10 @@ fn preprocess_actions(view: &DomainStrings) -> Result<Vec<Preprocessed>, String>
 /// `[x.strip() for x in str(precondition)[1:-1].split('and')]`: the substring `and` cuts
 /// inside names too.
 fn precondition_parts(precondition: &str) -> Vec<String> {
-    python_slice_inner(precondition)
+    python::slice_inner(precondition)
         .split("and")
-        .map(|part| python_strip(part).to_string())
+        .map(|part| python::strip(part).to_string())
         .collect()
-}
-
-/// Python's `s[1:-1]`, by code point.
-fn python_slice_inner(s: &str) -> &str {
-    let mut chars = s.char_indices();
-    let start = match chars.next() {
-        Some((_, c)) => c.len_utf8(),
-        None => return "",
-    };
-    let end = match s.char_indices().next_back() {
-        Some((i, _)) => i,
-        None => return "",
-    };
-    s.get(start..end).unwrap_or("")
 }
 
 /// `Evaluator._preprocess`: sort; put the disjuncts of each `(… or …)` element in order; sort
@@ -235,8 +273,8 @@ fn preprocess(mut list: Vec<String>) -> Option<Vec<String>> {
     for element in &mut list {
         let first = element.chars().next()?;
         if first == '(' && element.contains(" or ") {
-            let inner = python_strip(python_slice_inner(element));
-            let mut parts: Vec<&str> = inner.split(" or ").map(python_strip).collect();
+            let inner = python::strip(python::slice_inner(element));
+            let mut parts: Vec<&str> = inner.split(" or ").map(python::strip).collect();
             parts.sort();
             *element = format!("({})", parts.join(" or "));
         }
@@ -274,51 +312,7 @@ fn compute_f1_score(prediction: &[String], reference: &[String]) -> f64 {
 
 /// The value `eval` reports: `round(x * 100, 1)`.
 pub fn official(x: f64) -> f64 {
-    round1(x * 100.0)
-}
-
-/// Python's `round(x, 1)` on a float: the decimal with one fractional digit nearest to the
-/// exact binary value of `x` (ties, which only exact binary values can be, to even), read back
-/// as the nearest float.
-pub fn round1(x: f64) -> f64 {
-    if !x.is_finite() || x == 0.0 {
-        return x;
-    }
-    let bits = x.to_bits();
-    let negative = bits >> 63 == 1;
-    let biased = ((bits >> 52) & 0x7ff) as i32;
-    let fraction = bits & ((1u64 << 52) - 1);
-    // |x| = mantissa * 2^exponent exactly.
-    let (mantissa, exponent) = if biased == 0 {
-        (fraction, -1074)
-    } else {
-        (fraction | (1u64 << 52), biased - 1075)
-    };
-    if exponent >= 0 {
-        return x; // An integer already.
-    }
-    // tenths = |x| * 10 = scaled / 2^shift; round it to an integer, ties to even.
-    let scaled = u128::from(mantissa) * 10;
-    let shift = (-exponent) as u32;
-    let tenths: u128 = if shift >= 120 {
-        0 // scaled < 2^57, far below one half of 2^shift.
-    } else {
-        let quotient = scaled >> shift;
-        let remainder = scaled & ((1u128 << shift) - 1);
-        let half = 1u128 << (shift - 1);
-        if remainder > half || (remainder == half && quotient % 2 == 1) {
-            quotient + 1
-        } else {
-            quotient
-        }
-    };
-    let text = format!(
-        "{}{}.{}",
-        if negative { "-" } else { "" },
-        tenths / 10,
-        tenths % 10
-    );
-    text.parse().unwrap_or(x)
+    python::round1(x * 100.0)
 }
 
 /// The dataset score of `summerize_result.py`: for each metric, the sum of the per-domain
@@ -333,7 +327,7 @@ pub fn summary(per_domain_official: &[Metrics]) -> Metrics {
         let sum = per_domain_official
             .iter()
             .fold(0.0, |sum, m| sum + field(m));
-        round1(sum / count)
+        python::round1(sum / count)
     };
     Metrics {
         exec: mean(|m| m.exec),
@@ -347,23 +341,10 @@ pub fn summary(per_domain_official: &[Metrics]) -> Metrics {
 
 #[cfg(test)]
 mod tests {
-    use super::{compute_f1_score, precondition_parts, preprocess, round1, score};
+    use super::{compute_f1_score, precondition_parts, preprocess, score};
 
     fn strings(items: &[&str]) -> Vec<String> {
         items.iter().map(|s| s.to_string()).collect()
-    }
-
-    #[test]
-    fn round1_is_pythons() {
-        assert_eq!(round1(0.25), 0.2);
-        assert_eq!(round1(0.35), 0.3); // 0.35 is below the tie in binary.
-        assert_eq!(round1(0.45), 0.5); // 0.45 is above it.
-        assert_eq!(round1(66.66666666666667), 66.7);
-        assert_eq!(round1(2.5), 2.5);
-        assert_eq!(round1(-0.25), -0.2);
-        assert_eq!(round1(1e-300), 0.0);
-        assert_eq!(round1(123456.75), 123456.8);
-        assert_eq!(round1(0.8610169491525423 * 100.0), 86.1);
     }
 
     #[test]
@@ -415,6 +396,27 @@ mod tests {
         }
         assert_eq!(score(&deep(200), &deep(200)).official.f1_precond, 100.0);
         assert_eq!(score(&deep(300), &deep(300)).official.exec, 0.0);
+    }
+
+    #[test]
+    fn rejections_are_diagnostics_located_in_the_given_text() {
+        let gold = "(define (domain d) (:predicates (p)) (:action a :parameters () \
+                    :precondition (p) :effect (not (p))))";
+        // Without `:precondition`: tarski rejects it, stripped or not, at the same place.
+        let pred = "\n  (define (domain d) (:predicates (p)) (:action a :parameters () \
+                    :effect (not (p))))";
+        let result = score(gold, pred);
+        assert_eq!(result.official.exec, 0.0);
+        let exec = result.exec_rejection.expect("EXEC 0 has a reason");
+        let stripped = result.pred_rejection.expect("the F1 parse fails too");
+        assert_eq!(exec.code.as_str(), "C150");
+        assert_eq!(exec.primary(), stripped.primary());
+        let at = exec.primary().map_or(0, |label| label.span.start);
+        assert!(pred[at..].starts_with(":effect"), "{exec:?}");
+        assert!(result.gold_rejection.is_none());
+        let accepted = score(gold, gold);
+        assert_eq!(accepted.official.exec, 100.0);
+        assert!(accepted.exec_rejection.is_none());
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! longest match wins, and between matches of equal length the rule declared first wins.
 
 use crate::ast::Span;
+use std::sync::OnceLock;
 
 /// What a token is. Literal tokens of the grammar that a domain never uses are `Other`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -191,6 +192,49 @@ const KEYWORDS_AFTER_WHITESPACE: &[(&str, Kind)] = &[
     (":effect", Kind::Effect),
 ];
 
+/// A rule that matches a fixed word: a literal, a requirement flag or a keyword before `NAME`.
+#[derive(Clone, Copy)]
+struct Word {
+    text: &'static [u8],
+    case: Case,
+    kind: Kind,
+}
+
+/// The fixed-word rules that can match text starting with `first`, in declaration order (so
+/// ties break as they do over all the rules). Built once: the lexer then compares a handful of
+/// words at each position instead of every word of the grammar.
+fn words_starting_with(first: u8) -> &'static [Word] {
+    static TABLE: OnceLock<Vec<Vec<Word>>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut table: Vec<Vec<Word>> = vec![Vec::new(); 256];
+        let literals = LITERALS
+            .iter()
+            .map(|(text, kind)| (*text, Case::Sensitive, *kind));
+        let flags = REQUIREMENT_FLAGS
+            .iter()
+            .map(|flag| (*flag, Case::Sensitive, Kind::RequireKey));
+        let keywords = KEYWORDS_BEFORE_NAME.iter().copied();
+        for (text, case, kind) in literals.chain(flags).chain(keywords) {
+            let word = Word {
+                text: text.as_bytes(),
+                case,
+                kind,
+            };
+            let first = word.text[0];
+            table[usize::from(first)].push(word);
+            if matches!(case, Case::Insensitive) {
+                for other in [first.to_ascii_lowercase(), first.to_ascii_uppercase()] {
+                    if other != first {
+                        table[usize::from(other)].push(word);
+                    }
+                }
+            }
+        }
+        table
+    });
+    &table[usize::from(first)]
+}
+
 /// The result of one step of the lexer.
 enum Step {
     Token(Kind, usize),
@@ -247,6 +291,17 @@ fn clamp_to_char_boundary(text: &str, mut at: usize) -> usize {
 /// One token at `at`: the longest match of any rule, the earliest rule on ties.
 fn step(text: &str, at: usize) -> Step {
     let rest = &text.as_bytes()[at..];
+    let Some(&first) = rest.first() else {
+        return Step::Error(0);
+    };
+    // No other rule matches at whitespace, and no rule starts with it but `WHITESPACE`.
+    if matches!(first, b' ' | b'\t' | b'\r' | b'\n') {
+        let whitespace = rest
+            .iter()
+            .take_while(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+            .count();
+        return Step::Hidden(whitespace);
+    }
     // (length, kind); a candidate replaces the best only when strictly longer, so the rules are
     // tried in declaration order.
     let mut best: Option<(usize, Kind)> = None;
@@ -255,19 +310,9 @@ fn step(text: &str, at: usize) -> Step {
             best = Some((len, kind));
         }
     };
-    for (literal, kind) in LITERALS {
-        if rest.starts_with(literal.as_bytes()) {
-            offer(literal.len(), *kind);
-        }
-    }
-    for flag in REQUIREMENT_FLAGS {
-        if rest.starts_with(flag.as_bytes()) {
-            offer(flag.len(), Kind::RequireKey);
-        }
-    }
-    for (word, case, kind) in KEYWORDS_BEFORE_NAME {
-        if matches_keyword(rest, word, *case) {
-            offer(word.len(), *kind);
+    for word in words_starting_with(first) {
+        if matches_keyword(rest, word.text, word.case) {
+            offer(word.text.len(), word.kind);
         }
     }
     offer(name_len(rest), Kind::Name);
@@ -284,22 +329,13 @@ fn step(text: &str, at: usize) -> Step {
         }
     }
     offer(number_len(rest), Kind::Number);
-    let comment = comment_len(rest);
-    let whitespace = rest
-        .iter()
-        .take_while(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
-        .count();
-    let mut hidden = 0;
-    if comment > best.map_or(0, |(l, _)| l) {
-        hidden = comment;
-    }
-    if whitespace > best.map_or(0, |(l, _)| l).max(hidden) {
-        hidden = whitespace;
-    }
+    // `LINE_COMMENT` starts with `;`, which no visible rule does.
+    let hidden = comment_len(rest);
     let longest_visible = best.map_or(0, |(l, _)| l);
     let mut later: Option<(usize, Kind)> = None;
     for (word, kind) in KEYWORDS_AFTER_WHITESPACE {
-        if matches_keyword(rest, word, Case::Insensitive)
+        if first == b':'
+            && matches_keyword(rest, word.as_bytes(), Case::Insensitive)
             && word.len() > longest_visible.max(hidden)
             && later.is_none_or(|(l, _)| word.len() > l)
         {
@@ -318,13 +354,13 @@ fn step(text: &str, at: usize) -> Step {
     }
 }
 
-fn matches_keyword(rest: &[u8], word: &str, case: Case) -> bool {
+fn matches_keyword(rest: &[u8], word: &[u8], case: Case) -> bool {
     let Some(head) = rest.get(..word.len()) else {
         return false;
     };
     match case {
-        Case::Sensitive => head == word.as_bytes(),
-        Case::Insensitive => head.eq_ignore_ascii_case(word.as_bytes()),
+        Case::Sensitive => head == word,
+        Case::Insensitive => head.eq_ignore_ascii_case(word),
     }
 }
 
@@ -467,6 +503,30 @@ mod tests {
         assert_eq!(kinds(":PRECONDITION"), vec![Kind::Precondition, Kind::Eof]);
         assert_eq!(kinds(":actions"), vec![Kind::Action, Kind::Name, Kind::Eof]);
         assert_eq!(kinds(":constraints"), vec![Kind::Other, Kind::Eof]);
+    }
+
+    #[test]
+    fn keywords_in_any_case_start_with_either_case_of_their_first_letter() {
+        assert_eq!(
+            kinds("Forall FORALL forallx :Action When Increase Int int ( (total-time)"),
+            vec![
+                Kind::Forall,
+                Kind::Forall,
+                Kind::Name,
+                Kind::Action,
+                Kind::When,
+                Kind::AssignOp,
+                Kind::Name,
+                Kind::NumericType,
+                Kind::LParen,
+                Kind::Other,
+                Kind::Eof
+            ]
+        );
+        assert_eq!(
+            kinds(":Effect\t:EFFECTS"),
+            vec![Kind::Effect, Kind::Effect, Kind::Name, Kind::Eof]
+        );
     }
 
     #[test]

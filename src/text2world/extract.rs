@@ -1,6 +1,8 @@
 //! The domain text Text2World scores for an LLM response (`extract_pddl` in its
 //! `world_generation.py`).
 
+use super::python;
+
 /// The longest block fenced as ```` ```pddl\n…``` ````, or failing any, as ```` ```\n…``` ````,
 /// stripped of Unicode whitespace like Python's `str.strip`; the whole response, unchanged, when
 /// there is no such block or the longest one is blank.
@@ -19,7 +21,7 @@ pub fn extract_response(text: &str) -> String {
             longest_len = len;
         }
     }
-    match longest.map(python_strip) {
+    match longest.map(python::strip) {
         Some(block) if !block.is_empty() => block.to_string(),
         _ => text.to_string(),
     }
@@ -40,18 +42,6 @@ fn fenced_blocks<'a>(text: &'a str, opening: &str) -> Vec<&'a str> {
         from = body_end + 3;
     }
     blocks
-}
-
-/// Python's `str.strip()` with no argument: strips the characters for which `str.isspace()` is
-/// true.
-pub(crate) fn python_strip(text: &str) -> &str {
-    text.trim_matches(python_isspace)
-}
-
-/// `str.isspace()`: Unicode White_Space plus the ASCII separators U+001C..U+001F that Python
-/// counts as whitespace (bidirectional class B or S).
-pub(crate) fn python_isspace(c: char) -> bool {
-    matches!(c, '\u{1c}'..='\u{1f}') || c.is_whitespace()
 }
 
 #[cfg(test)]

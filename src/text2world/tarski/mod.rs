@@ -1,21 +1,17 @@
-//! `--profile tarski`: accept and reject exactly what tarski 0.8.2 accepts as a domain, which
-//! is what the Text2World benchmark calls executability (EXEC).
+//! tarski 0.8.2's verdict on a domain (`check --profile tarski`): accept and reject exactly what
+//! it accepts, which is what the Text2World benchmark calls executability (EXEC).
 //!
 //! tarski lexes with the ANTLR lexer of its `fstrips.g4`, parses from the `domain` rule (so
 //! text after the domain's closing `)` is never parsed, though its first token is lexed), stops
 //! at the first syntax error, then builds its first-order language with a visitor that raises on
 //! the first semantic error. The modules follow those stages: [`lexer`], [`parser`] (into
-//! [`syntax`]), [`semantics`]. For an accepted domain, [`strings`] writes what Text2World's F1
-//! metrics read: tarski's `str()` of each action's precondition and effects.
+//! [`syntax`]), [`semantics`]. For an accepted domain, `text2world::strings` writes what
+//! Text2World's F1 metrics read from tarski's language.
 
-pub mod extract;
 mod lexer;
 mod parser;
 mod semantics;
-pub(crate) mod strings;
-mod syntax;
-
-pub use extract::extract_response;
+pub(crate) mod syntax;
 
 use crate::ast::Span;
 use crate::diagnostics::{Code, Diagnostic};
@@ -56,13 +52,20 @@ pub fn check(text: &str) -> Vec<Diagnostic> {
     // The parser and the visitor recurse at most `parser::MAX_DEPTH` forms deep; a stack of
     // its own keeps that safe on any caller's thread.
     match crate::parse::with_stack(|| verdict(text)) {
-        Ok(()) => Vec::new(),
+        Ok(_) => Vec::new(),
         Err(rejection) => vec![rejection.into_diagnostic()],
     }
 }
 
-fn verdict(text: &str) -> Result<(), Rejection> {
+/// The domain tarski 0.8.2 reads from `text`, or the first error it raises. Recursive: run it
+/// on a stack of its own ([`crate::parse::with_stack`]).
+pub(crate) fn read(text: &str) -> Result<syntax::Domain, Diagnostic> {
+    verdict(text).map_err(Rejection::into_diagnostic)
+}
+
+fn verdict(text: &str) -> Result<syntax::Domain, Rejection> {
     let tokens = lexer::tokens(text);
     let domain = parser::Parser::new(text, &tokens).domain()?;
-    semantics::check(&domain)
+    semantics::check(&domain)?;
+    Ok(domain)
 }

@@ -20,8 +20,10 @@
 //! Unconditional `(increase (total-cost) …)` effects at the top of an action become its cost
 //! and are not effects.
 
-use super::syntax::{Action, Atom, AtomicEffect, Effect, Formula, Term, VarDecl};
-use super::{lexer, parser, semantics};
+use super::python;
+use super::tarski;
+use super::tarski::syntax::{Action, Atom, AtomicEffect, Effect, Formula, Term, VarDecl};
+use crate::diagnostics::Diagnostic;
 
 /// The parts of a parsed domain the Text2World F1 metrics look at.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -45,15 +47,11 @@ pub(crate) struct ActionStrings {
     pub effects: Vec<String>,
 }
 
-/// The F1 view of `text` when tarski 0.8.2 accepts it as a domain, else the reason it rejects
-/// it.
-pub(crate) fn domain_strings(text: &str) -> Result<DomainStrings, String> {
+/// The F1 view of `text` when tarski 0.8.2 accepts it as a domain, else why it rejects it (one
+/// `C150 tarski-rejects` diagnostic).
+pub(crate) fn domain_strings(text: &str) -> Result<DomainStrings, Diagnostic> {
     crate::parse::with_stack(|| {
-        let tokens = lexer::tokens(text);
-        let domain = parser::Parser::new(text, &tokens)
-            .domain()
-            .map_err(|r| r.message)?;
-        semantics::check(&domain).map_err(|r| r.message)?;
+        let domain = tarski::read(text)?;
         let mut predicates: Vec<(String, usize)> = Vec::new();
         let flags = domain.requirements.as_deref().unwrap_or(&[]);
         if flags
@@ -152,7 +150,7 @@ fn atomic_effect_string(effect: &AtomicEffect, condition: &str) -> String {
         AtomicEffect::Assign { lhs, rhs, .. } => {
             // A number assigned is shown as a float (`:= 10.0`).
             let rhs = match rhs {
-                Term::Number(number) => python_float_repr(number.text.parse().unwrap_or(0.0)),
+                Term::Number(number) => python::float_repr(number.text.parse().unwrap_or(0.0)),
                 other => term_string(other),
             };
             format!("{} := {}", term_string(lhs), rhs)
@@ -236,7 +234,7 @@ fn term_string(term: &Term) -> String {
 /// Python's `float`.
 fn number_string(text: &str) -> String {
     if text.contains('.') {
-        return python_float_repr(text.parse().unwrap_or(0.0));
+        return python::float_repr(text.parse().unwrap_or(0.0));
     }
     let (negative, digits) = match text.strip_prefix('-') {
         Some(digits) => (true, digits),
@@ -252,66 +250,12 @@ fn number_string(text: &str) -> String {
     }
 }
 
-/// Python's `repr(float)`: the shortest digits that read back to `x`, in fixed notation when
-/// the decimal exponent is in `-4..16` (always with a fractional part), else as `d.ddde+XX`.
-pub(crate) fn python_float_repr(x: f64) -> String {
-    if x.is_nan() {
-        return "nan".to_string();
-    }
-    if x.is_infinite() {
-        return if x > 0.0 { "inf" } else { "-inf" }.to_string();
-    }
-    // Rust's `{:e}` writes the shortest round-trip digits: `-1.2345e-7`.
-    let scientific = format!("{x:e}");
-    let (mantissa, exponent) = scientific
-        .split_once('e')
-        .unwrap_or((scientific.as_str(), "0"));
-    let exponent: i32 = exponent.parse().unwrap_or(0);
-    let (sign, mantissa) = match mantissa.strip_prefix('-') {
-        Some(m) => ("-", m),
-        None => ("", mantissa),
-    };
-    let digits: String = mantissa.chars().filter(|c| c.is_ascii_digit()).collect();
-    if (-4..16).contains(&exponent) {
-        let point = exponent + 1;
-        let body = if point <= 0 {
-            format!("0.{}{}", "0".repeat((-point) as usize), digits)
-        } else if point as usize >= digits.len() {
-            format!("{}{}.0", digits, "0".repeat(point as usize - digits.len()))
-        } else {
-            let (int, frac) = digits.split_at(point as usize);
-            format!("{int}.{frac}")
-        };
-        format!("{sign}{body}")
-    } else {
-        let (first, rest) = digits.split_at(1.min(digits.len()));
-        let mantissa = if rest.is_empty() {
-            first.to_string()
-        } else {
-            format!("{first}.{rest}")
-        };
-        let exp_sign = if exponent < 0 { '-' } else { '+' };
-        format!("{sign}{mantissa}e{exp_sign}{:02}", exponent.abs())
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{domain_strings, number_string, python_float_repr};
+    use super::{domain_strings, number_string};
 
     #[test]
-    fn float_repr_is_pythons() {
-        assert_eq!(python_float_repr(10.0), "10.0");
-        assert_eq!(python_float_repr(1.5), "1.5");
-        assert_eq!(python_float_repr(-0.25), "-0.25");
-        assert_eq!(python_float_repr(0.0001), "0.0001");
-        assert_eq!(python_float_repr(0.00001), "1e-05");
-        assert_eq!(python_float_repr(1e16), "1e+16");
-        assert_eq!(
-            python_float_repr(123456789012345680.0),
-            "1.2345678901234568e+17"
-        );
-        assert_eq!(python_float_repr(0.1 + 0.2), "0.30000000000000004");
+    fn numbers_print_as_python_reads_them() {
         assert_eq!(number_string("007"), "7");
         assert_eq!(number_string("-0"), "0");
         assert_eq!(number_string("2.50"), "2.5");
