@@ -478,10 +478,11 @@ fn score_scores_pairs_and_batches_without_dropping_rows() {
         assert_eq!(clean[key], 100.0, "{key}: {clean}");
     }
 
-    // A batch: a file pair, an inline pair, and a broken line, in order, then the summary.
+    // A batch: a file pair, an inline pair, a blank line and a broken line, in order, then the
+    // summary.
     let inline = serde_json::json!({"id": "inline", "gold": gold, "pred": gold}).to_string();
     let lines = format!(
-        "{{\"id\": \"files\", \"gold\": \"gold.pddl\", \"pred\": \"pred.pddl\"}}\n{inline}\n{{\"id\": \"broken\", \"gold\": \"missing.pddl\", \"pred\": \"pred.pddl\"}}\n"
+        "{{\"id\": \"files\", \"gold\": \"gold.pddl\", \"pred\": \"pred.pddl\"}}\n{inline}\n\n{{\"id\": \"broken\", \"gold\": \"missing.pddl\", \"pred\": \"pred.pddl\"}}\n"
     );
     let pairs = write(dir.path(), "pairs.jsonl", lines.as_bytes());
     let out = pddlc(&[
@@ -491,7 +492,8 @@ fn score_scores_pairs_and_batches_without_dropping_rows() {
         "--pairs",
         &pairs.to_string_lossy(),
     ]);
-    assert_eq!(code(&out), 0);
+    // A failed line makes the batch exit 1; its row keeps the id and the file's line number.
+    assert_eq!(code(&out), 1);
     let rows: Vec<Value> = stdout(&out)
         .lines()
         .map(|l| serde_json::from_str(l).expect("JSON line"))
@@ -501,7 +503,8 @@ fn score_scores_pairs_and_batches_without_dropping_rows() {
     assert_eq!(rows[1]["id"], "inline");
     assert_eq!(rows[1]["SIM"], 100.0);
     assert_eq!(rows[1]["codes"], serde_json::json!([]));
-    assert_eq!(rows[2]["line"], 3);
+    assert_eq!(rows[2]["line"], 4);
+    assert_eq!(rows[2]["id"], "broken");
     assert!(
         rows[2]["error"]
             .as_str()
@@ -511,6 +514,43 @@ fn score_scores_pairs_and_batches_without_dropping_rows() {
     );
     assert_eq!(rows[3]["pairs"], 3);
     assert_eq!(rows[3]["errors"], 1);
+
+    // `--response` applies to every line that does not say otherwise: a chat answer with the
+    // domain in a fence scores as the domain, as `score --response` does for one pair.
+    let answer = format!("Here is the domain:\n```pddl\n{gold}\n```\nGood luck!");
+    write(dir.path(), "answer.txt", answer.as_bytes());
+    let lines = "{\"id\": \"chat\", \"gold\": \"gold.pddl\", \"pred\": \"answer.txt\"}\n\
+                 {\"id\": \"raw\", \"gold\": \"gold.pddl\", \"pred\": \"answer.txt\", \"response\": false}\n";
+    let pairs = write(dir.path(), "responses.jsonl", lines.as_bytes());
+    let batch = pddlc(&[
+        "score",
+        "--mode",
+        "text2world",
+        "--response",
+        "--pairs",
+        &pairs.to_string_lossy(),
+    ]);
+    let rows: Vec<Value> = stdout(&batch)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect();
+    let single = pddlc(&[
+        "score",
+        "--format",
+        "json",
+        "--mode",
+        "text2world",
+        "--response",
+        &gold_path,
+        &dir.path().join("answer.txt").to_string_lossy(),
+    ]);
+    let single: Value = serde_json::from_str(&stdout(&single)).expect("valid JSON");
+    assert_eq!(single["EXEC"], 100.0, "{single}");
+    for key in ["EXEC", "SIM", "F1_PRED", "F1_PARAM", "F1_PRECOND", "F1_EFF"] {
+        assert_eq!(rows[0][key], single[key], "{key}: {}", rows[0]);
+    }
+    // The line that says `"response": false` is scored as raw text, which tarski rejects.
+    assert_eq!(rows[1]["EXEC"], 0.0, "{}", rows[1]);
 }
 
 #[test]
@@ -684,4 +724,43 @@ fn validate_takes_an_undefined_total_cost_as_zero_as_val_does() {
     assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
     let json: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
     assert_eq!(json["valid"], true);
+}
+
+/// Output into a pipe whose reader has gone ends the process quietly: no panic, no message.
+#[cfg(unix)]
+#[test]
+fn writing_into_a_closed_pipe_ends_quietly() {
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().expect("temporary directory");
+    // Output far larger than a pipe's buffer, so the writer meets the closed pipe.
+    let predicates: String = (0..5000).map(|i| format!("(p{i} ?x)\n")).collect();
+    let domain = format!("(define (domain big)\n(:predicates\n{predicates}))\n");
+    let big = write(dir.path(), "big.pddl", domain.as_bytes());
+    let big = big.to_string_lossy().to_string();
+    for run in [
+        vec!["fmt", big.as_str()],
+        vec!["parse", "--json", big.as_str()],
+        vec!["check", "--format", "gcc", big.as_str()],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_pddlc"))
+            .args(&run)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("pddlc runs");
+        // Close the reading end at once, as `| head -0` would.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().expect("pddlc ends");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{run:?}: {stderr}");
+        // Ended by SIGPIPE (13), as `cat` or `grep` are.
+        assert_eq!(
+            out.status.signal(),
+            Some(13),
+            "{run:?}: {:?} {stderr}",
+            out.status
+        );
+    }
 }

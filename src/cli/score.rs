@@ -37,8 +37,9 @@ pub struct Args {
     #[arg(long)]
     response: bool,
     /// A JSON-lines file of pairs: each line has `gold` and `pred` (paths relative to the file,
-    /// or inline PDDL text), and optionally `id` and `response`. One JSON line is written per
-    /// input line, in order, then a dataset summary.
+    /// or inline PDDL text), and optionally `id` and `response` (which overrides `--response`
+    /// for that line). One JSON line is written per input line, in order, with its 1-based line
+    /// number in the file, then a dataset summary; the exit code is 1 when a line failed.
     #[arg(long, conflicts_with_all = ["gold", "pred"])]
     pairs: Option<PathBuf>,
 }
@@ -52,7 +53,7 @@ fn mode(arg: ModeArg) -> Mode {
 
 pub fn run(args: &Args) -> Outcome {
     match &args.pairs {
-        Some(file) => batch(file, mode(args.mode)),
+        Some(file) => batch(file, mode(args.mode), args.response),
         None => one(args),
     }
 }
@@ -124,7 +125,7 @@ fn text(value: &Value, base: &Path) -> Result<String, String> {
     }
 }
 
-fn batch(file: &Path, mode: Mode) -> Outcome {
+fn batch(file: &Path, mode: Mode, response: bool) -> Outcome {
     let content = match read(file) {
         Ok(c) => c,
         Err(e) => {
@@ -133,7 +134,13 @@ fn batch(file: &Path, mode: Mode) -> Outcome {
         }
     };
     let base = file.parent().unwrap_or(Path::new("."));
-    let lines: Vec<&str> = content.lines().filter(|l| !l.trim().is_empty()).collect();
+    // Blank lines are skipped, but every row keeps the line number it has in the file.
+    let lines: Vec<(usize, &str)> = content
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| (i + 1, l))
+        .collect();
     let progress = if std::io::stderr().is_terminal() {
         indicatif::ProgressBar::new(lines.len() as u64)
     } else {
@@ -141,9 +148,8 @@ fn batch(file: &Path, mode: Mode) -> Outcome {
     };
     let rows: Vec<(Value, Option<Metrics>)> = lines
         .par_iter()
-        .enumerate()
-        .map(|(i, line)| {
-            let row = score_line(i + 1, line, base, mode);
+        .map(|(number, line)| {
+            let row = score_line(*number, line, base, mode, response);
             progress.inc(1);
             row
         })
@@ -166,16 +172,28 @@ fn batch(file: &Path, mode: Mode) -> Outcome {
         "{}",
         json!({ "summary": summary, "pairs": rows.len(), "errors": errors })
     );
-    Outcome::Clean
+    if errors > 0 {
+        Outcome::InputErrors
+    } else {
+        Outcome::Clean
+    }
 }
 
-/// One output line: the pair's metrics, or its error; never dropped.
-fn score_line(number: usize, line: &str, base: &Path, mode: Mode) -> (Value, Option<Metrics>) {
+/// One output line: the pair's metrics, or its error (with the input's `id` when it has one);
+/// never dropped. `response` is the default for lines that do not say.
+fn score_line(
+    number: usize,
+    line: &str,
+    base: &Path,
+    mode: Mode,
+    response: bool,
+) -> (Value, Option<Metrics>) {
     let parsed: Result<Value, String> = serde_json::from_str(line).map_err(|e| e.to_string());
+    let id = parsed.as_ref().ok().and_then(|v| v.get("id")).cloned();
     let result = parsed.and_then(|v| {
         let gold = text(&v["gold"], base).map_err(|e| format!("gold: {e}"))?;
         let pred = text(&v["pred"], base).map_err(|e| format!("pred: {e}"))?;
-        let response = v["response"].as_bool().unwrap_or(false);
+        let response = v["response"].as_bool().unwrap_or(response);
         Ok((v, score::compare(&gold, &pred, mode, response)))
     });
     match result {
@@ -189,6 +207,12 @@ fn score_line(number: usize, line: &str, base: &Path, mode: Mode) -> (Value, Opt
             }
             (out, Some(scored.metrics))
         }
-        Err(error) => (json!({ "line": number, "error": error }), None),
+        Err(error) => {
+            let mut row = json!({ "line": number, "error": error });
+            if let Some(id) = id {
+                row["id"] = id;
+            }
+            (row, None)
+        }
     }
 }
