@@ -74,8 +74,9 @@ pub(super) struct Checker<'a> {
     pub types: TypeGraph,
     pub typed: bool,
     pub constants: HashMap<String, &'a Typed<Name>>,
-    /// Every declaration of each predicate: a second one is a warning, and uses are checked
-    /// against all of them (ENHSP domains overload names by type).
+    /// Every declaration of each predicate: a second one is a warning when it says the same, an
+    /// error (C115) when it does not; uses are checked against all of them, so a conflict is
+    /// reported once, where it is declared, and not again at every use.
     pub predicates: HashMap<String, Vec<&'a AtomicSkeleton>>,
     pub functions: HashMap<String, Vec<&'a FunctionDecl>>,
     pub requirements: Requirements,
