@@ -64,12 +64,15 @@ fn check_fixtures() {
     dirs.sort();
     assert!(dirs.len() >= 20);
     let bless = std::env::var_os("PDDLC_BLESS").is_some();
-    for dir in dirs {
+    let cases = dirs.into_iter().map(|dir| {
         let name = dir
             .file_name()
             .unwrap_or_default()
             .to_string_lossy()
             .to_string();
+        (name, dir)
+    });
+    common::run_each(cases, |name, dir| {
         let (sources, diagnostics) = diagnose(&dir);
         let actual: Vec<String> = diagnostics.iter().map(|d| located(d, &sources)).collect();
         if name.starts_with("clean_") {
@@ -111,5 +114,5 @@ fn check_fixtures() {
         }, {
             insta::assert_snapshot!(name, output);
         });
-    }
+    });
 }

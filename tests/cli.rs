@@ -66,6 +66,45 @@ fn check_exits_one_on_errors_and_two_on_io_and_usage_failures() {
 }
 
 #[test]
+fn a_conflicting_redeclaration_exits_one_and_an_identical_one_exits_zero() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let domain = |predicates: &str| {
+        format!(
+            "(define (domain d) (:requirements :typing) (:types block)\n\
+             (:predicates {predicates})\n\
+             (:action a :parameters (?x - block) :precondition (p ?x) :effect (not (p ?x))))\n"
+        )
+    };
+    // One parameter more in the second declaration: an error, though every use fits the first.
+    let conflicting = write(
+        dir.path(),
+        "conflicting.pddl",
+        domain("(p ?x - block) (p ?x - block ?y - block)").as_bytes(),
+    );
+    let out = pddlc(&["check", "--format", "gcc", conflicting.to_str().unwrap()]);
+    assert_eq!(code(&out), 1, "{}{}", stdout(&out), stderr(&out));
+    assert!(
+        stdout(&out)
+            .contains("conflicting.pddl:2:30: error[C115]: predicate `p` is declared again"),
+        "{}",
+        stdout(&out)
+    );
+    // The same signature in other spelling: a warning only.
+    let identical = write(
+        dir.path(),
+        "identical.pddl",
+        domain("(p ?x - block) (P ?y - BLOCK)").as_bytes(),
+    );
+    let out = pddlc(&["check", "--format", "gcc", identical.to_str().unwrap()]);
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    assert!(
+        stdout(&out).contains("warning[C105]: predicate `P` is declared twice"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
 fn hostile_inputs_give_a_clean_located_error_and_exit_one() {
     let dir = tempfile::tempdir().expect("temporary directory");
     let cases: Vec<(&str, Vec<u8>, &str)> = vec![

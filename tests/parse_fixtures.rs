@@ -27,12 +27,15 @@ fn parse_fixtures() {
         "expected the parse fixtures in {}",
         dir.display()
     );
-    for path in files {
+    let cases = files.into_iter().map(|path| {
         let name = path
             .file_stem()
             .unwrap_or_default()
             .to_string_lossy()
             .to_string();
+        (name, path)
+    });
+    common::run_each(cases, |name, path| {
         let bytes = std::fs::read(&path).expect("readable fixture");
         let (text, diagnostics) = diagnose(&bytes);
         let code = name.split('_').next().unwrap_or_default();
@@ -51,5 +54,5 @@ fn parse_fixtures() {
         }, {
             insta::assert_snapshot!(name, format!("{gcc}\n{human}"));
         });
-    }
+    });
 }

@@ -127,8 +127,11 @@ fn fixtures_are_rejected_where_their_first_line_says() {
         .collect();
     fixtures.sort();
     assert!(fixtures.len() >= 5, "too few tarski fixtures");
-    for path in fixtures {
+    let cases = fixtures.into_iter().map(|path| {
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("?");
+        (name.to_string(), path)
+    });
+    common::run_each(cases, |name, path| {
         assert!(name.starts_with("C150_"), "{name}: not named after C150");
         let text = read(&path);
         let expected = text
@@ -156,7 +159,7 @@ fn fixtures_are_rejected_where_their_first_line_says() {
             "{name}: {}",
             d.message
         );
-    }
+    });
 }
 
 #[test]

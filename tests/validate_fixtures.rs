@@ -3,6 +3,8 @@
 //! code must report it; one named `valid_…` must be valid. The JSON report and the rendered
 //! diagnostics are snapshotted.
 
+mod common;
+
 use pddlc::ast::PddlFile;
 use pddlc::diagnostics::SourceFile;
 use pddlc::diagnostics::render::{self, HumanOptions, Sources};
@@ -27,12 +29,15 @@ fn validate_fixtures() {
         .collect();
     dirs.sort();
     assert!(dirs.len() >= 10);
-    for dir in dirs {
+    let cases = dirs.into_iter().map(|dir| {
         let name = dir
             .file_name()
             .unwrap_or_default()
             .to_string_lossy()
             .to_string();
+        (name, dir)
+    });
+    common::run_each(cases, |name, dir| {
         let Some(PddlFile::Domain(domain)) = pddlc::parse::file(&read(&dir, "domain.pddl")).value
         else {
             panic!("{name}: domain");
@@ -71,7 +76,7 @@ fn validate_fixtures() {
         }, {
             insta::assert_snapshot!(name, format!("{json}\n{gcc}\n{human}"));
         });
-    }
+    });
 }
 
 #[test]

@@ -4,11 +4,16 @@
 //! fail. Severities follow the PDDL definition and the IPC corpora's practice: every corpus file
 //! checks without errors (see docs/diagnostics.md for each decision).
 
+mod declarations;
 mod domain;
+mod effects;
+mod expressions;
+mod goals;
 mod problem;
 mod requirements;
 mod suggest;
 pub(crate) mod types;
+mod usage;
 
 use crate::ast::{Domain, Problem};
 use crate::diagnostics::{Diagnostic, FileId};

@@ -83,6 +83,7 @@ codes! {
     UndeclaredFunction, "C112", "undeclared-function", Error, "a numeric expression uses a function the domain does not declare";
     NonNumericFluent, "C113", "non-numeric-fluent", Error, "an object-valued function or a predicate where a number is expected";
     MisplacedConstruct, "C114", "misplaced-construct", Error, "a construct where PDDL does not allow it, such as `at start` in a plain action";
+    ConflictingDeclaration, "C115", "conflicting-declaration", Error, "a predicate, function, action, type or constant declared again with a different signature";
     UnusedPredicate, "C120", "unused-predicate", Warning, "a declared predicate that nothing uses";
     UnusedType, "C121", "unused-type", Warning, "a declared type that nothing uses";
     UnusedConstant, "C122", "unused-constant", Warning, "a declared constant that nothing uses";

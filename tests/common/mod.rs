@@ -113,3 +113,30 @@ pub fn table(path: &Path) -> Vec<(String, String, String)> {
         })
         .collect()
 }
+
+/// Runs `run` on every named case, catching its panics (a failed assert, a snapshot that
+/// differs), and fails once at the end listing every case that failed, so one broken fixture
+/// does not hide the next. Each failure's full message is printed above the list as it happens.
+pub fn run_each<T>(cases: impl IntoIterator<Item = (String, T)>, mut run: impl FnMut(&str, T)) {
+    let mut failed = Vec::new();
+    let mut total = 0;
+    for (name, case) in cases {
+        total += 1;
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(&name, case)));
+        if let Err(payload) = outcome {
+            let message = payload
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| payload.downcast_ref::<&str>().copied())
+                .unwrap_or("panicked");
+            let first_line = message.lines().next().unwrap_or_default();
+            failed.push(format!("{name}: {first_line}"));
+        }
+    }
+    assert!(
+        failed.is_empty(),
+        "{} of {total} cases failed:\n{}",
+        failed.len(),
+        failed.join("\n")
+    );
+}

@@ -1,0 +1,430 @@
+//! The walk over goal descriptions: connectives, quantifiers and their scopes, placement,
+//! atoms, and the arguments of predicates and functions against their declarations.
+
+use super::domain::{At, Bound, Checker, GdPlace, Scope, Signature, type_names};
+use super::suggest;
+use super::types::OBJECT;
+use crate::ast::*;
+use crate::diagnostics::{Code, Diagnostic, FileId};
+
+fn show_types(types: &[String]) -> String {
+    match types {
+        [one] => format!("`{one}`"),
+        _ => format!("`(either {})`", types.join(" ")),
+    }
+}
+
+impl<'a> Checker<'a> {
+    pub fn gd(&mut self, g: &Gd, place: GdPlace, scope: &mut Scope, at: At) {
+        let file = at.file;
+        let logical = !matches!(place, GdPlace::Duration);
+        match &g.kind {
+            GdKind::Atom(atom) => self.atom(atom, scope, at),
+            GdKind::And { args } => {
+                for arg in args {
+                    self.gd(arg, place, scope, at);
+                }
+            }
+            GdKind::Or { args } => {
+                if logical {
+                    self.need(&[":disjunctive-preconditions"], file, g.span, "`or`");
+                }
+                for arg in args {
+                    self.gd(arg, place, scope, at);
+                }
+            }
+            GdKind::Not { arg } => {
+                match &arg.kind {
+                    // `(not (= ?x ?y))` is part of `:equality` in practice.
+                    GdKind::Atom(atom) if atom.predicate.text == "=" => {}
+                    GdKind::Atom(_) => self.need(
+                        &[":negative-preconditions"],
+                        file,
+                        g.span,
+                        "negative conditions",
+                    ),
+                    _ => self.need(
+                        &[":disjunctive-preconditions"],
+                        file,
+                        g.span,
+                        "`not` of a compound condition",
+                    ),
+                }
+                self.gd(arg, place, scope, at);
+            }
+            GdKind::Imply {
+                condition,
+                consequence,
+            } => {
+                self.need(&[":disjunctive-preconditions"], file, g.span, "`imply`");
+                self.gd(condition, place, scope, at);
+                self.gd(consequence, place, scope, at);
+            }
+            GdKind::Exists { variables, body } | GdKind::Forall { variables, body } => {
+                let (flag, what): (&'static [&'static str], _) = match &g.kind {
+                    GdKind::Exists { .. } => (&[":existential-preconditions"], "`exists`"),
+                    _ => (&[":universal-preconditions"], "`forall`"),
+                };
+                self.need(flag, file, g.span, what);
+                self.quantified(variables, file, scope, |checker, scope| {
+                    checker.gd(body, place, scope, at)
+                });
+            }
+            GdKind::Compare { op, lhs, rhs } => {
+                if place == GdPlace::Duration {
+                    if *op != CompareOp::Eq {
+                        self.need(
+                            &[":duration-inequalities"],
+                            file,
+                            g.span,
+                            "duration inequalities",
+                        );
+                    }
+                } else {
+                    self.need(&[":numeric-fluents"], file, g.span, "numeric comparisons");
+                }
+                self.expr(lhs, scope, at);
+                self.expr(rhs, scope, at);
+            }
+            GdKind::Preference { body, .. } => {
+                self.need(&[":preferences"], file, g.span, "preferences");
+                if matches!(
+                    place,
+                    GdPlace::Derived | GdPlace::Duration | GdPlace::EffectCondition
+                ) {
+                    self.misplaced(
+                        g.span,
+                        file,
+                        "a preference",
+                        "in goals, preconditions and constraints",
+                    );
+                }
+                self.gd(body, place, scope, at);
+            }
+            GdKind::Timed { time, body } => {
+                let allowed = match place {
+                    GdPlace::DurativeCondition | GdPlace::Duration => true,
+                    GdPlace::Constraint => *time == TimeSpec::AtEnd,
+                    _ => false,
+                };
+                if !allowed {
+                    self.misplaced(
+                        g.span,
+                        file,
+                        &format!("`{}`", time.keyword()),
+                        "in durative actions",
+                    );
+                }
+                self.gd(body, place, scope, at);
+            }
+            GdKind::Modal { args, .. } => {
+                if place != GdPlace::Constraint {
+                    self.misplaced(g.span, file, "a trajectory constraint", "in `:constraints`");
+                }
+                for arg in args {
+                    self.gd(arg, place, scope, at);
+                }
+            }
+        }
+    }
+
+    pub(super) fn misplaced(&mut self, span: Span, file: FileId, what: &str, allowed: &str) {
+        self.push(
+            Diagnostic::new(
+                Code::MisplacedConstruct,
+                format!("{what} cannot stand here"),
+                span,
+            )
+            .in_file(file)
+            .with_help(format!("PDDL allows {what} only {allowed}")),
+        );
+    }
+
+    pub(super) fn quantified(
+        &mut self,
+        variables: &[Typed<Variable>],
+        file: FileId,
+        scope: &mut Scope,
+        body: impl FnOnce(&mut Self, &mut Scope),
+    ) {
+        self.parameters(variables, file, "quantified variable");
+        let depth = scope.vars.len();
+        for v in variables {
+            scope.vars.push(Bound {
+                name: v.item.name.key(),
+                types: type_names(&v.ty),
+                used: false,
+            });
+        }
+        body(self, scope);
+        scope.vars.truncate(depth);
+    }
+
+    /// The types of a term, after checking that it refers to something, and whether it has all
+    /// of them (an object declared with several types) rather than any one of them (a variable
+    /// typed `(either …)`).
+    pub(super) fn term(
+        &mut self,
+        term: &Term,
+        scope: &mut Scope,
+        at: At,
+    ) -> Option<(Vec<String>, bool)> {
+        match term {
+            Term::Variable(v) => {
+                let key = v.name.key();
+                if let Some(bound) = scope.lookup(&key) {
+                    bound.used = true;
+                    return Some((bound.types.clone(), false));
+                }
+                let names: Vec<String> =
+                    scope.vars.iter().map(|b| format!("?{}", b.name)).collect();
+                let candidates: Vec<&str> = names.iter().map(String::as_str).collect();
+                let help = suggest::help(&format!("?{}", v.name.text), &candidates, || {
+                    "add it to the `:parameters`, or bind it with `forall` or `exists`".to_string()
+                });
+                self.push(
+                    Diagnostic::new(
+                        Code::UndefinedVariable,
+                        format!("variable `?{}` is not defined", v.name.text),
+                        v.span(),
+                    )
+                    .in_file(at.file)
+                    .with_help(help),
+                );
+                None
+            }
+            Term::Name(n) => {
+                let key = n.key();
+                if let Some(c) = self.constants.get(&key) {
+                    let types = type_names(&c.ty);
+                    self.used_constants.insert(key);
+                    return Some((types, false));
+                }
+                if let Some((types, _)) = at.objects.and_then(|o| o.get(&key)) {
+                    return Some((types.clone(), true));
+                }
+                let mut names: Vec<&str> = self
+                    .constants
+                    .values()
+                    .map(|c| c.item.text.as_str())
+                    .collect();
+                if let Some(objects) = at.objects {
+                    names.extend(objects.keys().map(String::as_str));
+                }
+                let what = if at.objects.is_some() {
+                    "object or constant"
+                } else {
+                    "constant"
+                };
+                let help = suggest::help(&n.text, &names, || {
+                    if at.objects.is_some() {
+                        format!(
+                            "declare `{}` in `(:objects …)`, or as a constant of the domain",
+                            n.text
+                        )
+                    } else {
+                        format!(
+                            "declare `{}` in `(:constants …)`, or use a parameter",
+                            n.text
+                        )
+                    }
+                });
+                self.push(
+                    Diagnostic::new(
+                        Code::UndeclaredConstant,
+                        format!("{what} `{}` is not declared", n.text),
+                        n.span,
+                    )
+                    .in_file(at.file)
+                    .with_help(help),
+                );
+                None
+            }
+        }
+    }
+
+    /// Checks `args` against the declarations of a predicate or function: the use is fine when
+    /// it fits any one of them (names may be declared more than once, see `redeclared`).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn arguments(
+        &mut self,
+        kind: &str,
+        name: &Name,
+        declarations: &[Signature],
+        args: &[Term],
+        span: Span,
+        scope: &mut Scope,
+        at: At,
+    ) {
+        let types: Vec<Option<(Vec<String>, bool)>> =
+            args.iter().map(|a| self.term(a, scope, at)).collect();
+        let Some(first) = declarations.first() else {
+            return;
+        };
+        let same_arity: Vec<&Signature> = declarations
+            .iter()
+            .filter(|d| d.0.len() == args.len())
+            .collect();
+        let Some(closest) = same_arity.first() else {
+            self.push(
+                Diagnostic::new(
+                    Code::ArityMismatch,
+                    format!(
+                        "{kind} `{}` takes {} argument{}, found {}",
+                        name.text,
+                        first.0.len(),
+                        if first.0.len() == 1 { "" } else { "s" },
+                        args.len()
+                    ),
+                    span,
+                )
+                .in_file(at.file)
+                .with_label_in(self.file, first.1, "declared here"),
+            );
+            return;
+        };
+        // Each type the argument may have must fit one of the parameter's types; an untyped
+        // argument (`object`) fits anything, as planners read it.
+        let fits = |checker: &Self,
+                    (arg_types, has_all): &(Vec<String>, bool),
+                    param: &Typed<Variable>| {
+            let expected = type_names(&param.ty);
+            // An undefined parameter type is reported where it is declared; nothing fits it
+            // meaningfully, so do not pile type mismatches on top.
+            if expected.iter().any(|e| !checker.types.contains(e)) {
+                return true;
+            }
+            let fits_one = |t: &String| {
+                t == OBJECT
+                    || !checker.types.contains(t)
+                    || expected.iter().any(|e| checker.types.is_subtype(t, e))
+            };
+            if *has_all {
+                arg_types.iter().any(fits_one)
+            } else {
+                arg_types.iter().all(fits_one)
+            }
+        };
+        let fits_all = |checker: &Self, signature: &Signature| {
+            signature
+                .0
+                .iter()
+                .zip(&types)
+                .all(|(param, arg)| arg.as_ref().is_none_or(|t| fits(checker, t, param)))
+        };
+        if same_arity.iter().any(|s| fits_all(self, s)) {
+            return;
+        }
+        let params = closest.0.clone();
+        for ((arg, arg_types), param) in args.iter().zip(types).zip(&params) {
+            let Some(arg_types) = arg_types else {
+                continue;
+            };
+            if fits(self, &arg_types, param) {
+                continue;
+            }
+            let arg_types = arg_types.0;
+            let expected = type_names(&param.ty);
+            let shown = match arg {
+                Term::Variable(v) => format!("`?{}`", v.name.text),
+                Term::Name(n) => format!("`{}`", n.text),
+            };
+            self.push(
+                Diagnostic::new(
+                    Code::TypeMismatch,
+                    format!(
+                        "{shown} is of type {}, but {kind} `{}` expects {} here",
+                        show_types(&arg_types),
+                        name.text,
+                        show_types(&expected)
+                    ),
+                    arg.span(),
+                )
+                .in_file(at.file)
+                .with_label_in(self.file, param.item.span(), "parameter declared here")
+                .with_help(format!(
+                    "pass something of type {} (or a subtype)",
+                    show_types(&expected)
+                )),
+            );
+        }
+    }
+
+    fn predicate_signatures(&self, key: &str) -> Vec<Signature> {
+        self.predicates
+            .get(key)
+            .map(|all| {
+                all.iter()
+                    .map(|p| (p.parameters.clone(), p.name.span))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    pub(super) fn function_signatures(&self, key: &str) -> Vec<Signature> {
+        self.functions
+            .get(key)
+            .map(|all| {
+                all.iter()
+                    .map(|f| (f.parameters.clone(), f.name.span))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    pub fn atom(&mut self, atom: &Atom, scope: &mut Scope, at: At) {
+        if atom.predicate.text == "=" {
+            self.need(&[":equality"], at.file, atom.span, "equality");
+            if atom.args.len() != 2 {
+                self.push(
+                    Diagnostic::new(
+                        Code::ArityMismatch,
+                        format!("`=` takes 2 arguments, found {}", atom.args.len()),
+                        atom.span,
+                    )
+                    .in_file(at.file),
+                );
+            }
+            for arg in &atom.args {
+                self.term(arg, scope, at);
+            }
+            return;
+        }
+        let key = atom.predicate.key();
+        self.used_predicates.insert(key.clone());
+        let signatures = self.predicate_signatures(&key);
+        if signatures.is_empty() {
+            let candidates: Vec<&str> = self
+                .predicates
+                .values()
+                .filter_map(|all| all.first())
+                .map(|p| p.name.text.as_str())
+                .collect();
+            let mut diagnostic = Diagnostic::new(
+                Code::UndeclaredPredicate,
+                format!("predicate `{}` is not declared", atom.predicate.text),
+                atom.predicate.span,
+            )
+            .in_file(at.file);
+            diagnostic = if let Some(f) = self.functions.get(&key).and_then(|all| all.first()) {
+                diagnostic
+                    .with_label_in(self.file, f.name.span, "a function of this name is declared here")
+                    .with_help("a function is compared with `(= (f …) v)` or `(> (f …) v)`, not used as an atom")
+            } else {
+                diagnostic.with_help(suggest::help(&atom.predicate.text, &candidates, || {
+                    "declare it in `(:predicates …)`".to_string()
+                }))
+            };
+            self.push(diagnostic);
+        }
+        self.arguments(
+            "predicate",
+            &atom.predicate,
+            &signatures,
+            &atom.args,
+            atom.span,
+            scope,
+            at,
+        );
+    }
+}
