@@ -427,7 +427,7 @@ fn audit_flavour_agrees_with_the_executor() {
     eprintln!(
         "faithfulness: {plans} plans ({expressible} without syntax failures); same failing steps {same_steps}, same audit failures {same_audit}; at most {copies} copies of an id in one container"
     );
-    // The audit flavour counts up to five copies (`IN_LEVELS` in compile/mod.rs).
+    // The audit flavour counts up to five copies (`IN_LEVELS` in compile/vocabulary.rs).
     assert!(
         copies <= 5,
         "a plan puts {copies} copies of an id in one container"
