@@ -10,54 +10,14 @@ use super::vocabulary::{
 use crate::ast::{AtomicSkeleton, Structure};
 use crate::kitchen::world::{Action, Primitive, Role, World};
 
-/// The roles of the planning flavour's "tool-like" roles that must not be dirty.
-const CLEAN_ROLES: &[&str] = &["cutting_board", "tool", "receptacle", "container", "pot"];
-
-/// What fills a role in the planning flavour, by the role's name: an object with the property
-/// (`tool`), or an object of the class, its id's class being the name or ending in `_name`
-/// (`cutting_board`, `steamer`). Simmer only checks some of these (or none: STEAM's steamer and
-/// pot are only tested for containment), which leaves a grounder every object for every role.
-/// Roles not listed (`object`, `target`, `source`, `appliance` …) take any object.
-pub const ROLE_FILTERS: &[(&str, RoleFilter)] = &[
-    ("tool", RoleFilter::Property),
-    ("receptacle", RoleFilter::Property),
-    ("heatsource", RoleFilter::Property),
-    ("container", RoleFilter::Property),
-    ("surface", RoleFilter::Property),
-    ("filter", RoleFilter::Property),
-    ("covering", RoleFilter::Property),
-    ("wrap_material", RoleFilter::Property),
-    ("cutting_board", RoleFilter::Class),
-    ("steamer", RoleFilter::Class),
-    ("pot", RoleFilter::Class),
-    ("grinder", RoleFilter::Class),
-    ("coffee_machine", RoleFilter::Class),
-    ("coffee_beans", RoleFilter::Class),
-    ("water", RoleFilter::Class),
-    ("fridge", RoleFilter::Class),
-    ("freezer", RoleFilter::Class),
-];
-
-/// How a role of `ROLE_FILTERS` restricts its objects.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RoleFilter {
-    Property,
-    Class,
-}
-
-fn role_filter(role: &str) -> Option<RoleFilter> {
-    ROLE_FILTERS
-        .iter()
-        .find(|(r, _)| *r == role)
-        .map(|(_, f)| *f)
-}
-
-/// The class-filtered roles, in order.
-pub fn class_roles() -> impl Iterator<Item = &'static str> {
-    ROLE_FILTERS
-        .iter()
-        .filter(|(_, filter)| *filter == RoleFilter::Class)
-        .map(|(role, _)| *role)
+/// The class-filtered roles (`world.toml`'s `planning.class_roles`), in order. Roles take objects
+/// by their names: an object with a property (`tool`), or an object of a class, its id's class
+/// being the name or ending in `_name` (`cutting_board`, `steamer`). Simmer only checks some of
+/// these (or none: STEAM's steamer and pot are only tested for containment), which leaves a
+/// grounder every object for every role. Roles not listed (`object`, `target`, `source`,
+/// `appliance` …) take any object.
+pub fn class_roles(world: &World) -> impl Iterator<Item = &str> {
+    world.config.planning.class_roles.iter().map(String::as_str)
 }
 
 /// The static predicate of a class-filtered role.
@@ -71,7 +31,7 @@ pub fn class_fits(class: &str, role: &str) -> bool {
 }
 
 /// The predicates only the planning flavour declares.
-pub fn predicates() -> Vec<AtomicSkeleton> {
+pub fn predicates(world: &World) -> Vec<AtomicSkeleton> {
     let mut predicates = vec![
         skeleton("may-source", &[("o", OBJECT)]),
         skeleton("has-contents", &[("c", OBJECT)]),
@@ -83,7 +43,7 @@ pub fn predicates() -> Vec<AtomicSkeleton> {
         skeleton("own-state", &[("s", STATUS)]),
         skeleton("to-serve", &[("o", OBJECT)]),
     ];
-    for role in class_roles() {
+    for role in class_roles(world) {
         predicates.push(skeleton(&class_predicate(role), &[("o", OBJECT)]));
     }
     predicates
@@ -193,29 +153,28 @@ fn bound_role_rules(
         |e| matches!(e.primitive, Primitive::Sterilise(r) | Primitive::ClearContam(r) if r == role),
     );
     let role_name = action.roles[role].name.as_str();
-    if CLEAN_ROLES.contains(&role_name) {
+    let planning = &world.config.planning;
+    let is_clean_role = planning.clean_roles.iter().any(|r| r == role_name);
+    if is_clean_role {
         out.push(not(atom("is", vec![term.clone(), status("dirty")])));
     }
-    if CLEAN_ROLES.contains(&role_name) && !sterilised {
+    if is_clean_role && !sterilised {
         let source = format!("s{role}");
         out.push(not(exists(
             vec![object_variable(&source)],
             atom("contam", vec![term.clone(), Term::Var(source.clone())]),
         )));
     }
-    // 5. Roles that name a kind of object take only objects of that kind.
-    match role_filter(role_name) {
-        // A `container` role (COMBINE's, TAKE_OUT's) takes any vessel: COMBINE is done
-        // in bowls and pans, which are receptacles.
-        Some(RoleFilter::Property) if role_name == "container" => out.push(or(vec![
-            atom("has", vec![term.clone(), property("receptacle")]),
-            atom("has", vec![term.clone(), property("container")]),
-        ])),
-        Some(RoleFilter::Property) => {
-            out.push(atom("has", vec![term.clone(), property(role_name)]))
-        }
-        Some(RoleFilter::Class) => out.push(atom(&class_predicate(role_name), vec![term.clone()])),
-        None => {}
+    // 5. Roles that name a kind of object take only objects of that kind: with one of the
+    // role's properties, or of the role's class.
+    if let Some(properties) = planning.role_properties.get(role_name) {
+        out.push(or(properties
+            .iter()
+            .map(|p| atom("has", vec![term.clone(), property(p)]))
+            .collect()));
+    }
+    if class_roles(world).any(|r| r == role_name) {
+        out.push(atom(&class_predicate(role_name), vec![term.clone()]));
     }
     // 6. A COMBINE product is a spare that does not exist yet.
     if is_name_role {

@@ -5,12 +5,16 @@ use super::Flavour;
 use super::ir::{Formula, Term, and, atom, eq, exists, not, or};
 use super::lower::ActionLowering;
 use super::vocabulary::{
-    DISPOSAL_PLACE, DROP_PLACE, IN_LEVELS, OBJECT, PLACE, PROPERTY, STATUS, flag_predicate,
-    object_variable, property, status,
+    IN_LEVELS, OBJECT, PLACE, PROPERTY, STATUS, flag_predicate, object_variable, property, status,
 };
 use crate::kitchen::world::{Creation, Primitive};
 
 impl ActionLowering<'_> {
+    /// Where `remove_from` and a creation without its parent put an object (`counter`).
+    fn drop_place(&self) -> Term {
+        Term::constant(&self.world.config.places.drop)
+    }
+
     /// Semantics §5 detach: out of the contents of the place the location names.
     fn detach(&mut self, x: &Term) {
         let place = self.fresh.next("p");
@@ -160,7 +164,7 @@ impl ActionLowering<'_> {
                     true,
                 );
             }
-            _ => self.add("loc", vec![created.clone(), Term::constant(DROP_PLACE)]),
+            _ => self.add("loc", vec![created.clone(), self.drop_place()]),
         }
         Some(created)
     }
@@ -273,7 +277,7 @@ impl ActionLowering<'_> {
             P::RemoveFrom(x, container) => {
                 if let (Some(x), Some(container)) = (self.role(*x), self.role(*container)) {
                     self.remove_copy(Vec::new(), Formula::True, &x, &container);
-                    self.set_location(&x, Term::constant(DROP_PLACE), Formula::True, Vec::new());
+                    self.set_location(&x, self.drop_place(), Formula::True, Vec::new());
                 }
             }
             P::PourInto(source, target) => {
@@ -338,7 +342,7 @@ impl ActionLowering<'_> {
                 if let Some(x) = self.role(*x) {
                     self.set_location(
                         &x,
-                        Term::constant(DISPOSAL_PLACE),
+                        Term::constant(&self.world.config.places.disposal),
                         Formula::True,
                         Vec::new(),
                     );

@@ -7,7 +7,7 @@ use super::ir::{self, Term};
 use super::planning::{class_fits, class_predicate, class_roles};
 use super::relevant::{relevant_env, strip_number};
 use super::spares::{Spare, default_spares, spares_that_may_be_sources};
-use super::vocabulary::{LITERAL_PLACES, OBJECT, PLACE, PROPERTY, STATUS, Vocabulary, typed_names};
+use super::vocabulary::{OBJECT, PLACE, PROPERTY, STATUS, Vocabulary, literal_places, typed_names};
 use super::{Flavour, Options, phantom_name};
 use crate::ast::{Init, InitKind, Name, Problem, Typed};
 use crate::kitchen::simmer::Env;
@@ -142,7 +142,7 @@ fn declare<'a>(
     for object in &env.objects {
         if let Some(location) = &object.location
             && !ids.contains(location.as_str())
-            && !LITERAL_PLACES.contains(&location.as_str())
+            && !literal_places(world).contains(&location.as_str())
         {
             places.insert(location.clone());
         }
@@ -226,11 +226,12 @@ fn object_declarations(declared: &Declared) -> Vec<Typed<Name>> {
 /// flavour's class roles, `resolves` to itself and `storage`.
 fn object_atoms(declared: &Declared) -> Vec<Init> {
     let excluded = &declared.world.config.contamination.source_names_excluded;
+    let cutting_board = &declared.world.config.planning.cutting_board;
     let board_in_kitchen = declared
         .env
         .objects
         .iter()
-        .any(|o| class_fits(&o.name, "cutting_board"));
+        .any(|o| class_fits(&o.name, cutting_board));
     let mut init = Vec::new();
     for (id, name) in &declared.objects {
         if excluded.contains(name) {
@@ -238,7 +239,7 @@ fn object_atoms(declared: &Declared) -> Vec<Init> {
         }
         init.extend(id_test_atoms(&declared.vocabulary, id, id));
         if declared.flavour == Flavour::Planning {
-            for role in class_roles() {
+            for role in class_roles(declared.world) {
                 if class_fits(name, role) {
                     init.push(init_atom(&class_predicate(role), &[id]));
                 }
@@ -246,7 +247,7 @@ fn object_atoms(declared: &Declared) -> Vec<Init> {
             // A kitchen without a cutting board cuts on the counter (Simmer only asks for the
             // object to lie on what the role names).
             if !board_in_kitchen && is_fixed_surface(declared.env, id) {
-                init.push(init_atom(&class_predicate("cutting_board"), &[id]));
+                init.push(init_atom(&class_predicate(cutting_board), &[id]));
             }
         }
         // An object resolves to itself; `storage` by its id without trailing digits.
@@ -291,7 +292,7 @@ fn phantom_and_place_atoms(declared: &Declared) -> Vec<Init> {
         .places
         .iter()
         .map(String::as_str)
-        .chain(LITERAL_PLACES.iter().copied())
+        .chain(literal_places(declared.world))
     {
         let target = format!("{place}_1");
         if declared.is_env_id(&target) {

@@ -58,14 +58,15 @@ fn has(object: &EnvObject, property: &str) -> bool {
 /// Whether the object is a tool the goal may need: a heat source one can stand things on, what
 /// the goal's actions test for in contents, a heatable vessel, the tap, the sink, the counter,
 /// and the board and sharp tools when the goal needs cutting.
-fn is_tool(object: &EnvObject, needs: &GoalNeeds) -> bool {
+fn is_tool(world: &World, object: &EnvObject, needs: &GoalNeeds) -> bool {
+    let planning = &world.config.planning;
     (has(object, "heatsource") && has(object, "surface"))
         || needs.contents.iter().any(|v| class_fits(&object.name, v))
         || (has(object, "receptacle") && has(object, "heatable"))
-        || class_fits(&object.name, "water")
-        || object.name == "sink"
-        || object.name == "counter"
-        || (needs.cutting && (object.name == "cutting_board" || has(object, "sharp")))
+        || class_fits(&object.name, &planning.water_source)
+        || object.name == planning.sink
+        || object.name == planning.work_surface
+        || (needs.cutting && (object.name == planning.cutting_board || has(object, "sharp")))
 }
 
 /// Whether the object fails the audits as it stands (dirty food out of storage, such as the two
@@ -128,7 +129,7 @@ pub fn relevant_env(world: &World, env: &Env, goal: &TaskGoal) -> Env {
     let needs = GoalNeeds::of(world, goal);
     let mut keep: BTreeSet<String> = goal.objects().into_iter().collect();
     for object in &env.objects {
-        if is_tool(object, &needs) || fails_audit(world, object) {
+        if is_tool(world, object, &needs) || fails_audit(world, object) {
             keep.insert(object.id.clone());
         }
     }

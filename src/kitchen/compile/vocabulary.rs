@@ -47,12 +47,12 @@ pub fn object_variable(name: &str) -> (String, String) {
     (name.to_string(), OBJECT.to_string())
 }
 
-/// Where `remove_from` and the creations without a place put an object.
-pub const DROP_PLACE: &str = "counter";
-/// Where `dispose` puts an object.
-pub const DISPOSAL_PLACE: &str = "trash";
-/// The literal places the primitives write.
-pub const LITERAL_PLACES: &[&str] = &[DROP_PLACE, DISPOSAL_PLACE];
+/// The bare places the primitives write, as `world.toml` names them: where `remove_from` and
+/// the creations without a place put an object (`counter`), where `dispose` does (`trash`).
+pub fn literal_places(world: &World) -> [&str; 2] {
+    let places = &world.config.places;
+    [places.drop.as_str(), places.disposal.as_str()]
+}
 
 /// A test on an object's id, compiled to a static predicate of the object.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -256,7 +256,7 @@ pub fn constants(world: &World, vocabulary: &Vocabulary) -> Vec<Typed<Name>> {
         vocabulary.states.iter().map(|s| format!("s-{s}")),
         STATUS,
     ));
-    constants.extend(typed_names(LITERAL_PLACES, PLACE));
+    constants.extend(typed_names(literal_places(world), PLACE));
     constants.extend(typed_names(
         kinds(world).iter().map(|k| format!("k-{k}")),
         KIND,
@@ -292,7 +292,7 @@ pub fn predicates(world: &World, vocabulary: &Vocabulary, flavour: Flavour) -> V
         predicates.push(skeleton(&flag_predicate(flag), &[]));
     }
     if flavour == Flavour::Planning {
-        predicates.extend(planning::predicates());
+        predicates.extend(planning::predicates(world));
     }
     for test in &vocabulary.id_tests {
         predicates.push(skeleton(&test.predicate(), &[("o", OBJECT)]));
