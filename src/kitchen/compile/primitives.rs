@@ -9,6 +9,19 @@ use super::vocabulary::{
 };
 use crate::kitchen::world::{Creation, Primitive};
 
+/// COMBINE's reads of its ingredients (see `read_ingredients`), over the variables `?i` (an
+/// ingredient) and `?v` (a property, state or source).
+struct IngredientReads {
+    ingredient_name: String,
+    value_name: String,
+    properties_from: Formula,
+    states_from: Formula,
+    contamination_from: Formula,
+    parts_from: Formula,
+    dirty: Formula,
+    container_states: Vec<(String, Formula)>,
+}
+
 impl ActionLowering<'_> {
     /// Where `remove_from` and a creation without its parent put an object (`counter`).
     fn drop_place(&self) -> Term {
@@ -497,9 +510,11 @@ impl ActionLowering<'_> {
         );
     }
 
-    /// Semantics §5, COMBINE: the product unites its ingredients, and overwrites an earlier
-    /// product of the same id.
-    fn combine(&mut self, container: &Term, product: &Term, creation: &Creation) {
+    /// What COMBINE reads, all before the product exists: for every ingredient `?i` in the
+    /// container and every value `?v`, whether the product takes `?v` as a property, a state
+    /// or a source of contamination, and whether `?i` becomes a part of it; whether the product
+    /// is dirty; and the container's states it takes.
+    fn read_ingredients(&mut self, container: &Term, creation: &Creation) -> IngredientReads {
         let ingredient_name = self.fresh.next("i");
         let ingredient = Term::Var(ingredient_name.clone());
         let inside = atom("in", vec![ingredient.clone(), container.clone()]);
@@ -557,6 +572,33 @@ impl ActionLowering<'_> {
                 )
             })
             .collect();
+        IngredientReads {
+            ingredient_name,
+            value_name,
+            properties_from,
+            states_from,
+            contamination_from,
+            parts_from,
+            dirty,
+            container_states,
+        }
+    }
+
+    /// Semantics §5, COMBINE: the product unites its ingredients, and overwrites an earlier
+    /// product of the same id.
+    fn combine(&mut self, container: &Term, product: &Term, creation: &Creation) {
+        let IngredientReads {
+            ingredient_name,
+            value_name,
+            properties_from,
+            states_from,
+            contamination_from,
+            parts_from,
+            dirty,
+            container_states,
+        } = self.read_ingredients(container, creation);
+        let ingredient = Term::Var(ingredient_name.clone());
+        let value = Term::Var(value_name.clone());
         // The overwrite: the earlier record is gone (in the planning flavour the product does
         // not exist yet, so there is none).
         let overwrite = if self.flavour == Flavour::Planning {
