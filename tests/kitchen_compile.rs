@@ -431,7 +431,7 @@ fn audit_flavour_agrees_with_the_executor() {
     eprintln!(
         "faithfulness: {plans} plans ({expressible} without syntax failures); same failing steps {same_steps}, same audit failures {same_audit}; at most {copies} copies of an id in one container"
     );
-    // The audit flavour counts up to five copies (`IN_LEVELS` in compile/mod.rs).
+    // The audit flavour counts up to five copies (`IN_LEVELS` in compile/vocabulary.rs).
     assert!(
         copies <= 5,
         "a plan puts {copies} copies of an id in one container"
@@ -473,6 +473,41 @@ fn compiling_every_task_is_fast() {
         elapsed.as_secs_f64()
     );
     assert!(elapsed.as_secs_f64() < 20.0);
+}
+
+/// Simmer's own world files (`world_model/`) take everything but the role lists and classes
+/// from the embedded world, the compiler's classes and places included: they compile to the
+/// same PDDL.
+#[test]
+fn simmer_world_files_compile_as_the_embedded_world() {
+    let Some(shared) = shared() else { return };
+    let dir = shared.join("simmer/world_model");
+    let simmer = World::from_simmer(
+        &read(&dir.join("action_def.json")),
+        Some(&read(&dir.join("object_def.json"))),
+        &World::embedded(),
+    )
+    .expect("Simmer's world loads");
+    let ours = World::embedded();
+    let goals = goals();
+    for flavour in [Flavour::Audit, Flavour::Planning] {
+        assert_eq!(
+            print::domain(&compile::domain(&simmer, flavour)),
+            print::domain(&compile::domain(&ours, flavour)),
+            "{flavour:?} domain"
+        );
+        for (task, goal) in goals.iter().take(5) {
+            let env = env_of(&shared, task);
+            let options = Options {
+                flavour,
+                ..Options::default()
+            };
+            let problem = |world: &World| {
+                print::problem(&compile::problem(world, &env, Some(goal), task, &options))
+            };
+            assert_eq!(problem(&simmer), problem(&ours), "{flavour:?} task {task}");
+        }
+    }
 }
 
 /// The small tasks CI solves with Fast Downward (LAMA), each within 60 s.

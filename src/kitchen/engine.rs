@@ -618,7 +618,7 @@ impl<'w> Engine<'w> {
         }
         let location = match parent {
             Some(p) if at_parent => p.location.clone(),
-            _ => Some("counter".to_string()),
+            _ => Some(self.world.config.places.drop.clone()),
         };
         let mut states = how.states.clone();
         if states.is_empty() {
@@ -745,7 +745,8 @@ impl<'w> Engine<'w> {
                 {
                     container.contents.remove(i);
                 }
-                self.state.set_location(x, Some("counter".to_string()));
+                let drop = self.world.config.places.drop.clone();
+                self.state.set_location(x, Some(drop));
             }
             P::PourInto(src, tgt) => {
                 let (Some(src), Some(tgt)) = (arg(b, *src), arg(b, *tgt)) else {
@@ -803,7 +804,7 @@ impl<'w> Engine<'w> {
             }
             P::Dispose(x) => {
                 if let Some(o) = arg(b, *x).and_then(|id| self.state.get_mut(id)) {
-                    o.location = Some("trash".to_string());
+                    o.location = Some(self.world.config.places.disposal.clone());
                     o.states = vec!["disposed".to_string()];
                 }
                 self.state.held = None;

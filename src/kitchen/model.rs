@@ -119,9 +119,11 @@ pub struct EffectDef {
 pub struct WorldFile {
     pub roles: RolesDef,
     pub agent: AgentDef,
+    pub places: PlacesDef,
     pub contamination: ContaminationDef,
     pub food_audit: FoodAuditDef,
     pub appliance_audit: ApplianceAuditDef,
+    pub planning: PlanningDef,
     /// The rules of Simmer's `detect_irreversible.py`, in order.
     #[serde(default)]
     pub irreversible: Vec<IrreversibleRuleDef>,
@@ -154,6 +156,43 @@ pub struct AgentDef {
     pub location: String,
     /// The environment flags, all false at the start.
     pub flags: Vec<String>,
+}
+
+/// The bare places the primitives put objects in: names, not objects (an object `<name>_1`
+/// stands for one when the task has it).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlacesDef {
+    /// Where `remove_from` puts what it takes out, and `byproduct` (or a `derive` whose parent
+    /// is missing) what it makes: `counter`.
+    pub drop: String,
+    /// Where `dispose` puts an object: `trash`.
+    pub disposal: String,
+}
+
+/// The PDDL compiler's planning flavour: which roles take which objects, and which objects
+/// every task keeps (docs/kitchen.md, "The two flavours" and "Solvability").
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlanningDef {
+    /// Roles that take only objects with one of the properties: `tool = ["tool"]`.
+    pub role_properties: BTreeMap<String, Vec<String>>,
+    /// Roles that take only objects of the class named like the role, or of a class ending in
+    /// `_<role>`, in the order their static predicates are declared.
+    pub class_roles: Vec<String>,
+    /// Roles whose object (a board, a tool, a vessel) must be clean when used, and
+    /// uncontaminated unless the action sterilises it.
+    pub clean_roles: Vec<String>,
+    /// The class role of cutting boards: a board is kept, with the sharp tools, when the goal
+    /// needs cutting; a kitchen without one cuts on a surface one cannot carry that is no heat
+    /// source, which then takes this role.
+    pub cutting_board: String,
+    /// The class of the tap, kept in every task with the classes ending in `_<name>`.
+    pub water_source: String,
+    /// The class of the sink, kept in every task.
+    pub sink: String,
+    /// The class of the work surface, kept in every task.
+    pub work_surface: String,
 }
 
 /// Which objects are sources of contamination: `is_source` of the semantics.

@@ -6,7 +6,7 @@ use super::model::{
 };
 use crate::ast::Span;
 use crate::diagnostics::{Code, Diagnostic, FileId};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The embedded world files, in `FileId` order: actions, world, classes.
 pub const ACTIONS_TOML: &str = include_str!("../../domains/kitchen/actions.toml");
@@ -549,6 +549,86 @@ pub fn resolve_action(name: &str, def: &ActionDef) -> Result<Action, Vec<Problem
     })
 }
 
+/// The problems of `world.toml`'s `[places]` and `[planning]` that the file's syntax does not
+/// rule out, each with the header of its table: a role no action has, a class `classes.toml`
+/// does not define, a property no class has, an empty place name, and a cutting-board role that
+/// is not a class role.
+fn config_problems(
+    config: &WorldFile,
+    defs: &ActionsFile,
+    classes: &ClassesFile,
+) -> Vec<(&'static str, Problem)> {
+    let mut out = Vec::new();
+    let at = |word: &str, message: String, help: &str| Problem {
+        message,
+        at: Some(format!("\"{word}\"")),
+        help: Some(help.to_string()),
+    };
+    let places = &config.places;
+    for (key, place) in [("drop", &places.drop), ("disposal", &places.disposal)] {
+        if place.is_empty() {
+            out.push((
+                "[places]",
+                Problem::new(format!("`places.{key}` names no place")),
+            ));
+        }
+    }
+    let planning = &config.planning;
+    let roles: BTreeSet<String> = defs
+        .values()
+        .flat_map(|def| def.roles.iter().map(|r| role_spec(r).name))
+        .collect();
+    let named_roles = planning
+        .role_properties
+        .keys()
+        .chain(&planning.class_roles)
+        .chain(&planning.clean_roles);
+    for role in named_roles {
+        if !roles.contains(role) {
+            let message = format!("`planning` names role `{role}`, which no action has");
+            out.push((
+                "[planning]",
+                at(role, message, "name a role of actions.toml"),
+            ));
+        }
+    }
+    let named_classes = planning.class_roles.iter().chain([
+        &planning.water_source,
+        &planning.sink,
+        &planning.work_surface,
+    ]);
+    for class in named_classes {
+        if !classes.class.contains_key(class) {
+            let message = format!("`planning` names class `{class}`, which is not defined");
+            out.push((
+                "[planning]",
+                at(class, message, "name a class of classes.toml"),
+            ));
+        }
+    }
+    let properties: BTreeSet<&String> =
+        classes.class.values().flat_map(|c| &c.properties).collect();
+    for property in planning.role_properties.values().flatten() {
+        if !properties.contains(property) {
+            let message = format!("`planning` names property `{property}`, which no class has");
+            out.push((
+                "[planning]",
+                at(property, message, "name a property of classes.toml"),
+            ));
+        }
+    }
+    if !planning.class_roles.contains(&planning.cutting_board) {
+        let board = &planning.cutting_board;
+        let message =
+            format!("`planning.cutting_board` names `{board}`, which is not a class role");
+        out.push((
+            "[planning]",
+            at(board, message, "list it in `planning.class_roles`"),
+        ));
+    }
+    out
+}
+
 /// The span of an action's table header (`[name]`) or of its key in a JSON object.
 fn action_span(text: &str, name: &str, json: bool) -> Span {
     let needle = if json {
@@ -622,6 +702,10 @@ impl World {
                     );
                 }
             }
+        }
+        for (table, problem) in config_problems(&config, &defs, &classes) {
+            let span = find(world, table, 0);
+            errors.push(problem_diagnostic(world, span, problem, FileId(1)));
         }
         if !errors.is_empty() {
             return Err(errors);
@@ -710,5 +794,84 @@ impl World {
 
     pub fn is_name_role(&self, role: &str) -> bool {
         self.config.roles.name.iter().any(|r| r == role)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn load_with(world_toml: &str) -> Result<World, Vec<Diagnostic>> {
+        World::from_toml(ACTIONS_TOML, world_toml, CLASSES_TOML)
+    }
+
+    fn messages(result: Result<World, Vec<Diagnostic>>) -> Vec<String> {
+        result
+            .err()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|d| d.message)
+            .collect()
+    }
+
+    #[test]
+    fn the_compiler_reads_its_classes_and_places_from_world_toml() {
+        let world = World::embedded();
+        let planning = &world.config.planning;
+        assert_eq!(planning.water_source, "water");
+        assert_eq!(planning.cutting_board, "cutting_board");
+        assert_eq!(world.config.places.drop, "counter");
+        assert_eq!(world.config.places.disposal, "trash");
+    }
+
+    #[test]
+    fn planning_names_only_roles_classes_and_properties_the_world_has() {
+        let unknown_role = WORLD_TOML.replace(
+            "clean_roles = [\"cutting_board\",",
+            "clean_roles = [\"chopping_block\", \"cutting_board\",",
+        );
+        let found = messages(load_with(&unknown_role));
+        assert!(
+            found.iter().any(|m| m.contains("role `chopping_block`")),
+            "{found:?}"
+        );
+        let unknown_class = WORLD_TOML.replace("sink = \"sink\"", "sink = \"basin\"");
+        let found = messages(load_with(&unknown_class));
+        assert!(
+            found.iter().any(|m| m.contains("class `basin`")),
+            "{found:?}"
+        );
+        let unknown_property = WORLD_TOML.replace("tool = [\"tool\"]", "tool = [\"tools\"]");
+        let found = messages(load_with(&unknown_property));
+        assert!(
+            found.iter().any(|m| m.contains("property `tools`")),
+            "{found:?}"
+        );
+        let board_not_a_class_role = WORLD_TOML.replace(
+            "cutting_board = \"cutting_board\"",
+            "cutting_board = \"pot_holder\"",
+        );
+        let found = messages(load_with(&board_not_a_class_role));
+        assert!(
+            found.iter().any(|m| m.contains("not a class role")),
+            "{found:?}"
+        );
+        let no_places = WORLD_TOML.replace("drop = \"counter\"", "drop = \"\"");
+        let found = messages(load_with(&no_places));
+        assert!(
+            found.iter().any(|m| m.contains("`places.drop`")),
+            "{found:?}"
+        );
+    }
+
+    #[test]
+    fn a_world_without_the_planning_table_does_not_load() {
+        let start = WORLD_TOML.find("[planning]").expect("the planning table");
+        let end = WORLD_TOML
+            .find("[[irreversible]]")
+            .expect("the irreversible rules");
+        let without = format!("{}{}", &WORLD_TOML[..start], &WORLD_TOML[end..]);
+        let found = messages(load_with(&without));
+        assert!(found.iter().any(|m| m.contains("planning")), "{found:?}");
     }
 }

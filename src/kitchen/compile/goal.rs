@@ -1,8 +1,10 @@
 //! A task's formal goal (`domains/kitchen/tasks/NNN.toml`) and the problem's goal formula: the
 //! intended result and the end-of-plan audits.
 
-use super::ir::{F, T, and, atom, not};
-use super::{Flavour, Spare, prop, status};
+use super::Flavour;
+use super::ir::{Formula, Term, and, atom, not};
+use super::spares::{Spare, spares_that_may_be_sources};
+use super::vocabulary::status;
 use crate::kitchen::simmer::Env;
 use crate::kitchen::world::{Primitive, World};
 use serde::Deserialize;
@@ -104,7 +106,7 @@ impl TaskGoal {
         let mut out = Vec::new();
         for ing in &self.ingredient {
             for s in &ing.states {
-                for a in world.actions.values().filter(|a| super::creates(a)) {
+                for a in world.actions.values().filter(|a| super::lower::creates(a)) {
                     let adds = a
                         .effects
                         .iter()
@@ -140,11 +142,11 @@ pub fn formula(
     goal: Option<&TaskGoal>,
     spares: &[Spare],
     flavour: Flavour,
-) -> F {
+) -> Formula {
     let mut parts = Vec::new();
     if let Some(g) = goal {
         if let Some(d) = &g.dish {
-            let dish = T::c(&d.name);
+            let dish = Term::constant(&d.name);
             parts.push(atom("present", vec![dish.clone()]));
             if d.served {
                 parts.push(atom("is", vec![dish.clone(), status("served")]));
@@ -166,7 +168,10 @@ pub fn formula(
                     .any(|o| o.id == ing.object && o.properties.iter().any(|p| p == "grabbable"));
                 let inside = ing.container.as_deref() == Some(&d.container);
                 if flavour == Flavour::Planning && grabbable && inside {
-                    parts.push(atom("part-of", vec![T::c(&ing.object), dish.clone()]));
+                    parts.push(atom(
+                        "part-of",
+                        vec![Term::constant(&ing.object), dish.clone()],
+                    ));
                     continue;
                 }
                 // An ingredient elsewhere (the cake the icing is spread on) is no part of it.
@@ -179,15 +184,15 @@ pub fn formula(
             }
         }
         for s in &g.serve {
-            parts.push(atom("is", vec![T::c(s), status("served")]));
+            parts.push(atom("is", vec![Term::constant(s), status("served")]));
         }
         for ing in g.ingredient.iter().chain(&g.states) {
-            let o = T::c(&ing.object);
+            let o = Term::constant(&ing.object);
             for s in &ing.states {
                 parts.push(atom("is", vec![o.clone(), status(s)]));
             }
             if let Some(c) = &ing.container {
-                parts.push(atom("in", vec![o.clone(), T::c(c)]));
+                parts.push(atom("in", vec![o.clone(), Term::constant(c)]));
             }
         }
     }
@@ -201,27 +206,32 @@ pub fn formula(
     // that can become one (a raw product of eggs contaminates what it touches).
     let mut sources = sources(world, env);
     sources.extend(
-        super::spares_that_may_be_sources(world, spares)
+        spares_that_may_be_sources(world, spares)
             .into_iter()
             .map(|s| s.id.clone()),
     );
     for o in &ids {
         for s in &sources {
             if s != o {
-                parts.push(not(atom("contaminated", vec![T::c(o), T::c(s)])));
+                parts.push(not(atom(
+                    "contaminated",
+                    vec![Term::constant(o), Term::constant(s)],
+                )));
             }
         }
     }
     for o in &ids {
-        parts.push(not(atom("unwashed", vec![T::c(o)])));
+        parts.push(not(atom("unwashed", vec![Term::constant(o)])));
     }
     for o in &env.objects {
         for h in &world.config.appliance_audit.hazards {
             if h.names.contains(&o.name) {
-                parts.push(not(atom("is", vec![T::c(&o.id), status(&h.state)])));
+                parts.push(not(atom(
+                    "is",
+                    vec![Term::constant(&o.id), status(&h.state)],
+                )));
             }
         }
     }
-    let _ = prop;
     and(parts)
 }

@@ -7,60 +7,60 @@
 //! all values of some variables) and regresses every later condition through the writes made so
 //! far, so that the one PDDL effect does what the sequence did.
 
-use crate::ast::{Atom, Effect, EffectKind, Gd, GdKind, Name, Span, Term, Type, Typed, Variable};
+use crate::ast::{self, Atom, Effect, EffectKind, Gd, GdKind, Name, Span, Type, Typed, Variable};
 
 /// A term: a variable (without its `?`) or a constant.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum T {
+pub enum Term {
     Var(String),
     Const(String),
 }
 
-impl T {
-    pub fn var(name: &str) -> T {
-        T::Var(name.to_string())
+impl Term {
+    pub fn var(name: &str) -> Term {
+        Term::Var(name.to_string())
     }
 
-    pub fn c(name: &str) -> T {
-        T::Const(name.to_string())
+    pub fn constant(name: &str) -> Term {
+        Term::Const(name.to_string())
     }
 }
 
 /// A formula.
 #[derive(Clone, Debug, PartialEq)]
-pub enum F {
+pub enum Formula {
     True,
     False,
-    Atom(String, Vec<T>),
-    Eq(T, T),
-    Not(Box<F>),
-    And(Vec<F>),
-    Or(Vec<F>),
+    Atom(String, Vec<Term>),
+    Eq(Term, Term),
+    Not(Box<Formula>),
+    And(Vec<Formula>),
+    Or(Vec<Formula>),
     /// Variables with their types.
-    Exists(Vec<(String, String)>, Box<F>),
-    Forall(Vec<(String, String)>, Box<F>),
+    Exists(Vec<(String, String)>, Box<Formula>),
+    Forall(Vec<(String, String)>, Box<Formula>),
 }
 
-pub fn atom(predicate: &str, args: impl Into<Vec<T>>) -> F {
-    F::Atom(predicate.to_string(), args.into())
+pub fn atom(predicate: &str, args: impl Into<Vec<Term>>) -> Formula {
+    Formula::Atom(predicate.to_string(), args.into())
 }
 
-pub fn not(f: F) -> F {
+pub fn not(f: Formula) -> Formula {
     match f {
-        F::True => F::False,
-        F::False => F::True,
-        F::Not(inner) => *inner,
-        other => F::Not(Box::new(other)),
+        Formula::True => Formula::False,
+        Formula::False => Formula::True,
+        Formula::Not(inner) => *inner,
+        other => Formula::Not(Box::new(other)),
     }
 }
 
-pub fn and(fs: Vec<F>) -> F {
+pub fn and(fs: Vec<Formula>) -> Formula {
     let mut out = Vec::new();
     for f in fs {
         match f {
-            F::True => {}
-            F::False => return F::False,
-            F::And(inner) => out.extend(inner),
+            Formula::True => {}
+            Formula::False => return Formula::False,
+            Formula::And(inner) => out.extend(inner),
             other => {
                 if !out.contains(&other) {
                     out.push(other)
@@ -69,19 +69,19 @@ pub fn and(fs: Vec<F>) -> F {
         }
     }
     match out.len() {
-        0 => F::True,
-        1 => out.pop().unwrap_or(F::True),
-        _ => F::And(out),
+        0 => Formula::True,
+        1 => out.pop().unwrap_or(Formula::True),
+        _ => Formula::And(out),
     }
 }
 
-pub fn or(fs: Vec<F>) -> F {
+pub fn or(fs: Vec<Formula>) -> Formula {
     let mut out = Vec::new();
     for f in fs {
         match f {
-            F::False => {}
-            F::True => return F::True,
-            F::Or(inner) => out.extend(inner),
+            Formula::False => {}
+            Formula::True => return Formula::True,
+            Formula::Or(inner) => out.extend(inner),
             other => {
                 if !out.contains(&other) {
                     out.push(other)
@@ -90,59 +90,54 @@ pub fn or(fs: Vec<F>) -> F {
         }
     }
     match out.len() {
-        0 => F::False,
-        1 => out.pop().unwrap_or(F::False),
-        _ => F::Or(out),
+        0 => Formula::False,
+        1 => out.pop().unwrap_or(Formula::False),
+        _ => Formula::Or(out),
     }
 }
 
-pub fn eq(a: &T, b: &T) -> F {
+pub fn eq(a: &Term, b: &Term) -> Formula {
     match (a, b) {
-        _ if a == b => F::True,
-        (T::Const(_), T::Const(_)) => F::False,
-        _ => F::Eq(a.clone(), b.clone()),
+        _ if a == b => Formula::True,
+        (Term::Const(_), Term::Const(_)) => Formula::False,
+        _ => Formula::Eq(a.clone(), b.clone()),
     }
 }
 
-pub fn exists(vars: Vec<(String, String)>, body: F) -> F {
+pub fn exists(vars: Vec<(String, String)>, body: Formula) -> Formula {
     match body {
-        F::True | F::False => body,
+        Formula::True | Formula::False => body,
         _ if vars.is_empty() => body,
-        _ => F::Exists(vars, Box::new(body)),
+        _ => Formula::Exists(vars, Box::new(body)),
     }
 }
 
 /// Replaces variables by terms.
-pub fn subst(f: &F, map: &[(String, T)]) -> F {
-    let s = |t: &T| match t {
-        T::Var(v) => map
+pub fn substitute(formula: &Formula, map: &[(String, Term)]) -> Formula {
+    let replace = |term: &Term| match term {
+        Term::Var(v) => map
             .iter()
             .find(|(k, _)| k == v)
-            .map_or_else(|| t.clone(), |(_, x)| x.clone()),
-        T::Const(_) => t.clone(),
+            .map_or_else(|| term.clone(), |(_, x)| x.clone()),
+        Term::Const(_) => term.clone(),
     };
-    match f {
-        F::True | F::False => f.clone(),
-        F::Atom(p, args) => F::Atom(p.clone(), args.iter().map(s).collect()),
-        F::Eq(a, b) => eq(&s(a), &s(b)),
-        F::Not(x) => not(subst(x, map)),
-        F::And(xs) => and(xs.iter().map(|x| subst(x, map)).collect()),
-        F::Or(xs) => or(xs.iter().map(|x| subst(x, map)).collect()),
-        F::Exists(vs, x) => {
-            let inner: Vec<(String, T)> = map
-                .iter()
-                .filter(|(k, _)| !vs.iter().any(|(v, _)| v == k))
-                .cloned()
-                .collect();
-            exists(vs.clone(), subst(x, &inner))
-        }
-        F::Forall(vs, x) => {
-            let inner: Vec<(String, T)> = map
-                .iter()
-                .filter(|(k, _)| !vs.iter().any(|(v, _)| v == k))
-                .cloned()
-                .collect();
-            F::Forall(vs.clone(), Box::new(subst(x, &inner)))
+    // A quantifier's own variables are not replaced in its body.
+    let unbound = |vars: &[(String, String)]| -> Vec<(String, Term)> {
+        map.iter()
+            .filter(|(k, _)| !vars.iter().any(|(v, _)| v == k))
+            .cloned()
+            .collect()
+    };
+    match formula {
+        Formula::True | Formula::False => formula.clone(),
+        Formula::Atom(p, args) => Formula::Atom(p.clone(), args.iter().map(replace).collect()),
+        Formula::Eq(a, b) => eq(&replace(a), &replace(b)),
+        Formula::Not(x) => not(substitute(x, map)),
+        Formula::And(xs) => and(xs.iter().map(|x| substitute(x, map)).collect()),
+        Formula::Or(xs) => or(xs.iter().map(|x| substitute(x, map)).collect()),
+        Formula::Exists(vars, body) => exists(vars.clone(), substitute(body, &unbound(vars))),
+        Formula::Forall(vars, body) => {
+            Formula::Forall(vars.clone(), Box::new(substitute(body, &unbound(vars))))
         }
     }
 }
@@ -152,59 +147,67 @@ pub fn subst(f: &F, map: &[(String, T)]) -> F {
 #[derive(Clone, Debug)]
 pub struct Write {
     pub vars: Vec<(String, String)>,
-    pub condition: F,
+    pub condition: Formula,
     pub predicate: String,
-    pub args: Vec<T>,
+    pub args: Vec<Term>,
     pub add: bool,
 }
 
 /// Whether the write touches the atom `predicate(args)`: the condition on the write's variables
 /// under which it does, in the state before the action.
-fn touches(w: &Write, predicate: &str, args: &[T]) -> F {
-    match touch_parts(w, predicate, args) {
-        Some((eqs, rest, cond)) => and(vec![eqs, exists(rest, cond)]),
-        None => F::False,
+fn touches(write: &Write, predicate: &str, args: &[Term]) -> Formula {
+    match touch(write, predicate, args) {
+        Some(touch) => and(vec![touch.equalities, exists(touch.free, touch.condition)]),
+        None => Formula::False,
     }
 }
 
-/// `touches` in parts: the equalities that make the atoms meet, the write's remaining
-/// variables and its condition under the match.
-type TouchParts = (F, Vec<(String, String)>, F);
+/// How a write meets an atom, in parts: the equalities that make the atoms meet, the write's
+/// variables the atom does not fix, and the write's condition under the match.
+struct Touch {
+    equalities: Formula,
+    free: Vec<(String, String)>,
+    condition: Formula,
+}
 
-fn touch_parts(w: &Write, predicate: &str, args: &[T]) -> Option<TouchParts> {
-    if w.predicate != predicate || w.args.len() != args.len() {
+fn touch(write: &Write, predicate: &str, args: &[Term]) -> Option<Touch> {
+    if write.predicate != predicate || write.args.len() != args.len() {
         return None;
     }
-    let mut map: Vec<(String, T)> = Vec::new();
-    let mut eqs = Vec::new();
-    for (wa, ra) in w.args.iter().zip(args) {
-        match wa {
-            T::Var(v) if w.vars.iter().any(|(x, _)| x == v) => {
+    let mut map: Vec<(String, Term)> = Vec::new();
+    let mut equalities = Vec::new();
+    for (written, read) in write.args.iter().zip(args) {
+        match written {
+            Term::Var(v) if write.vars.iter().any(|(x, _)| x == v) => {
                 match map.iter().find(|(k, _)| k == v) {
-                    Some((_, bound)) => eqs.push(eq(bound, ra)),
-                    None => map.push((v.clone(), ra.clone())),
+                    Some((_, bound)) => equalities.push(eq(bound, read)),
+                    None => map.push((v.clone(), read.clone())),
                 }
             }
-            _ => eqs.push(eq(wa, ra)),
+            _ => equalities.push(eq(written, read)),
         }
     }
-    let rest: Vec<(String, String)> = w
+    let free: Vec<(String, String)> = write
         .vars
         .iter()
         .filter(|(v, _)| !map.iter().any(|(k, _)| k == v))
         .cloned()
         .collect();
-    let cond = subst(&w.condition, &map);
-    let eqs = and(eqs);
-    (eqs != F::False).then_some((eqs, rest, cond))
+    let condition = substitute(&write.condition, &map);
+    let equalities = and(equalities);
+    (equalities != Formula::False).then_some(Touch {
+        equalities,
+        free,
+        condition,
+    })
 }
 
 /// The value of `predicate(args)` after `writes`, as a formula over the state before them.
-pub fn regress_atom(predicate: &str, args: &[T], writes: &[Write]) -> F {
+pub fn regress_atom(predicate: &str, args: &[Term], writes: &[Write]) -> Formula {
     let mut value = atom(predicate, args);
     for w in writes {
         let hit = touches(w, predicate, args);
-        if hit == F::False {
+        if hit == Formula::False {
             continue;
         }
         value = if w.add {
@@ -218,15 +221,15 @@ pub fn regress_atom(predicate: &str, args: &[T], writes: &[Write]) -> F {
 
 /// A formula read after `writes`, as a formula over the state before them. Static predicates
 /// (never written) are left alone.
-pub fn regress(f: &F, writes: &[Write]) -> F {
+pub fn regress(f: &Formula, writes: &[Write]) -> Formula {
     match f {
-        F::True | F::False | F::Eq(..) => f.clone(),
-        F::Atom(p, args) => regress_atom(p, args, writes),
-        F::Not(x) => not(regress(x, writes)),
-        F::And(xs) => and(xs.iter().map(|x| regress(x, writes)).collect()),
-        F::Or(xs) => or(xs.iter().map(|x| regress(x, writes)).collect()),
-        F::Exists(vs, x) => exists(vs.clone(), regress(x, writes)),
-        F::Forall(vs, x) => F::Forall(vs.clone(), Box::new(regress(x, writes))),
+        Formula::True | Formula::False | Formula::Eq(..) => f.clone(),
+        Formula::Atom(p, args) => regress_atom(p, args, writes),
+        Formula::Not(x) => not(regress(x, writes)),
+        Formula::And(xs) => and(xs.iter().map(|x| regress(x, writes)).collect()),
+        Formula::Or(xs) => or(xs.iter().map(|x| regress(x, writes)).collect()),
+        Formula::Exists(vs, x) => exists(vs.clone(), regress(x, writes)),
+        Formula::Forall(vs, x) => Formula::Forall(vs.clone(), Box::new(regress(x, writes))),
     }
 }
 
@@ -237,13 +240,13 @@ pub fn effects(writes: &[Write]) -> Vec<Effect> {
     for (i, w) in writes.iter().enumerate() {
         let mut condition = w.condition.clone();
         if w.add {
-            let later: Vec<F> = writes[i + 1..]
+            let later: Vec<Formula> = writes[i + 1..]
                 .iter()
                 .filter(|d| !d.add)
                 .map(|d| touches(d, &w.predicate, &w.args))
-                .filter(|f| *f != F::False)
+                .filter(|f| *f != Formula::False)
                 .collect();
-            if later.contains(&F::True) {
+            if later.contains(&Formula::True) {
                 continue;
             }
             condition = and(vec![condition, not(or(later))]);
@@ -254,21 +257,21 @@ pub fn effects(writes: &[Write]) -> Vec<Effect> {
             // Fast Downward from negating the add's condition for every delete.
             let mut guards = Vec::new();
             for d in writes[i + 1..].iter().filter(|d| d.add) {
-                if let Some((eqs, rest, cond)) = touch_parts(d, &w.predicate, &w.args)
-                    && rest.is_empty()
-                    && (cond == F::True || cond == w.condition)
+                if let Some(touch) = touch(d, &w.predicate, &w.args)
+                    && touch.free.is_empty()
+                    && (touch.condition == Formula::True || touch.condition == w.condition)
                 {
-                    guards.push(eqs);
+                    guards.push(touch.equalities);
                 }
             }
-            if guards.contains(&F::True) {
+            if guards.contains(&Formula::True) {
                 continue;
             }
             if !guards.is_empty() {
                 condition = and(vec![condition, not(or(guards))]);
             }
         }
-        if condition == F::False {
+        if condition == Formula::False {
             continue;
         }
         let a = ast_atom(&w.predicate, &w.args);
@@ -277,7 +280,7 @@ pub fn effects(writes: &[Write]) -> Vec<Effect> {
         } else {
             EffectKind::Delete { atom: a }
         });
-        if condition != F::True {
+        if condition != Formula::True {
             effect = self::effect(EffectKind::When {
                 condition: gd(&condition),
                 body: Box::new(effect),
@@ -315,17 +318,17 @@ pub fn typed_vars(vars: &[(String, String)]) -> Vec<Typed<Variable>> {
         .collect()
 }
 
-pub fn term(t: &T) -> Term {
-    match t {
-        T::Var(v) => Term::Variable(var(v)),
-        T::Const(c) => Term::Name(name(c)),
+pub fn ast_term(term: &Term) -> ast::Term {
+    match term {
+        Term::Var(v) => ast::Term::Variable(var(v)),
+        Term::Const(c) => ast::Term::Name(name(c)),
     }
 }
 
-pub fn ast_atom(predicate: &str, args: &[T]) -> Atom {
+pub fn ast_atom(predicate: &str, args: &[Term]) -> Atom {
     Atom {
         predicate: name(predicate),
-        args: args.iter().map(term).collect(),
+        args: args.iter().map(ast_term).collect(),
         span: span(),
     }
 }
@@ -334,31 +337,31 @@ pub fn effect(kind: EffectKind) -> Effect {
     Effect { kind, span: span() }
 }
 
-fn g(kind: GdKind) -> Gd {
+fn gd_of(kind: GdKind) -> Gd {
     Gd { kind, span: span() }
 }
 
 /// The formula as a PDDL goal description.
-pub fn gd(f: &F) -> Gd {
+pub fn gd(f: &Formula) -> Gd {
     match f {
-        F::True => g(GdKind::And { args: Vec::new() }),
-        F::False => g(GdKind::Or { args: Vec::new() }),
-        F::Atom(p, args) => g(GdKind::Atom(ast_atom(p, args))),
-        F::Eq(a, b) => g(GdKind::Atom(ast_atom("=", &[a.clone(), b.clone()]))),
-        F::Not(x) => g(GdKind::Not {
+        Formula::True => gd_of(GdKind::And { args: Vec::new() }),
+        Formula::False => gd_of(GdKind::Or { args: Vec::new() }),
+        Formula::Atom(p, args) => gd_of(GdKind::Atom(ast_atom(p, args))),
+        Formula::Eq(a, b) => gd_of(GdKind::Atom(ast_atom("=", &[a.clone(), b.clone()]))),
+        Formula::Not(x) => gd_of(GdKind::Not {
             arg: Box::new(gd(x)),
         }),
-        F::And(xs) => g(GdKind::And {
+        Formula::And(xs) => gd_of(GdKind::And {
             args: xs.iter().map(gd).collect(),
         }),
-        F::Or(xs) => g(GdKind::Or {
+        Formula::Or(xs) => gd_of(GdKind::Or {
             args: xs.iter().map(gd).collect(),
         }),
-        F::Exists(vs, x) => g(GdKind::Exists {
+        Formula::Exists(vs, x) => gd_of(GdKind::Exists {
             variables: typed_vars(vs),
             body: Box::new(gd(x)),
         }),
-        F::Forall(vs, x) => g(GdKind::Forall {
+        Formula::Forall(vs, x) => gd_of(GdKind::Forall {
             variables: typed_vars(vs),
             body: Box::new(gd(x)),
         }),

@@ -5,7 +5,8 @@
 //! argument, a Simmer plan never does.
 
 use super::goal::class_of;
-use super::{Spare, creates, phantom_name, variant_name, variants};
+use super::lower::{creates, variant_name, variants};
+use super::{Spare, phantom_name};
 use crate::kitchen::engine::Engine;
 use crate::kitchen::simmer::Env;
 use crate::kitchen::world::World;

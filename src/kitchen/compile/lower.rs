@@ -1,0 +1,345 @@
+//! Lowering one action variant: roles to parameters, checks to a precondition, effect
+//! primitives to writes (see `primitives`), and the writes to one PDDL effect (see `ir`).
+
+use super::ir::{self, Formula, Term, Write, and, atom, exists, not, or};
+use super::vocabulary::{IdTest, PLACE, flag_predicate, object_variable, property, status};
+use super::{Flavour, audit, planning};
+use crate::ast::{Action as PddlAction, EffectKind};
+use crate::kitchen::world::{Action, Primitive, Role, Test, World};
+
+/// Fresh variable names within one action: `h1`, `p2`, `k3` …
+pub struct FreshNames(usize);
+
+impl FreshNames {
+    pub fn next(&mut self, base: &str) -> String {
+        self.0 += 1;
+        format!("{base}{}", self.0)
+    }
+}
+
+/// The compiler of one action variant: the roles bound, the writes so far.
+pub struct ActionLowering<'w> {
+    pub world: &'w World,
+    /// The PDDL term of each role, `None` when unbound or a value role.
+    pub roles: Vec<Option<Term>>,
+    pub writes: Vec<Write>,
+    pub fresh: FreshNames,
+    /// The parameter of the object the action creates, if any.
+    pub created: Option<Term>,
+    pub flavour: Flavour,
+}
+
+impl ActionLowering<'_> {
+    /// The term a role is bound to, `None` when unbound or a value role.
+    pub fn role(&self, role: Role) -> Option<Term> {
+        self.roles.get(role).cloned().flatten()
+    }
+
+    /// The roles bound to a term, with their terms, in order.
+    pub fn bound_roles(&self) -> Vec<(Role, Term)> {
+        (0..self.roles.len())
+            .filter_map(|role| self.role(role).map(|term| (role, term)))
+            .collect()
+    }
+
+    /// `is_source` of the semantics, as a formula.
+    pub fn is_source(&self, x: &Term) -> Formula {
+        let contamination = &self.world.config.contamination;
+        let mut parts: Vec<Formula> = contamination
+            .source_properties
+            .iter()
+            .map(|p| atom("has", vec![x.clone(), property(p)]))
+            .collect();
+        parts.extend(
+            contamination
+                .source_states
+                .iter()
+                .map(|s| atom("is", vec![x.clone(), status(s)])),
+        );
+        parts.push(not(atom("source-excluded", vec![x.clone()])));
+        and(parts)
+    }
+
+    fn holding_nothing(&mut self) -> Formula {
+        let held = self.fresh.next("h");
+        not(exists(
+            vec![object_variable(&held)],
+            atom("held", vec![Term::Var(held)]),
+        ))
+    }
+
+    /// `x`'s location resolves to an object with the property.
+    fn located_on(&mut self, x: &Term, wanted: &str) -> Formula {
+        let place = self.fresh.next("p");
+        let object = self.fresh.next("k");
+        exists(
+            vec![(place.clone(), PLACE.into()), object_variable(&object)],
+            and(vec![
+                atom("loc", vec![x.clone(), Term::Var(place.clone())]),
+                atom(
+                    "resolves",
+                    vec![Term::Var(place), Term::Var(object.clone())],
+                ),
+                atom("has", vec![Term::Var(object), property(wanted)]),
+            ]),
+        )
+    }
+
+    /// A test as a formula over the state (before any write).
+    pub fn test(&mut self, test: &Test) -> Formula {
+        match test {
+            Test::HoldingNothing => self.holding_nothing(),
+            Test::Holds(r) => match self.role(*r) {
+                Some(x) => atom("held", vec![x]),
+                None => self.holding_nothing(),
+            },
+            Test::HasProperty(r, p) => self
+                .role(*r)
+                .map_or(Formula::False, |x| atom("has", vec![x, property(p)])),
+            Test::HasAnyProperty(r, properties) => match self.role(*r) {
+                Some(x) => or(properties
+                    .iter()
+                    .map(|p| atom("has", vec![x.clone(), property(p)]))
+                    .collect()),
+                None => Formula::False,
+            },
+            Test::HasState(r, s) => self
+                .role(*r)
+                .map_or(Formula::False, |x| atom("is", vec![x, status(s)])),
+            Test::IdContains(r, text) => self.role(*r).map_or(Formula::False, |x| {
+                atom(&IdTest::Contains(text.clone()).predicate(), &[x])
+            }),
+            Test::IdStartsWith(r, text) => self.role(*r).map_or(Formula::False, |x| {
+                atom(&IdTest::StartsWith(text.clone()).predicate(), &[x])
+            }),
+            Test::Contains(container, x) => match (self.role(*container), self.role(*x)) {
+                (Some(container), Some(x)) => atom("in", vec![x, container]),
+                _ => Formula::False,
+            },
+            Test::HasContents(container) => match self.role(*container) {
+                Some(container) => {
+                    let item_name = self.fresh.next("i");
+                    exists(
+                        vec![object_variable(&item_name)],
+                        atom("in", vec![Term::Var(item_name), container]),
+                    )
+                }
+                None => Formula::False,
+            },
+            Test::ContentsIdContains(container, text) => match self.role(*container) {
+                Some(container) => {
+                    let item_name = self.fresh.next("i");
+                    exists(
+                        vec![object_variable(&item_name)],
+                        and(vec![
+                            atom("in", vec![Term::Var(item_name.clone()), container]),
+                            atom(
+                                &IdTest::Contains(text.clone()).predicate(),
+                                &[Term::Var(item_name)],
+                            ),
+                        ]),
+                    )
+                }
+                None => Formula::False,
+            },
+            Test::OnSurface(x, s) => match (self.role(*x), self.role(*s)) {
+                (Some(x), Some(s)) => atom("loc", vec![x, s]),
+                _ => Formula::False,
+            },
+            Test::OnAnySurface(x) => match self.role(*x) {
+                Some(x) => self.located_on(&x, "surface"),
+                None => Formula::False,
+            },
+            Test::OnHeatsource(x, _) => match self.role(*x) {
+                Some(x) => self.located_on(&x, "heatsource"),
+                None => Formula::False,
+            },
+            Test::HasLiquid(vessel) => match self.role(*vessel) {
+                Some(vessel) => {
+                    let item_name = self.fresh.next("i");
+                    let item = Term::Var(item_name.clone());
+                    or(vec![
+                        exists(
+                            vec![object_variable(&item_name)],
+                            and(vec![
+                                atom("in", vec![item.clone(), vessel.clone()]),
+                                or(vec![
+                                    atom("has", vec![item.clone(), property("pourable")]),
+                                    atom("has", vec![item, property("fillable_source")]),
+                                ]),
+                            ]),
+                        ),
+                        atom("is", vec![vessel, status("filled")]),
+                    ])
+                }
+                None => Formula::False,
+            },
+            Test::InAnyContainer(x) => match self.role(*x) {
+                Some(x) => {
+                    let container_name = self.fresh.next("c");
+                    exists(
+                        vec![object_variable(&container_name)],
+                        atom("in", vec![x, Term::Var(container_name)]),
+                    )
+                }
+                None => Formula::False,
+            },
+            Test::RecepOrOpen(x) => match self.role(*x) {
+                Some(x) => or(vec![
+                    atom("has", vec![x.clone(), property("receptacle")]),
+                    and(vec![
+                        atom("has", vec![x.clone(), property("container")]),
+                        atom("is", vec![x, status("open")]),
+                    ]),
+                ]),
+                None => Formula::False,
+            },
+            Test::Flag(f) => atom(&flag_predicate(f), &[]),
+            Test::Any(alternatives) => {
+                let parts = alternatives.iter().map(|test| self.test(test)).collect();
+                or(parts)
+            }
+        }
+    }
+
+    /// The current value of a formula: regressed through the writes so far.
+    pub fn now(&self, formula: &Formula) -> Formula {
+        ir::regress(formula, &self.writes)
+    }
+
+    /// Applies an effect primitive under a condition (a test read before the primitive).
+    fn guarded_primitive(&mut self, condition: Formula, primitive: &Primitive) {
+        let before = self.writes.len();
+        self.primitive(primitive);
+        for write in &mut self.writes[before..] {
+            write.condition = and(vec![condition.clone(), write.condition.clone()]);
+        }
+    }
+}
+
+/// The roles an action's PDDL parameters stand for, in order, and whether each variant binds
+/// each optional role: one variant per subset of the optional roles left unbound.
+pub fn variants(action: &Action) -> Vec<Vec<bool>> {
+    let optional: Vec<usize> = (0..action.roles.len())
+        .filter(|&i| action.roles[i].optional)
+        .collect();
+    let mut out = Vec::new();
+    for mask in 0..(1usize << optional.len()) {
+        let mut bound = vec![true; action.roles.len()];
+        for (bit, &i) in optional.iter().enumerate() {
+            if mask & (1 << bit) != 0 {
+                bound[i] = false;
+            }
+        }
+        out.push(bound);
+    }
+    out
+}
+
+/// The PDDL name of an action variant: the action, then `-without-<role>` for unbound roles.
+pub fn variant_name(action: &Action, bound: &[bool]) -> String {
+    let mut name = action.name.clone();
+    for (role, &is_bound) in action.roles.iter().zip(bound) {
+        if !is_bound {
+            name.push_str("-without-");
+            name.push_str(&role.name);
+        }
+    }
+    name
+}
+
+/// Whether the action creates an object through a primitive that needs a spare parameter.
+pub fn creates(action: &Action) -> bool {
+    action.effects.iter().any(|e| {
+        matches!(
+            e.primitive,
+            Primitive::Derive(..)
+                | Primitive::Byproduct(..)
+                | Primitive::Product(..)
+                | Primitive::GrateInto(..)
+        )
+    })
+}
+
+/// The kind of derivative an action makes (`chunks`), if any.
+pub fn derivative_kind(action: &Action) -> Option<&str> {
+    action.effects.iter().find_map(|e| match &e.primitive {
+        Primitive::Derive(_, c) | Primitive::Byproduct(_, c) | Primitive::GrateInto(_, _, c) => {
+            Some(c.value.as_str())
+        }
+        Primitive::Product(_, c) => Some(c.value.as_str()),
+        _ => None,
+    })
+}
+
+/// One action variant as a PDDL action: a parameter per bound object role (and one for the
+/// object it creates), the checks (with each flavour's additions) as the precondition, the
+/// primitives as the effect.
+pub fn lower_action(
+    world: &World,
+    action: &Action,
+    bound: &[bool],
+    flavour: Flavour,
+) -> PddlAction {
+    let mut roles = Vec::new();
+    let mut parameters = Vec::new();
+    for (role, &is_bound) in action.roles.iter().zip(bound) {
+        if is_bound && !world.is_value_role(&role.name) {
+            roles.push(Some(Term::var(&role.name)));
+            parameters.push(object_variable(&role.name));
+        } else {
+            roles.push(None);
+        }
+    }
+    let created = creates(action).then(|| Term::var("new"));
+    if created.is_some() {
+        parameters.push(object_variable("new"));
+    }
+    let mut lowering = ActionLowering {
+        world,
+        roles,
+        writes: Vec::new(),
+        fresh: FreshNames(0),
+        created,
+        flavour,
+    };
+    let mut precondition = Vec::new();
+    if flavour == Flavour::Audit {
+        precondition.extend(audit::syntax_preconditions(world, action, &lowering));
+    }
+    for check in &action.checks {
+        if check.when.is_some_and(|r| !bound[r]) || check.unless.is_some_and(|r| bound[r]) {
+            continue;
+        }
+        precondition.push(lowering.test(&check.test));
+    }
+    if flavour == Flavour::Planning {
+        precondition.extend(planning::preconditions(world, action, &lowering));
+        precondition = precondition
+            .into_iter()
+            .map(planning::has_contents_axiom)
+            .collect();
+    }
+    for effect in &action.effects {
+        if effect.when.is_some_and(|r| !bound[r]) {
+            continue;
+        }
+        match &effect.condition {
+            Some(test) => {
+                let condition = lowering.test(test);
+                let condition = lowering.now(&condition);
+                lowering.guarded_primitive(condition, &effect.primitive);
+            }
+            None => lowering.primitive(&effect.primitive),
+        }
+    }
+    let effects = ir::effects(&lowering.writes);
+    PddlAction {
+        name: ir::name(&variant_name(action, bound)),
+        parameters: ir::typed_vars(&parameters),
+        vars: Vec::new(),
+        precondition: Some(ir::gd(&and(precondition))),
+        effect: Some(ir::effect(EffectKind::And { args: effects })),
+        span: ir::span(),
+    }
+}

@@ -1,0 +1,97 @@
+//! Spares: the objects a plan may create, declared in the problem ahead because PDDL creates
+//! nothing.
+
+use super::goal::{self, TaskGoal};
+use super::lower::{creates, derivative_kind};
+use crate::kitchen::simmer::Env;
+use crate::kitchen::world::{Primitive, World};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// An object that a plan may create, declared in the problem ahead (a spare).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Spare {
+    /// Simmer's id, `lettuce_chunks_1`.
+    pub id: String,
+    /// The class name, `lettuce_chunks`.
+    pub name: String,
+    /// The object it is derived from and the kind (`chunks`), for derivatives.
+    pub parent: Option<(String, String)>,
+}
+
+/// The default pool of spares for a task: one derivative per object and creating action the
+/// goal needs (CHOP for an ingredient the goal wants `chopped`), and the COMBINE products the
+/// goal names.
+pub fn default_spares(world: &World, env: &Env, goal: Option<&TaskGoal>) -> Vec<Spare> {
+    let mut out: Vec<Spare> = Vec::new();
+    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    let mut push = |out: &mut Vec<Spare>, base: String, parent: Option<(String, String)>| {
+        let n = counts.entry(base.clone()).or_insert(0);
+        *n += 1;
+        out.push(Spare {
+            id: format!("{base}_{n}"),
+            name: base,
+            parent,
+        });
+    };
+    let needed: BTreeSet<(String, String)> = goal
+        .map(|g| g.derivatives_in(world))
+        .unwrap_or_default()
+        .into_iter()
+        .collect();
+    for object in &env.objects {
+        for action in world.actions.values() {
+            if !creates(action) {
+                continue;
+            }
+            let Some(kind) = derivative_kind(action) else {
+                continue;
+            };
+            let is_product = action
+                .effects
+                .iter()
+                .any(|e| matches!(e.primitive, Primitive::Product(..)));
+            if is_product {
+                continue;
+            }
+            if needed.contains(&(object.id.clone(), action.name.clone())) {
+                push(
+                    &mut out,
+                    format!("{}_{kind}", object.name),
+                    Some((object.id.clone(), kind.to_string())),
+                );
+            }
+        }
+    }
+    if let Some(goal) = goal {
+        for product in goal.products() {
+            out.push(Spare {
+                id: product.clone(),
+                name: goal::class_of(&product),
+                parent: None,
+            });
+        }
+    }
+    out
+}
+
+/// The objects a plan may create that may become contamination sources: COMBINE products and
+/// creations without a parent (they unite their ingredients' properties), and derivatives too
+/// when some creation can give one a source property.
+pub fn spares_that_may_be_sources<'s>(world: &World, spares: &'s [Spare]) -> Vec<&'s Spare> {
+    let source_properties = &world.config.contamination.source_properties;
+    let derivatives = world.actions.values().any(|a| {
+        a.effects.iter().any(|e| match &e.primitive {
+            Primitive::Derive(_, c)
+            | Primitive::Byproduct(_, c)
+            | Primitive::Product(_, c)
+            | Primitive::GrateInto(_, _, c) => source_properties
+                .iter()
+                .any(|p| c.properties.contains(p) || c.inherit.contains(p)),
+            _ => false,
+        })
+    });
+    spares
+        .iter()
+        .filter(|s| s.parent.is_none() || derivatives)
+        .collect()
+}
