@@ -8,11 +8,13 @@ use crate::diagnostics::{Code, Diagnostic};
 /// kept), and the diagnostic that says so; `None` when there is nothing of the kind.
 pub(super) fn unwrap(source: &str) -> Option<(String, Diagnostic)> {
     let define = find_define(source)?;
-    // Only whole lines count: a stray token on the line of `(define` or after its last `)` is
-    // the parser's to report (P005, P004).
+    // Only whole lines count (but a fence right after the last `)`): a stray token on the line
+    // of `(define` or after its last `)` is the parser's to report (P005, P004).
     let line_start = source[..define].rfind('\n').map_or(0, |at| at + 1);
     let mut foreign = foreign_lines(source, 0, line_start);
     let trailing = match definition_end(source, define) {
+        // A fence right after the last `)`, as in `…)))```, closes the block all the same.
+        Ok(close) if is_fence(&source[close..]) => close,
         Ok(close) => source[close..]
             .find('\n')
             .map_or(source.len(), |at| close + at + 1),
@@ -175,6 +177,14 @@ mod tests {
         assert!(unwrap("no definition here").is_none());
         assert!(unwrap("qq(define (domain d))\n").is_none());
         assert!(unwrap("(define (domain d)) qq\n").is_none());
+    }
+
+    #[test]
+    fn a_fence_on_the_line_of_the_last_parenthesis_counts() {
+        let text = "```pddl\n(define (domain d))```\nDone.";
+        let (blanked, diagnostic) = unwrap(text).expect("prose found");
+        assert_eq!(blanked.trim(), "(define (domain d))");
+        assert_eq!(diagnostic.labels.len(), 2);
     }
 
     #[test]
