@@ -269,7 +269,10 @@ impl<'a> Checker<'a> {
             .collect();
         let Some(closest) = same_arity.first() else {
             let declared = &first.0;
-            self.push(
+            // Uses with the same wrong count are one error: they suggest the declaration is
+            // what should change, and each use is labelled.
+            let help = signature_help(&name.text, declared);
+            self.undeclared(
                 Diagnostic::new(
                     Code::ArityMismatch,
                     format!(
@@ -282,8 +285,10 @@ impl<'a> Checker<'a> {
                     span,
                 )
                 .in_file(at.file)
-                .with_label_in(self.file, first.1, "declared here")
-                .with_help(signature_help(&name.text, declared)),
+                .with_label_in(self.file, first.1, "declared here"),
+                &format!("{kind} {}/{}", name.text, args.len()),
+                help,
+                None,
             );
             return;
         };
