@@ -482,7 +482,13 @@ impl<'a> Checker<'a> {
             {
                 continue;
             }
-            let declare = if self.typed {
+            // A problem cannot declare types: the help points at the domain.
+            let declare = if file != self.file {
+                format!(
+                    "types are declared by the domain: add `{}` to the domain's `(:types …)`",
+                    name.text
+                )
+            } else if self.typed {
                 format!("declare it in `(:types …)`, e.g. `{} - object`", name.text)
             } else {
                 format!(
