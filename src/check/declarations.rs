@@ -497,7 +497,7 @@ impl<'a> Checker<'a> {
                 )
             };
             let closest = suggest::closest(&name.text, self.types.names()).map(str::to_string);
-            self.undeclared(
+            self.report_once(
                 Diagnostic::new(
                     Code::UndefinedType,
                     format!("type `{}` is not declared", name.text),

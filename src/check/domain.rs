@@ -145,10 +145,11 @@ impl<'a> Checker<'a> {
         self.undeclared.clear();
     }
 
-    /// Reports an undeclared `name` once: the first use gets `diagnostic`, every later use a
-    /// label on it. `declare` says how to declare the name; `closest` is the declared name
-    /// nearest to it, offered as an alternative or, for a one-off use, as the likely fix.
-    pub(super) fn undeclared(
+    /// Reports an undeclared `name` (or another problem keyed by `name`, such as one wrong
+    /// argument count) once: the first use gets `diagnostic`, every later use a label on it.
+    /// `declare` says how to declare the name; `closest` is the declared name nearest to it,
+    /// offered as an alternative or, for a one-off use, as the likely fix.
+    pub(super) fn report_once(
         &mut self,
         diagnostic: Diagnostic,
         name: &str,

@@ -123,7 +123,7 @@ impl<'a> Checker<'a> {
                 .collect();
             let declare = format!("declare it in `(:functions ({}) - number)`", name.text);
             let closest = suggest::closest(&name.text, candidates).map(str::to_string);
-            self.undeclared(diagnostic, &name.text, declare, closest.as_deref());
+            self.report_once(diagnostic, &name.text, declare, closest.as_deref());
             return;
         }
         self.push(diagnostic);

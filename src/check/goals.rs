@@ -181,7 +181,7 @@ impl<'a> Checker<'a> {
                 let candidates: Vec<&str> = names.iter().map(String::as_str).collect();
                 let shown = format!("?{}", v.name.text);
                 let closest = suggest::closest(&shown, candidates).map(str::to_string);
-                self.undeclared(
+                self.report_once(
                     Diagnostic::new(
                         Code::UndefinedVariable,
                         format!("variable `?{}` is not defined", v.name.text),
@@ -229,7 +229,7 @@ impl<'a> Checker<'a> {
                     )
                 };
                 let closest = suggest::closest(&n.text, names.iter().copied()).map(str::to_string);
-                self.undeclared(
+                self.report_once(
                     Diagnostic::new(
                         Code::UndeclaredConstant,
                         format!("{what} `{}` is not declared", n.text),
@@ -272,7 +272,7 @@ impl<'a> Checker<'a> {
             // Uses with the same wrong count are one error: they suggest the declaration is
             // what should change, and each use is labelled.
             let help = signature_help(&name.text, declared);
-            self.undeclared(
+            self.report_once(
                 Diagnostic::new(
                     Code::ArityMismatch,
                     format!(
@@ -434,7 +434,7 @@ impl<'a> Checker<'a> {
                 };
                 let closest = suggest::closest(&atom.predicate.text, candidates.iter().copied())
                     .map(str::to_string);
-                self.undeclared(
+                self.report_once(
                     diagnostic,
                     &atom.predicate.text,
                     declare,
