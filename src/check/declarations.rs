@@ -482,25 +482,31 @@ impl<'a> Checker<'a> {
             {
                 continue;
             }
-            let candidates: Vec<&str> = self.types.names().collect();
-            let help = suggest::help(&name.text, &candidates, || {
-                if self.typed {
-                    format!("declare it in `(:types …)`, e.g. `{} - object`", name.text)
-                } else {
-                    format!(
-                        "declare the types of the domain in `(:types {} …)`",
-                        name.text
-                    )
-                }
-            });
-            self.push(
+            // A problem cannot declare types: the help points at the domain.
+            let declare = if file != self.file {
+                format!(
+                    "types are declared by the domain: add `{}` to the domain's `(:types …)`",
+                    name.text
+                )
+            } else if self.typed {
+                format!("declare it in `(:types …)`, e.g. `{} - object`", name.text)
+            } else {
+                format!(
+                    "declare the types of the domain in `(:types {} …)`",
+                    name.text
+                )
+            };
+            let closest = suggest::closest(&name.text, self.types.names()).map(str::to_string);
+            self.report_once(
                 Diagnostic::new(
                     Code::UndefinedType,
                     format!("type `{}` is not declared", name.text),
                     name.span,
                 )
-                .in_file(file)
-                .with_help(help),
+                .in_file(file),
+                &name.text,
+                declare,
+                closest.as_deref(),
             );
         }
     }

@@ -65,6 +65,17 @@ pub(super) struct At<'o> {
     pub objects: Option<&'o Objects>,
 }
 
+/// An undeclared name already reported: its diagnostic, how to declare the name, the declared
+/// name closest to it, and how many places use it. Later uses become labels of that one
+/// diagnostic, and its help is rewritten as the uses add up (see `suggest::undeclared`).
+pub(super) struct Undeclared {
+    pub index: usize,
+    pub name: String,
+    pub declare: String,
+    pub closest: Option<String>,
+    pub uses: usize,
+}
+
 /// A declaration's parameters and where its name stands.
 pub(super) type Signature = (Vec<Typed<Variable>>, Span);
 
@@ -82,6 +93,11 @@ pub(super) struct Checker<'a> {
     pub requirements: Requirements,
     pub declares_requirements: bool,
     pub diagnostics: Vec<Diagnostic>,
+    /// Undeclared names reported so far, by code, scope (for variables: the structure they
+    /// stand in) and lower-cased name.
+    pub undeclared: HashMap<(Code, usize, String), Undeclared>,
+    /// Counts the structures walked, so that an undefined variable is one error per structure.
+    pub structure: usize,
     pub needs: Vec<Need>,
     pub used_predicates: HashSet<String>,
     pub used_types: HashSet<String>,
@@ -106,6 +122,8 @@ impl<'a> Checker<'a> {
             requirements,
             declares_requirements: !domain.requirements.is_empty(),
             diagnostics: Vec::new(),
+            undeclared: HashMap::new(),
+            structure: 0,
             needs: Vec::new(),
             used_predicates: HashSet::new(),
             used_types: HashSet::new(),
@@ -119,6 +137,68 @@ impl<'a> Checker<'a> {
 
     pub(super) fn push(&mut self, diagnostic: Diagnostic) {
         self.diagnostics.push(diagnostic);
+    }
+
+    /// Forgets every diagnostic found so far (the problem checks walk the domain first).
+    pub(super) fn clear_diagnostics(&mut self) {
+        self.diagnostics.clear();
+        self.undeclared.clear();
+    }
+
+    /// Reports an undeclared `name` (or another problem keyed by `name`, such as one wrong
+    /// argument count) once: the first use gets `diagnostic`, every later use a label on it.
+    /// `declare` says how to declare the name; `closest` is the declared name nearest to it,
+    /// offered as an alternative or, for a one-off use, as the likely fix.
+    pub(super) fn report_once(
+        &mut self,
+        diagnostic: Diagnostic,
+        name: &str,
+        declare: String,
+        closest: Option<&str>,
+    ) {
+        let scope = if diagnostic.code == Code::UndefinedVariable {
+            self.structure
+        } else {
+            0
+        };
+        let key = (diagnostic.code, scope, name.to_lowercase());
+        let Some(at) = diagnostic.primary().cloned() else {
+            return;
+        };
+        if let Some(entry) = self.undeclared.get_mut(&key) {
+            let reported = &mut self.diagnostics[entry.index];
+            if reported
+                .labels
+                .iter()
+                .any(|l| l.file == at.file && l.span == at.span)
+            {
+                return;
+            }
+            entry.uses += 1;
+            reported.labels.push(crate::diagnostics::Label {
+                message: Some("also used here".to_string()),
+                ..at
+            });
+            reported.help = Some(super::suggest::undeclared(
+                &entry.name,
+                &entry.declare,
+                entry.closest.as_deref(),
+                entry.uses,
+            ));
+            return;
+        }
+        let help = super::suggest::undeclared(name, &declare, closest, 1);
+        self.undeclared.insert(
+            key,
+            Undeclared {
+                index: self.diagnostics.len(),
+                name: name.to_string(),
+                declare,
+                closest: closest.map(str::to_string),
+                uses: 1,
+            },
+        );
+        self.diagnostics.push(diagnostic.with_help(help));
     }
 
     pub fn need(
@@ -152,6 +232,7 @@ impl<'a> Checker<'a> {
             self.gd(c, GdPlace::Constraint, &mut scope, at);
         }
         for s in &d.structures {
+            self.structure += 1;
             match s {
                 Structure::Action(a) => self.action(a, "action", at),
                 Structure::Process(a) => {

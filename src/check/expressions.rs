@@ -50,11 +50,8 @@ impl<'a> Checker<'a> {
                                 e.span,
                             )
                             .in_file(at.file)
-                            .with_label_in(
-                                self.file,
-                                first.1,
-                                "declared here",
-                            ),
+                            .with_label_in(self.file, first.1, "declared here")
+                            .with_help(super::goals::signature_help(&function.text, &first.0)),
                         );
                     }
                 } else if !MATH_FUNCTIONS.contains(&key.as_str()) {
@@ -124,9 +121,10 @@ impl<'a> Checker<'a> {
                 .filter_map(|all| all.first())
                 .map(|f| f.name.text.as_str())
                 .collect();
-            diagnostic = diagnostic.with_help(suggest::help(&name.text, &candidates, || {
-                format!("declare it in `(:functions ({}) - number)`", name.text)
-            }));
+            let declare = format!("declare it in `(:functions ({}) - number)`", name.text);
+            let closest = suggest::closest(&name.text, candidates).map(str::to_string);
+            self.report_once(diagnostic, &name.text, declare, closest.as_deref());
+            return;
         }
         self.push(diagnostic);
     }

@@ -179,17 +179,18 @@ impl<'a> Checker<'a> {
                 let names: Vec<String> =
                     scope.vars.iter().map(|b| format!("?{}", b.name)).collect();
                 let candidates: Vec<&str> = names.iter().map(String::as_str).collect();
-                let help = suggest::help(&format!("?{}", v.name.text), &candidates, || {
-                    "add it to the `:parameters`, or bind it with `forall` or `exists`".to_string()
-                });
-                self.push(
+                let shown = format!("?{}", v.name.text);
+                let closest = suggest::closest(&shown, candidates).map(str::to_string);
+                self.report_once(
                     Diagnostic::new(
                         Code::UndefinedVariable,
                         format!("variable `?{}` is not defined", v.name.text),
                         v.span(),
                     )
-                    .in_file(at.file)
-                    .with_help(help),
+                    .in_file(at.file),
+                    &shown,
+                    "add it to the `:parameters`, or bind it with `forall` or `exists`".to_string(),
+                    closest.as_deref(),
                 );
                 None
             }
@@ -216,27 +217,28 @@ impl<'a> Checker<'a> {
                 } else {
                     "constant"
                 };
-                let help = suggest::help(&n.text, &names, || {
-                    if at.objects.is_some() {
-                        format!(
-                            "declare `{}` in `(:objects …)`, or as a constant of the domain",
-                            n.text
-                        )
-                    } else {
-                        format!(
-                            "declare `{}` in `(:constants …)`, or use a parameter",
-                            n.text
-                        )
-                    }
-                });
-                self.push(
+                let declare = if at.objects.is_some() {
+                    format!(
+                        "declare `{}` in `(:objects …)`, or as a constant of the domain",
+                        n.text
+                    )
+                } else {
+                    format!(
+                        "declare `{}` in `(:constants …)`, or use a parameter",
+                        n.text
+                    )
+                };
+                let closest = suggest::closest(&n.text, names.iter().copied()).map(str::to_string);
+                self.report_once(
                     Diagnostic::new(
                         Code::UndeclaredConstant,
                         format!("{what} `{}` is not declared", n.text),
                         n.span,
                     )
-                    .in_file(at.file)
-                    .with_help(help),
+                    .in_file(at.file),
+                    &n.text,
+                    declare,
+                    closest.as_deref(),
                 );
                 None
             }
@@ -266,20 +268,27 @@ impl<'a> Checker<'a> {
             .filter(|d| d.0.len() == args.len())
             .collect();
         let Some(closest) = same_arity.first() else {
-            self.push(
+            let declared = &first.0;
+            // Uses with the same wrong count are one error: they suggest the declaration is
+            // what should change, and each use is labelled.
+            let help = signature_help(&name.text, declared);
+            self.report_once(
                 Diagnostic::new(
                     Code::ArityMismatch,
                     format!(
                         "{kind} `{}` takes {} argument{}, found {}",
                         name.text,
-                        first.0.len(),
-                        if first.0.len() == 1 { "" } else { "s" },
+                        declared.len(),
+                        if declared.len() == 1 { "" } else { "s" },
                         args.len()
                     ),
                     span,
                 )
                 .in_file(at.file)
                 .with_label_in(self.file, first.1, "declared here"),
+                &format!("{kind} {}/{}", name.text, args.len()),
+                help,
+                None,
             );
             return;
         };
@@ -400,22 +409,38 @@ impl<'a> Checker<'a> {
                 .filter_map(|all| all.first())
                 .map(|p| p.name.text.as_str())
                 .collect();
-            let mut diagnostic = Diagnostic::new(
+            let diagnostic = Diagnostic::new(
                 Code::UndeclaredPredicate,
                 format!("predicate `{}` is not declared", atom.predicate.text),
                 atom.predicate.span,
             )
             .in_file(at.file);
-            diagnostic = if let Some(f) = self.functions.get(&key).and_then(|all| all.first()) {
-                diagnostic
-                    .with_label_in(self.file, f.name.span, "a function of this name is declared here")
-                    .with_help("a function is compared with `(= (f …) v)` or `(> (f …) v)`, not used as an atom")
+            if let Some(f) = self.functions.get(&key).and_then(|all| all.first()) {
+                let span = f.name.span;
+                self.push(
+                    diagnostic
+                        .with_label_in(self.file, span, "a function of this name is declared here")
+                        .with_help("a function is compared with `(= (f …) v)` or `(> (f …) v)`, not used as an atom"),
+                );
             } else {
-                diagnostic.with_help(suggest::help(&atom.predicate.text, &candidates, || {
+                // A problem cannot declare predicates: the help points at the domain.
+                let declare = if at.objects.is_some() {
+                    format!(
+                        "predicates are declared by the domain: add `{}` to the domain's `(:predicates …)`",
+                        atom.predicate.text
+                    )
+                } else {
                     "declare it in `(:predicates …)`".to_string()
-                }))
-            };
-            self.push(diagnostic);
+                };
+                let closest = suggest::closest(&atom.predicate.text, candidates.iter().copied())
+                    .map(str::to_string);
+                self.report_once(
+                    diagnostic,
+                    &atom.predicate.text,
+                    declare,
+                    closest.as_deref(),
+                );
+            }
         }
         self.arguments(
             "predicate",
@@ -427,4 +452,33 @@ impl<'a> Checker<'a> {
             at,
         );
     }
+}
+
+/// The help of an arity mismatch: the declared signature, as "`on` takes 2 arguments:
+/// `(on ?x ?y - block)`", with parameters of one type grouped as they are usually written.
+pub(super) fn signature_help(name: &str, parameters: &[Typed<Variable>]) -> String {
+    let mut text = format!("({name}");
+    let show = |ty: &Type| match ty {
+        Type::Name(n) => n.text.clone(),
+        Type::Either { types, .. } => {
+            let names: Vec<&str> = types.iter().map(|t| t.text.as_str()).collect();
+            format!("(either {})", names.join(" "))
+        }
+    };
+    for (i, p) in parameters.iter().enumerate() {
+        text.push_str(&format!(" ?{}", p.item.name.text));
+        let this = p.ty.as_ref().map(show);
+        let next = parameters.get(i + 1).map(|n| n.ty.as_ref().map(show));
+        if let Some(ty) = &this
+            && next.as_ref() != Some(&this)
+        {
+            text.push_str(&format!(" - {ty}"));
+        }
+    }
+    text.push(')');
+    let n = parameters.len();
+    format!(
+        "`{name}` takes {n} argument{}: `{text}`",
+        if n == 1 { "" } else { "s" }
+    )
 }

@@ -51,7 +51,7 @@ pub fn domain(domain: &Domain, file: FileId) -> Vec<Diagnostic> {
         checker.requirement_diagnostics(&declared, declares_any, false);
         checker.unused();
         let mut diagnostics = checker.diagnostics;
-        crate::diagnostics::sort(&mut diagnostics);
+        once(&mut diagnostics);
         diagnostics
     })
 }
@@ -61,7 +61,54 @@ pub fn domain(domain: &Domain, file: FileId) -> Vec<Diagnostic> {
 pub fn problem(domain: &Domain, problem: &Problem, files: Files) -> Vec<Diagnostic> {
     crate::parse::with_stack(|| {
         let mut diagnostics = problem::check(domain, problem, files);
-        crate::diagnostics::sort(&mut diagnostics);
+        once(&mut diagnostics);
         diagnostics
     })
+}
+
+/// Sorts the diagnostics and keeps one of each: two walks that meet the same construct (a type
+/// shared by several parameters, a formula checked in two roles) must not report it twice.
+fn once(diagnostics: &mut Vec<Diagnostic>) {
+    crate::diagnostics::sort(diagnostics);
+    let mut kept: Vec<Diagnostic> = Vec::with_capacity(diagnostics.len());
+    for d in diagnostics.drain(..) {
+        // Sorted by primary position, so a duplicate sits among the last ones at that position.
+        let position = |d: &Diagnostic| d.primary().map(|l| (l.file, l.span));
+        let duplicate = kept
+            .iter()
+            .rev()
+            .take_while(|k| position(k) == position(&d))
+            .any(|k| *k == d);
+        if !duplicate {
+            kept.push(d);
+        }
+    }
+    *diagnostics = kept;
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::diagnostics::Code;
+
+    fn codes(domain: &str) -> Vec<(Code, usize)> {
+        let parsed = crate::parse::domain(domain);
+        let domain = parsed.value.expect("the domain parses");
+        super::domain(&domain, crate::diagnostics::FileId(0))
+            .iter()
+            .map(|d| (d.code, d.labels.len()))
+            .collect()
+    }
+
+    #[test]
+    fn one_undeclared_type_is_one_error_with_a_label_per_use() {
+        let domain = "(define (domain d) (:requirements :typing) (:types t)
+            (:predicates (p ?x - t) (q ?x ?y - foo))
+            (:action a :parameters (?x ?y - foo) :precondition (q ?x ?y) :effect (p ?x)))";
+        let found = codes(domain);
+        let c107: Vec<_> = found
+            .iter()
+            .filter(|(c, _)| *c == Code::UndefinedType)
+            .collect();
+        assert_eq!(c107, [&(Code::UndefinedType, 2)], "{found:?}");
+    }
 }

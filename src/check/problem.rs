@@ -15,7 +15,7 @@ pub(super) fn check(domain: &Domain, problem: &Problem, files: Files) -> Vec<Dia
     // Walk the domain for what its effects add and delete; its own diagnostics belong to
     // `check::domain`, not here.
     checker.structures();
-    checker.diagnostics.clear();
+    checker.clear_diagnostics();
     checker.needs.clear();
 
     match &problem.domain {

@@ -8,6 +8,7 @@
 mod errors;
 mod grammar;
 mod lower;
+mod prose;
 mod scan;
 
 pub use scan::MAX_DEPTH;
@@ -68,7 +69,19 @@ pub fn decode(bytes: &[u8]) -> Result<&str, Diagnostic> {
 
 /// Parses a domain or a problem, told apart by its `(define (domain …))` or
 /// `(define (problem …))` header.
+/// Markdown or prose around the definition (a chat answer) is reported once and blanked out, so
+/// the definition inside is still read.
 pub fn file(source: &str) -> Parsed<Option<PddlFile>> {
+    let Some((unwrapped, diagnostic)) = prose::unwrap(source) else {
+        return definition(source);
+    };
+    let mut parsed = definition(&unwrapped);
+    parsed.diagnostics.insert(0, diagnostic);
+    crate::diagnostics::sort(&mut parsed.diagnostics);
+    parsed
+}
+
+fn definition(source: &str) -> Parsed<Option<PddlFile>> {
     let scan = scan::scan(source);
     if scan.diagnostics.iter().any(Diagnostic::is_error) {
         return Parsed {

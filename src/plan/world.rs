@@ -694,10 +694,94 @@ impl<'a> World<'a> {
             }
             _ => match self.holds(gd, binding, state) {
                 Ok(true) => {}
-                Ok(false) => out.push((self.show_gd(gd, binding), gd.span)),
+                Ok(false) => out.push((self.show_failed(gd, binding, state), gd.span)),
                 Err(e) => out.push((format!("{} ({e})", self.show_gd(gd, binding)), gd.span)),
             },
         }
+    }
+
+    /// A condition that does not hold, as `show_gd` writes it; a comparison also gets the
+    /// current values of the fluents it reads, which decide it, as VAL reports them:
+    /// `(>= (fuel plane1) (* 810 4)) [fuel plane1 = 1288]`.
+    fn show_failed(&self, gd: &Gd, binding: &Binding, state: &State) -> String {
+        let shown = self.show_gd(gd, binding);
+        let GdKind::Compare { lhs, rhs, .. } = &gd.kind else {
+            return shown;
+        };
+        let mut facts = Vec::new();
+        self.fluents(lhs, binding, &mut facts);
+        self.fluents(rhs, binding, &mut facts);
+        let values: Vec<String> = facts
+            .iter()
+            .map(|fact| {
+                let name = self.show_value(fact);
+                let name = &name[1..name.len() - 1];
+                match state.values.get(fact) {
+                    Some(value) => format!("{name} = {value}"),
+                    None => format!("{name} undefined"),
+                }
+            })
+            .collect();
+        if values.is_empty() {
+            shown
+        } else {
+            format!("{shown} [{}]", values.join(", "))
+        }
+    }
+
+    /// The ground fluents an expression reads, each once, in order.
+    fn fluents(&self, e: &Expr, binding: &Binding, out: &mut Vec<Fact>) {
+        let fact = match &e.kind {
+            ExprKind::Function(f) => self.function_fact(&f.name, &f.args, binding),
+            ExprKind::Term {
+                term: Term::Name(n),
+            } => self.function_fact(n, &[], binding),
+            ExprKind::Op { args, .. } | ExprKind::Call { args, .. } => {
+                for a in args {
+                    self.fluents(a, binding, out);
+                }
+                return;
+            }
+            _ => return,
+        };
+        if let Ok(fact) = fact
+            && !out.contains(&fact)
+        {
+            out.push(fact);
+        }
+    }
+
+    /// A numeric expression with its bound variables replaced by their objects; `None` for
+    /// the forms that print only as written.
+    fn show_expr(&self, e: &Expr, binding: &Binding) -> Option<String> {
+        let term = |t: &Term| match self.resolve(t, binding) {
+            Ok(o) => self.objects[o as usize].clone(),
+            Err(_) => match t {
+                Term::Variable(v) => format!("?{}", v.name.text),
+                Term::Name(n) => n.text.clone(),
+            },
+        };
+        Some(match &e.kind {
+            ExprKind::Number(n) => n.text.clone(),
+            ExprKind::Term { term: t } => term(t),
+            ExprKind::Function(f) => {
+                let mut out = format!("({}", f.name.text.to_lowercase());
+                for a in &f.args {
+                    out.push(' ');
+                    out.push_str(&term(a));
+                }
+                out.push(')');
+                out
+            }
+            ExprKind::Op { op, args } => {
+                let parts = args
+                    .iter()
+                    .map(|a| self.show_expr(a, binding))
+                    .collect::<Option<Vec<String>>>()?;
+                format!("({} {})", op.symbol(), parts.join(" "))
+            }
+            _ => return None,
+        })
     }
 
     /// A condition with its bound variables replaced by their objects.
@@ -719,6 +803,12 @@ impl<'a> World<'a> {
                 out
             }
             GdKind::Not { arg } => format!("(not {})", self.show_gd(arg, binding)),
+            GdKind::Compare { op, lhs, rhs } => {
+                match (self.show_expr(lhs, binding), self.show_expr(rhs, binding)) {
+                    (Some(l), Some(r)) => format!("({} {l} {r})", op.symbol()),
+                    _ => crate::print::gd_text(gd),
+                }
+            }
             GdKind::And { args } | GdKind::Or { args } => {
                 let op = if matches!(gd.kind, GdKind::And { .. }) {
                     "and"

@@ -5,7 +5,8 @@ use super::{Lower, P, R, Seen, describe_form, list_keywords, next, span, unexpec
 use crate::ast::*;
 use crate::diagnostics::{Code, Diagnostic};
 use crate::parse::errors::locate;
-use crate::parse::grammar::Rule;
+use crate::parse::grammar::{PddlParser, Rule};
+use pest::Parser;
 
 impl<'s> Lower<'s> {
     pub(super) fn action(&mut self, pair: P<'s>, kind: &'static str) -> R<Action> {
@@ -49,11 +50,16 @@ impl<'s> Lower<'s> {
                         action.effect = effect;
                     }
                 }
-                Rule::bad_part => self.bad_part(
-                    &part,
-                    kind,
-                    &[":parameters", ":vars", ":precondition", ":effect"],
-                ),
+                Rule::bad_part => {
+                    if action.parameters.is_empty() {
+                        action.parameters = self.misspelled_parameters(&part).unwrap_or_default();
+                    }
+                    self.bad_part(
+                        &part,
+                        kind,
+                        &[":parameters", ":vars", ":precondition", ":effect"],
+                    )
+                }
                 _ => return unexpected(&part, "an action part"),
             }
         }
@@ -102,11 +108,16 @@ impl<'s> Lower<'s> {
                         action.effect = effect;
                     }
                 }
-                Rule::bad_part => self.bad_part(
-                    &part,
-                    kind,
-                    &[":parameters", ":duration", ":condition", ":effect"],
-                ),
+                Rule::bad_part => {
+                    if action.parameters.is_empty() {
+                        action.parameters = self.misspelled_parameters(&part).unwrap_or_default();
+                    }
+                    self.bad_part(
+                        &part,
+                        kind,
+                        &[":parameters", ":duration", ":condition", ":effect"],
+                    )
+                }
                 _ => return unexpected(&part, "a durative action part"),
             }
         }
@@ -185,6 +196,33 @@ impl<'s> Lower<'s> {
         let mut inner = part.into_inner();
         next(&mut inner, at, "`:parameters`")?;
         self.typed_variables(next(&mut inner, at, "a list of variables")?)
+    }
+
+    /// The list of a misspelled `:parameters` (`:parameter (?x)`, `:params (?x)`), read so that
+    /// its variables are not reported as undefined at every use; the part itself is still an
+    /// error (P015, "did you mean `:parameters`?"). The value is parsed in a copy of the source
+    /// that is blank but for `:parameters` and the value, so its offsets stay the source's.
+    fn misspelled_parameters(&self, part: &P) -> Option<Vec<Typed<Variable>>> {
+        const KEYWORD: &str = ":parameters";
+        let mut inner = part.clone().into_inner();
+        let keyword = inner
+            .next()
+            .filter(|p| p.as_rule() == Rule::keyword_token)?;
+        let text = keyword.as_str().to_ascii_lowercase();
+        if text == KEYWORD || strsim::jaro_winkler(&text, KEYWORD) <= 0.8 {
+            return None;
+        }
+        let value = span(&inner.next()?);
+        let before = value.start.checked_sub(KEYWORD.len())?;
+        let mut probe = String::with_capacity(self.source.len());
+        probe.extend(std::iter::repeat_n(' ', before));
+        probe.push_str(KEYWORD);
+        probe.push_str(self.source.get(value.start..value.end)?);
+        probe.extend(std::iter::repeat_n(' ', self.source.len() - value.end));
+        let pair = PddlParser::parse(Rule::parameters_exact, &probe)
+            .ok()?
+            .next()?;
+        self.parameters(pair).ok()
     }
 
     fn part_gd(&mut self, part: P<'s>) -> Option<Gd> {

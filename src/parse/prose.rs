@@ -1,0 +1,196 @@
+//! Markdown and prose around a definition, as chat answers carry it: found before anything else
+//! reads the text, reported once, and blanked out so that the definition inside still parses.
+
+use crate::ast::Span;
+use crate::diagnostics::{Code, Diagnostic};
+
+/// The text with the lines around the definition that are not PDDL blanked out (byte offsets
+/// kept), and the diagnostic that says so; `None` when there is nothing of the kind.
+pub(super) fn unwrap(source: &str) -> Option<(String, Diagnostic)> {
+    let define = find_define(source)?;
+    // Only whole lines count (but a fence right after the last `)`): a stray token on the line
+    // of `(define` or after its last `)` is the parser's to report (P005, P004).
+    let line_start = source[..define].rfind('\n').map_or(0, |at| at + 1);
+    let mut foreign = foreign_lines(source, 0, line_start);
+    let trailing = match definition_end(source, define) {
+        // A fence right after the last `)`, as in `…)))```, closes the block all the same.
+        Ok(close) if is_fence(&source[close..]) => close,
+        Ok(close) => source[close..]
+            .find('\n')
+            .map_or(source.len(), |at| close + at + 1),
+        Err(fence) => fence,
+    };
+    foreign.extend(foreign_lines(source, trailing, source.len()));
+    // Lines with only blank lines between them make one run, and each run one label.
+    let mut runs: Vec<Span> = Vec::new();
+    for &span in &foreign {
+        match runs.last_mut() {
+            Some(run) if source[run.end..span.start].trim().is_empty() => run.end = span.end,
+            _ => runs.push(span),
+        }
+    }
+    let has_fence = |span: &Span| source[span.start..span.end].lines().any(is_fence);
+    let message = if runs.iter().any(has_fence) {
+        "the definition is wrapped in Markdown: a code fence is not PDDL"
+    } else {
+        "the text around the definition is prose, not PDDL"
+    };
+    let label = |span: &Span| {
+        if has_fence(span) {
+            "Markdown, not PDDL"
+        } else {
+            "prose, not PDDL"
+        }
+    };
+    let first = *runs.first()?;
+    let mut diagnostic = Diagnostic::new(Code::TextAroundDefinition, message, first)
+        .with_primary_message(label(&first))
+        .with_help(
+            "strip the text around `(define …)`, or use `--extract`, which takes the PDDL out of a chat answer",
+        );
+    for run in &runs[1..] {
+        diagnostic = diagnostic.with_label(*run, label(run));
+    }
+    let mut blanked = source.as_bytes().to_vec();
+    for span in &foreign {
+        for byte in &mut blanked[span.start..span.end] {
+            *byte = b' ';
+        }
+    }
+    // Whole lines are blanked and line ends kept, so the text stays UTF-8.
+    let blanked = String::from_utf8(blanked).ok()?;
+    Some((blanked, diagnostic))
+}
+
+/// Where the first `(define` outside a comment starts.
+fn find_define(source: &str) -> Option<usize> {
+    let mut offset = 0;
+    for line in source.split_inclusive('\n') {
+        let code = line.split(';').next().unwrap_or("");
+        let mut from = 0;
+        while let Some(open) = code[from..].find('(') {
+            let at = from + open;
+            let rest = code[at + 1..].trim_start();
+            let word_end = rest
+                .find(|c: char| c.is_whitespace() || c == '(' || c == ')')
+                .unwrap_or(rest.len());
+            if rest[..word_end].eq_ignore_ascii_case("define") {
+                return Some(offset + at);
+            }
+            from = at + 1;
+        }
+        offset += line.len();
+    }
+    None
+}
+
+/// Where the definition that opens at `define` ends: `Ok` after its matching `)`, or, when it
+/// is never closed, `Err` at the start of the first Markdown fence line after it (the end of
+/// the text without one).
+fn definition_end(source: &str, define: usize) -> Result<usize, usize> {
+    let mut depth = 0usize;
+    let mut comment = false;
+    // Bytes, not characters: the delimiters are ASCII, and this runs on every input.
+    for (i, &c) in source.as_bytes()[define..].iter().enumerate() {
+        match c {
+            b'\n' => comment = false,
+            _ if comment => {}
+            b';' => comment = true,
+            b'(' => depth += 1,
+            b')' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return Ok(define + i + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut offset = define;
+    for line in source[define..].split_inclusive('\n') {
+        if is_fence(line) && offset > define {
+            return Err(offset);
+        }
+        offset += line.len();
+    }
+    Err(source.len())
+}
+
+/// The lines (or the part of a line) between `from` and `to` that hold text outside any form
+/// and outside comments: Markdown fences, headings, sentences. Their spans end before the line
+/// break. Balanced forms (a Lisp preamble, a second definition) and stray parentheses are left
+/// to the parser, which has diagnostics of its own for them.
+fn foreign_lines(source: &str, from: usize, to: usize) -> Vec<Span> {
+    let mut spans = Vec::new();
+    let mut depth = 0usize;
+    let mut offset = from;
+    for line in source[from..to].split_inclusive('\n') {
+        let start = offset;
+        offset += line.len();
+        let body = line.trim_end_matches(['\n', '\r']);
+        let mut line_depth = depth;
+        let mut prose = false;
+        for c in body.chars() {
+            match c {
+                ';' => break,
+                '(' => line_depth += 1,
+                ')' => line_depth = line_depth.saturating_sub(1),
+                _ if c.is_whitespace() || c == '\u{FEFF}' => {}
+                _ if line_depth == 0 => prose = true,
+                _ => {}
+            }
+        }
+        if prose || is_fence(body) {
+            // The whole line goes: its parentheses belong to the sentence, not to a form.
+            let text_start = start + (body.len() - body.trim_start().len());
+            spans.push(Span::new(text_start, start + body.trim_end().len()));
+        } else {
+            depth = line_depth;
+        }
+    }
+    spans
+}
+
+/// Whether a line is a Markdown code fence (```` ``` ```` or `~~~`, with an info string).
+fn is_fence(line: &str) -> bool {
+    let line = line.trim_start();
+    line.starts_with("```") || line.starts_with("~~~")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unwrap;
+
+    #[test]
+    fn a_fenced_definition_is_blanked_around() {
+        let text = "Here it is:\n```pddl\n(define (domain d))\n```\nHope this helps (really).\n";
+        let (blanked, diagnostic) = unwrap(text).expect("prose found");
+        assert_eq!(blanked.len(), text.len());
+        assert_eq!(blanked.trim(), "(define (domain d))");
+        assert_eq!(diagnostic.labels.len(), 2);
+    }
+
+    #[test]
+    fn plain_pddl_is_left_alone() {
+        assert!(unwrap("; c\n(in-package :x)\n(define (domain d))\n; end\n").is_none());
+        assert!(unwrap("(define (domain d)))\n").is_none());
+        assert!(unwrap("no definition here").is_none());
+        assert!(unwrap("qq(define (domain d))\n").is_none());
+        assert!(unwrap("(define (domain d)) qq\n").is_none());
+    }
+
+    #[test]
+    fn a_fence_on_the_line_of_the_last_parenthesis_counts() {
+        let text = "```pddl\n(define (domain d))```\nDone.";
+        let (blanked, diagnostic) = unwrap(text).expect("prose found");
+        assert_eq!(blanked.trim(), "(define (domain d))");
+        assert_eq!(diagnostic.labels.len(), 2);
+    }
+
+    #[test]
+    fn an_unclosed_definition_ends_at_the_fence() {
+        let text = "```pddl\n(define (domain d)\n```\nDone.";
+        let (blanked, _) = unwrap(text).expect("prose found");
+        assert_eq!(blanked.trim(), "(define (domain d)");
+    }
+}
