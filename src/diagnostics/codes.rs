@@ -69,6 +69,7 @@ codes! {
     UnknownPart, "P015", "unknown-part", Error, "a `:keyword` that the enclosing definition does not have";
     MissingValue, "P016", "missing-value", Error, "a `:keyword` without its value";
     OperatorArity, "P017", "operator-arity", Error, "an arithmetic operator with the wrong number of arguments";
+    TooManyDiagnostics, "P018", "too-many-diagnostics", Advice, "more diagnostics than pddlc reports for one input: the rest are counted in one note";
     UndeclaredPredicate, "C101", "undeclared-predicate", Error, "an atom uses a predicate the domain does not declare";
     ArityMismatch, "C102", "arity-mismatch", Error, "a predicate or function is used with the wrong number of arguments";
     UndefinedVariable, "C103", "undefined-variable", Error, "a variable that is neither a parameter nor bound by a quantifier";
