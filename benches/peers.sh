@@ -6,13 +6,14 @@
 # and Loki (pypddl, in one interpreter) on the same inputs:
 #   1. the corpus (../shared/corpus): the files both accept, with the ratio Loki / pddlc;
 #   2. the 20,000-block problem of gen_blocks.py (1.06 MB);
-#   3. a 270,000-block problem (about 14 MB).
+#   3. a 240,000-block problem (14 MB).
 # For the single large problems it also runs `/usr/bin/time -v pddlc check` for CPU time and
 # peak RSS. The other peers (pddl, tarski, Fast Downward's translator) are installed too; pass
 # their names in PEERS to run them on the corpus as well (PEERS="loki pddl tarski fd").
 #
 # Environment: SHARED (default ../shared), PEERS_DIR, PEERS, BUDGET (seconds per corpus run,
-# default 420), SHARD (e.g. 0/4: every 4th corpus file, for a quicker run).
+# default 420), SHARD (e.g. 0/4: every 4th corpus file, for a quicker run), PDDLC (a binary to
+# measure instead of building target/release/pddlc).
 # Read the ratios, not the absolute times: the machines are shared and noisy.
 set -euo pipefail
 
@@ -32,8 +33,11 @@ if [ ! -x "$PEERS_DIR/venv/bin/python" ]; then
 fi
 export PERF_PY=$PEERS_DIR/venv/bin/python
 
-cargo build --release --quiet
-export PDDLC=$PWD/target/release/pddlc
+if [ -z "${PDDLC:-}" ]; then
+    cargo build --release --quiet
+    PDDLC=$PWD/target/release/pddlc
+fi
+export PDDLC
 OUT=$PEERS_DIR/run
 rm -rf "$OUT" && mkdir -p "$OUT"
 
@@ -46,12 +50,11 @@ for tool in $PEERS; do
 done
 python3 "$PERF/perf.py" parse pddlc-check --root "$SHARED/corpus" --budget "$BUDGET" \
     "${SHARD_ARGS[@]}" --records "$OUT/pddlc.jsonl" --out "$OUT/pddlc.json" >/dev/null
-python3 "$PERF/perf.py" summarize "$OUT"/*.json 2>/dev/null || true
 records=()
 for tool in $PEERS; do records+=("$OUT/$tool.jsonl"); done
 python3 "$PERF/perf.py" common "${records[@]}" "$OUT/pddlc.jsonl" --ratio-to pddlc
 
-for blocks in 20000 270000; do
+for blocks in 20000 240000; do
     dir=$OUT/bw-$blocks
     python3 "$PERF/gen_blocks.py" "$blocks" "$dir" >/dev/null
     problem=$dir/bw-$blocks.pddl
@@ -66,7 +69,7 @@ for blocks in 20000 270000; do
     for tool in $PEERS; do records+=("$dir/$tool.jsonl"); done
     python3 "$PERF/perf.py" common "${records[@]}" "$dir/pddlc.jsonl" --ratio-to pddlc
     for tool in $PEERS pddlc; do
-        python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); print(sys.argv[2], "peak RSS", s.get("peak_rss_mb", s.get("peak_rss")), "MB")' \
+        python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); print(sys.argv[2], "peak RSS", s.get("peak_rss_MB"), "MB")' \
             "$dir/$tool.json" "$tool" 2>/dev/null || true
     done
     /usr/bin/time -f "pddlc check: %U s user, %S s sys, %M KB peak RSS" \
