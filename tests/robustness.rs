@@ -245,3 +245,56 @@ fn random_mutations_never_panic_and_print_losslessly() {
         "only {parsed_clean} mutations parsed cleanly"
     );
 }
+
+/// Hostile inputs cost a bounded number of diagnostics: a run of the same problem is one
+/// diagnostic, and no input yields more than `MAX_PER_FILE` plus the closing note.
+#[test]
+fn hostile_inputs_yield_few_diagnostics() {
+    use pddlc::diagnostics::{Code, MAX_PER_FILE};
+    const SIZE: usize = 2 * 1024 * 1024;
+
+    let closes = ")".repeat(SIZE);
+    let parsed = parse::file(&closes);
+    assert_eq!(parsed.diagnostics.len(), 1, "{:?}", parsed.diagnostics);
+    assert_eq!(parsed.diagnostics[0].code, Code::UnmatchedClose);
+    assert!(parsed.diagnostics[0].message.contains(&SIZE.to_string()));
+
+    let opens = "(".repeat(SIZE);
+    let parsed = parse::file(&opens);
+    assert_eq!(parsed.diagnostics.len(), 1, "{:?}", parsed.diagnostics);
+    assert_eq!(parsed.diagnostics[0].code, Code::NestingTooDeep);
+
+    let name = "a".repeat(SIZE);
+    let parsed = parse::file(&name);
+    assert_eq!(parsed.diagnostics.len(), 1, "{:?}", parsed.diagnostics);
+    let parsed = parse::file(&format!("(define (domain {name}))"));
+    assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
+
+    let surplus = format!("(define (domain d)){}", ") ".repeat(SIZE / 2));
+    let parsed = parse::file(&surplus);
+    assert!(parsed.value.is_some());
+    assert_eq!(parsed.diagnostics.len(), 1, "{:?}", parsed.diagnostics);
+    assert_eq!(parsed.diagnostics[0].code, Code::SurplusClose);
+    assert!(
+        parsed.diagnostics[0]
+            .message
+            .contains(&(SIZE / 2).to_string())
+    );
+
+    let mut many = String::from("(define (domain d)\n");
+    for i in 0..SIZE / 64 {
+        many.push_str(&format!("(:unknown-{i})\n"));
+    }
+    many.push(')');
+    let parsed = parse::file(&many);
+    assert_eq!(parsed.diagnostics.len(), MAX_PER_FILE + 1);
+    let note = &parsed.diagnostics[MAX_PER_FILE];
+    assert_eq!(note.code, Code::TooManyDiagnostics);
+    assert!(note.is_error(), "the note stands for errors");
+    let left_out = SIZE / 64 - MAX_PER_FILE;
+    assert!(
+        note.message.starts_with(&format!("{left_out} more")),
+        "{}",
+        note.message
+    );
+}

@@ -70,6 +70,7 @@ codes! {
     MissingValue, "P016", "missing-value", Error, "a `:keyword` without its value";
     OperatorArity, "P017", "operator-arity", Error, "an arithmetic operator with the wrong number of arguments";
     TextAroundDefinition, "P018", "text-around-definition", Error, "Markdown or prose around the definition, as in a chat answer";
+    TooManyDiagnostics, "P019", "too-many-diagnostics", Advice, "more diagnostics than pddlc reports for one input: the rest are counted in one note";
     UndeclaredPredicate, "C101", "undeclared-predicate", Error, "an atom uses a predicate the domain does not declare";
     ArityMismatch, "C102", "arity-mismatch", Error, "a predicate or function is used with the wrong number of arguments";
     UndefinedVariable, "C103", "undefined-variable", Error, "a variable that is neither a parameter nor bound by a quantifier";

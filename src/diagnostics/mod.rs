@@ -168,3 +168,40 @@ pub fn sort(diagnostics: &mut [Diagnostic]) {
         (file, start, end, d.code)
     });
 }
+
+/// The most diagnostics a stage reports for one input; [`cap`] folds the rest into one note.
+pub const MAX_PER_FILE: usize = 100;
+
+/// Keeps the first [`MAX_PER_FILE`] of sorted diagnostics and replaces the others by one
+/// `P019 too-many-diagnostics` note at the first one left out, saying how many there were. The
+/// note is an error when any diagnostic it stands for is, so that severities (and exit codes)
+/// stay what they were. Bounds the output, and the rendering time, of a damaged input.
+pub fn cap(diagnostics: &mut Vec<Diagnostic>) {
+    if diagnostics.len() <= MAX_PER_FILE {
+        return;
+    }
+    let left_out = &diagnostics[MAX_PER_FILE..];
+    let count = left_out.len();
+    let errors = left_out.iter().filter(|d| d.is_error()).count();
+    let first = &left_out[0];
+    let mut note = match first.primary() {
+        Some(label) => {
+            Diagnostic::new(Code::TooManyDiagnostics, String::new(), label.span).in_file(label.file)
+        }
+        None => Diagnostic::unlocated(Code::TooManyDiagnostics, String::new()),
+    };
+    note.message = format!(
+        "{count} more diagnostic{} from here on {} not shown ({errors} of them errors)",
+        if count == 1 { "" } else { "s" },
+        if count == 1 { "is" } else { "are" },
+    );
+    note = note.with_help(format!(
+        "only the first {MAX_PER_FILE} diagnostics of an input are reported; fix these and run \
+         again"
+    ));
+    if errors > 0 {
+        note = note.with_severity(Severity::Error);
+    }
+    diagnostics.truncate(MAX_PER_FILE);
+    diagnostics.push(note);
+}

@@ -82,14 +82,17 @@ pub fn file(source: &str) -> Parsed<Option<PddlFile>> {
 }
 
 fn definition(source: &str) -> Parsed<Option<PddlFile>> {
-    let scan = scan::scan(source);
+    let mut scan = scan::scan(source);
     if scan.diagnostics.iter().any(Diagnostic::is_error) {
+        crate::diagnostics::cap(&mut scan.diagnostics);
         return Parsed {
             value: None,
             diagnostics: scan.diagnostics,
         };
     }
-    with_stack(|| lower::file(source, scan.top_level_close))
+    let mut parsed = with_stack(|| lower::file(source, scan.top_level_close, scan.surplus_tail));
+    crate::diagnostics::cap(&mut parsed.diagnostics);
+    parsed
 }
 
 /// Parses a domain; a problem (or anything else) is an error.

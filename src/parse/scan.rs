@@ -61,6 +61,10 @@ pub(super) struct Scan {
     pub diagnostics: Vec<Diagnostic>,
     /// Offset of the `)` that closes the outermost form, when it closes before the end.
     pub top_level_close: Option<usize>,
+    /// Where the run of surplus `)` that ends the input starts (only whitespace between and
+    /// after them). The parser reads the text before it and counts the run itself, so that a
+    /// megabyte of `)` is not a megabyte of pest pairs.
+    pub surplus_tail: Option<usize>,
 }
 
 fn token_end(bytes: &[u8], mut i: usize) -> usize {
@@ -90,8 +94,12 @@ pub(super) fn scan(source: &str) -> Scan {
     let mut diagnostics = Vec::new();
     let mut misplaced: Option<Misplaced> = None;
     let mut top_level_close = None;
+    let mut surplus_tail = None;
     let mut i = 0;
     while i < bytes.len() {
+        if surplus_tail.is_some() && !matches!(bytes[i], b')' | b' ' | b'\t' | b'\r' | b'\n') {
+            surplus_tail = None;
+        }
         match bytes[i] {
             b';' => {
                 while i < bytes.len() && bytes[i] != b'\n' {
@@ -118,6 +126,7 @@ pub(super) fn scan(source: &str) -> Scan {
                     return Scan {
                         diagnostics,
                         top_level_close,
+                        surplus_tail: None,
                     };
                 }
                 stack.push(i);
@@ -125,16 +134,33 @@ pub(super) fn scan(source: &str) -> Scan {
             b')' => {
                 if stack.pop().is_none() {
                     if top_level_close.is_none() {
-                        // A `)` before any `(`: nothing to recover, pest reports it.
-                        diagnostics.push(
-                            Diagnostic::new(
-                                Code::UnmatchedClose,
-                                "this `)` closes nothing",
-                                Span::new(i, i + 1),
-                            )
-                            .with_help("remove it"),
-                        );
+                        // A `)` before any `(`: nothing to recover, pest reports it. A run of
+                        // them (only whitespace and comments between) is one diagnostic, so
+                        // that a file of `)` costs one, not one per byte.
+                        let run_start = i;
+                        let mut count = 1;
+                        let mut last = i;
+                        i += 1;
+                        loop {
+                            while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+                                i += 1;
+                            }
+                            if i < bytes.len() && bytes[i] == b';' {
+                                while i < bytes.len() && bytes[i] != b'\n' {
+                                    i += 1;
+                                }
+                            } else if i < bytes.len() && bytes[i] == b')' {
+                                count += 1;
+                                last = i;
+                                i += 1;
+                            } else {
+                                break;
+                            }
+                        }
+                        diagnostics.push(unmatched_close(run_start, last, count));
+                        continue;
                     }
+                    surplus_tail.get_or_insert(i);
                 } else if stack.is_empty() && top_level_close.is_none() {
                     top_level_close = Some(i);
                 }
@@ -176,7 +202,26 @@ pub(super) fn scan(source: &str) -> Scan {
     Scan {
         diagnostics,
         top_level_close,
+        surplus_tail,
     }
+}
+
+/// The diagnostic for a run of `count` unmatched `)`, the first at `first`, the last at `last`.
+fn unmatched_close(first: usize, last: usize, count: usize) -> Diagnostic {
+    if count == 1 {
+        return Diagnostic::new(
+            Code::UnmatchedClose,
+            "this `)` closes nothing",
+            Span::new(first, first + 1),
+        )
+        .with_help("remove it");
+    }
+    Diagnostic::new(
+        Code::UnmatchedClose,
+        format!("these {count} `)` close nothing"),
+        Span::new(first, last + 1),
+    )
+    .with_help("remove them")
 }
 
 /// The diagnostic for forms still open at the end of the input.

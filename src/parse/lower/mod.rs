@@ -33,11 +33,16 @@ struct Bug {
 
 type R<T> = Result<T, Bug>;
 
-pub(super) fn file(source: &str, top_level_close: Option<usize>) -> Parsed<Option<PddlFile>> {
+pub(super) fn file(
+    source: &str,
+    top_level_close: Option<usize>,
+    surplus_tail: Option<usize>,
+) -> Parsed<Option<PddlFile>> {
     let mut lower = Lower {
         source,
         diagnostics: Vec::new(),
         top_level_close,
+        surplus_tail: None,
     };
     if is_blank(source) {
         lower.diagnostics.push(
@@ -51,8 +56,28 @@ pub(super) fn file(source: &str, top_level_close: Option<usize>) -> Parsed<Optio
         return lower.finish(None);
     }
     let whole = Span::new(0, source.len());
-    let value = match PddlParser::parse(Rule::file, source) {
+    // A run of surplus `)` ending the input is counted here rather than parsed pair by pair.
+    let text = match surplus_tail {
+        Some(start) => {
+            let tail = &source[start..];
+            let count = tail.bytes().filter(|&b| b == b')').count();
+            let last = start + tail.rfind(')').unwrap_or(0);
+            lower.surplus_tail = Some((
+                Span::new(start, start + 1),
+                Span::new(last, last + 1),
+                count,
+            ));
+            &source[..start]
+        }
+        None => source,
+    };
+    let value = match PddlParser::parse(Rule::file, text) {
         Err(error) => {
+            // Rare: report the error exactly as a parse of the whole input does.
+            let error = match PddlParser::parse(Rule::file, source) {
+                Err(whole_error) => whole_error,
+                Ok(_) => error,
+            };
             lower.diagnostics.push(from_pest(source, whole, &error));
             None
         }
@@ -89,6 +114,9 @@ struct Lower<'s> {
     source: &'s str,
     diagnostics: Vec<Diagnostic>,
     top_level_close: Option<usize>,
+    /// The run of surplus `)` ending the input, left out of the parse: its first and last `)`
+    /// and how many there are.
+    surplus_tail: Option<(Span, Span, usize)>,
 }
 
 /// Which sections a definition has seen, for duplicate reporting.
@@ -215,7 +243,11 @@ impl<'s> Lower<'s> {
     /// Reports what stands after the definition: surplus `)` are a warning, anything else an
     /// error (it is content the definition does not hold).
     fn trailing(&mut self, trailing: &[Span], definition: Option<Span>) {
-        let Some(first) = trailing.first() else {
+        let tail = self.surplus_tail;
+        let Some(first) = trailing
+            .first()
+            .or(tail.as_ref().map(|(first, _, _)| first))
+        else {
             return;
         };
         let content = trailing
@@ -223,8 +255,10 @@ impl<'s> Lower<'s> {
             .find(|s| &self.source[s.start..s.end] != ")");
         match content {
             None => {
-                let last = trailing[trailing.len() - 1];
-                let count = trailing.len();
+                let (last, count) = match tail {
+                    Some((_, last, count)) => (last, trailing.len() + count),
+                    None => (trailing[trailing.len() - 1], trailing.len()),
+                };
                 let mut diagnostic = Diagnostic::new(
                     Code::SurplusClose,
                     if count == 1 {

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# pddlc side by side with the Python peers, in one run, through ../shared/perf/perf.py.
+#
+# Installs the peers into a venv of its own (kept in $PEERS_DIR, default target/peers), builds
+# the release binary, and measures pddlc (`pddlc check domain problem`, one process per file)
+# and Loki (pypddl, in one interpreter) on the same inputs:
+#   1. the corpus (../shared/corpus): the files both accept, with the ratio Loki / pddlc;
+#   2. the 20,000-block problem of gen_blocks.py (1.06 MB);
+#   3. a 240,000-block problem (14 MB).
+# For the single large problems it also runs `/usr/bin/time -v pddlc check` for CPU time and
+# peak RSS. The other peers (pddl, tarski, Fast Downward's translator) are installed too; pass
+# their names in PEERS to run them on the corpus as well (PEERS="loki pddl tarski fd").
+#
+# Environment: SHARED (default ../shared), PEERS_DIR, PEERS, BUDGET (seconds per corpus run,
+# default 420), SHARD (e.g. 0/4: every 4th corpus file, for a quicker run), PDDLC (a binary to
+# measure instead of building target/release/pddlc).
+# Read the ratios, not the absolute times: the machines are shared and noisy.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+SHARED=${SHARED:-../shared}
+PERF=$SHARED/perf
+PEERS_DIR=${PEERS_DIR:-$PWD/target/peers}
+PEERS=${PEERS:-loki}
+BUDGET=${BUDGET:-420}
+SHARD_ARGS=()
+if [ -n "${SHARD:-}" ]; then SHARD_ARGS=(--shard "$SHARD"); fi
+
+if [ ! -x "$PEERS_DIR/venv/bin/python" ]; then
+    python3 -m venv "$PEERS_DIR/venv"
+    "$PEERS_DIR/venv/bin/pip" install --quiet pypddl==1.7.0 pddl==0.5.1 tarski==0.9.1 numpy scipy \
+        fast-downward-translate==26.6.0
+fi
+export PERF_PY=$PEERS_DIR/venv/bin/python
+
+if [ -z "${PDDLC:-}" ]; then
+    cargo build --release --quiet
+    PDDLC=$PWD/target/release/pddlc
+fi
+export PDDLC
+OUT=$PEERS_DIR/run
+rm -rf "$OUT" && mkdir -p "$OUT"
+
+echo "== load: $(cat /proc/loadavg) on $(nproc) cores"
+
+echo "== corpus ($SHARED/corpus${SHARD:+, shard $SHARD})"
+for tool in $PEERS; do
+    python3 "$PERF/perf.py" parse "$tool" --root "$SHARED/corpus" --budget "$BUDGET" \
+        "${SHARD_ARGS[@]}" --records "$OUT/$tool.jsonl" --out "$OUT/$tool.json" >/dev/null
+done
+python3 "$PERF/perf.py" parse pddlc-check --root "$SHARED/corpus" --budget "$BUDGET" \
+    "${SHARD_ARGS[@]}" --records "$OUT/pddlc.jsonl" --out "$OUT/pddlc.json" >/dev/null
+records=()
+for tool in $PEERS; do records+=("$OUT/$tool.jsonl"); done
+python3 "$PERF/perf.py" common "${records[@]}" "$OUT/pddlc.jsonl" --ratio-to pddlc
+
+for blocks in 20000 240000; do
+    dir=$OUT/bw-$blocks
+    python3 "$PERF/gen_blocks.py" "$blocks" "$dir" >/dev/null
+    problem=$dir/bw-$blocks.pddl
+    echo "== $blocks blocks ($(du -h "$problem" | cut -f1))"
+    for tool in $PEERS; do
+        python3 "$PERF/perf.py" parse "$tool" --root "$dir" --records "$dir/$tool.jsonl" \
+            --out "$dir/$tool.json" >/dev/null
+    done
+    python3 "$PERF/perf.py" parse pddlc-check --root "$dir" --records "$dir/pddlc.jsonl" \
+        --out "$dir/pddlc.json" >/dev/null
+    records=()
+    for tool in $PEERS; do records+=("$dir/$tool.jsonl"); done
+    python3 "$PERF/perf.py" common "${records[@]}" "$dir/pddlc.jsonl" --ratio-to pddlc
+    for tool in $PEERS pddlc; do
+        python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); print(sys.argv[2], "peak RSS", s.get("peak_rss_MB"), "MB")' \
+            "$dir/$tool.json" "$tool" 2>/dev/null || true
+    done
+    /usr/bin/time -f "pddlc check: %U s user, %S s sys, %M KB peak RSS" \
+        "$PDDLC" check "$dir/domain.pddl" "$problem" >/dev/null
+done
