@@ -51,10 +51,12 @@ fn check_exits_one_on_errors_and_two_on_io_and_usage_failures() {
     assert_eq!(code(&out), 1);
     let out = pddlc(&["check", "no/such/file.pddl"]);
     assert_eq!(code(&out), 2);
+    // An unreadable input is a P090 diagnostic, in the format asked for.
     assert!(
-        stderr(&out).contains("no/such/file.pddl"),
+        stdout(&out).starts_with("no/such/file.pddl:1:1: error: ")
+            && stdout(&out).contains("[P090]"),
         "{}",
-        stderr(&out)
+        stdout(&out)
     );
     let out = pddlc(&["check"]);
     assert_eq!(code(&out), 2);
@@ -84,8 +86,7 @@ fn a_conflicting_redeclaration_exits_one_and_an_identical_one_exits_zero() {
     let out = pddlc(&["check", "--format", "gcc", conflicting.to_str().unwrap()]);
     assert_eq!(code(&out), 1, "{}{}", stdout(&out), stderr(&out));
     assert!(
-        stdout(&out)
-            .contains("conflicting.pddl:2:30: error[C115]: predicate `p` is declared again"),
+        stdout(&out).contains("conflicting.pddl:2:30: error: predicate `p` is declared again"),
         "{}",
         stdout(&out)
     );
@@ -98,7 +99,7 @@ fn a_conflicting_redeclaration_exits_one_and_an_identical_one_exits_zero() {
     let out = pddlc(&["check", "--format", "gcc", identical.to_str().unwrap()]);
     assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
     assert!(
-        stdout(&out).contains("warning[C105]: predicate `P` is declared twice"),
+        stdout(&out).contains("warning: predicate `P` is declared twice"),
         "{}",
         stdout(&out)
     );
@@ -140,7 +141,7 @@ fn hostile_inputs_give_a_clean_located_error_and_exit_one() {
         );
         let line = stdout(&out);
         assert!(
-            line.starts_with(&format!("{path}:")) && line.contains(&format!("error[{expected}]")),
+            line.starts_with(&format!("{path}:")) && line.contains(&format!("[{expected}]\n")),
             "{name}: {line}"
         );
     }
@@ -221,13 +222,18 @@ fn val_and_gcc_lines_have_their_editor_shapes() {
         )
     );
     let out = pddlc(&["check", "--format", "gcc", file]);
-    let third = stdout(&out).lines().nth(2).unwrap_or_default().to_string();
-    assert_eq!(
-        third,
-        format!(
-            "{file}:6:29: error[P005]: expected a numeric expression or `total-time`, found `)`"
-        )
+    // Vim's `%f:%l:%c: %trror: %m` reads the first line of each diagnostic; `note:` lines
+    // follow with the labels and the help.
+    let text = stdout(&out);
+    let errors: Vec<&str> = text.lines().filter(|l| !l.contains(": note: ")).collect();
+    assert!(
+        stdout(&out).contains(&format!(
+            "{file}:6:29: error: expected a numeric expression or `total-time`, found `)` [P005]\n"
+        )),
+        "{}",
+        stdout(&out)
     );
+    assert_eq!(errors.len(), 4, "{}", stdout(&out));
 }
 
 #[test]
@@ -255,7 +261,7 @@ fn check_reads_directories() {
     let out = pddlc(&["check", "--format", "gcc", "fixtures/parse"]);
     assert_eq!(code(&out), 1);
     assert!(
-        stdout(&out).contains("P017_operator_arity.pddl:5:30: error[P017]"),
+        stdout(&out).contains("P017_operator_arity.pddl:5:30: error: "),
         "{}",
         stdout(&out)
     );
@@ -308,7 +314,11 @@ fn fmt_refuses_to_rewrite_a_file_with_errors() {
 fn parse_prints_the_tree_as_json() {
     let out = pddlc(&["parse", "--json", "domains/blocksworld/problem.pddl"]);
     assert_eq!(code(&out), 0);
-    let json: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
+    let document: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
+    assert_eq!(document["version"], 1);
+    assert_eq!(document["file"], "domains/blocksworld/problem.pddl");
+    assert_eq!(document["diagnostics"], serde_json::json!([]));
+    let json = &document["tree"];
     assert_eq!(json["file"], "problem");
     assert_eq!(json["name"]["text"], "reverse-three");
     assert_eq!(json["objects"].as_array().map(Vec::len), Some(3));
@@ -323,7 +333,7 @@ fn files_are_told_apart_by_content_not_by_name() {
     let out = pddlc(&["parse", "--json", &misnamed.to_string_lossy()]);
     assert_eq!(code(&out), 0);
     let json: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
-    assert_eq!(json["file"], "problem");
+    assert_eq!(json["tree"]["file"], "problem");
 }
 
 #[test]
@@ -349,11 +359,11 @@ fn the_tarski_profile_gives_tarskis_verdict() {
     assert_eq!(code(&out), 1);
     let text = stdout(&out);
     assert!(
-        text.contains("C150_missing_precondition.pddl:7:5: error[C150]"),
+        text.contains("C150_missing_precondition.pddl:7:5: error: "),
         "{text}"
     );
     assert!(
-        text.contains("P007_invalid_utf8.pddl:2:8: error[P007]"),
+        text.contains("P007_invalid_utf8.pddl:2:8: error: "),
         "{text}"
     );
     // The pddl profile accepts what tarski rejects here: a missing precondition is valid PDDL.
@@ -375,7 +385,10 @@ fn validate_reports_verdicts_in_the_json_contract_and_exit_codes() {
     let valid = "fixtures/validate/valid_reverse_tower/plan.txt";
     let out = pddlc(&["validate", "--format", "json", task[0], task[1], valid]);
     assert_eq!(code(&out), 0, "{}", stdout(&out));
-    let json: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
+    // One shape for one plan or many: the versioned document with a row per plan.
+    let document: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
+    assert_eq!(document["version"], 1);
+    let json = &document["plans"][0];
     let keys: Vec<&str> = json
         .as_object()
         .expect("an object")
@@ -403,6 +416,7 @@ fn validate_reports_verdicts_in_the_json_contract_and_exit_codes() {
     let out = pddlc(&["validate", "--format", "json", task[0], task[1], broken]);
     assert_eq!(code(&out), 1);
     let json: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
+    let json = &json["plans"][0];
     assert_eq!(json["failed_step"], 2);
     assert_eq!(json["unsatisfied"], serde_json::json!(["(arm-empty)"]));
     assert_eq!(json["failures"][0]["kind"], "precondition");
@@ -418,7 +432,7 @@ fn validate_reports_verdicts_in_the_json_contract_and_exit_codes() {
         broken,
     ]);
     let json: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
-    let steps: Vec<&Value> = json["failures"]
+    let steps: Vec<&Value> = json["plans"][0]["failures"]
         .as_array()
         .expect("failures")
         .iter()
@@ -436,10 +450,12 @@ fn validate_reports_verdicts_in_the_json_contract_and_exit_codes() {
 
     // Usage and I/O failures.
     assert_eq!(code(&pddlc(&["validate", task[0], task[1]])), 2);
-    assert_eq!(
-        code(&pddlc(&["validate", task[0], task[1], "no/such.plan"])),
-        2
-    );
+    // An unreadable plan is a row with a P090 diagnostic; the other plans' rows are kept.
+    let out = pddlc(&["validate", task[0], task[1], "no/such.plan", valid]);
+    assert_eq!(code(&out), 2);
+    let json: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
+    assert_eq!(json["plans"][0]["diagnostics"][0]["code"], "P090");
+    assert_eq!(json["plans"][1]["valid"], true);
     // An invalid task is reported before any plan runs.
     let out = pddlc(&[
         "validate",
@@ -677,8 +693,11 @@ fn kitchen_compile_and_validate_agree_with_kitchen_run() {
     };
     let ran = pddlc(&["kitchen", "run", "--format", "json", "--env", env, &plan]);
     let simmer: Value = serde_json::from_str(&stdout(&ran)).expect("valid JSON");
-    assert_eq!(steps(&json["failures"]), vec![3, 4, 7]);
-    assert_eq!(steps(&json["failures"]), steps(&simmer["failures"]));
+    assert_eq!(steps(&json["plans"][0]["failures"]), vec![3, 4, 7]);
+    assert_eq!(
+        steps(&json["plans"][0]["failures"]),
+        steps(&simmer["failures"])
+    );
     assert!(stdout(&validated).contains("(present missing-tomato_1)"));
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -711,7 +730,7 @@ fn validate_and_kitchen_run_speak_the_editor_formats() {
     let out = pddlc(&["validate", "--format", "gcc", task[0], task[1], broken]);
     assert_eq!(code(&out), 1);
     assert!(
-        stdout(&out).starts_with(&format!("{broken}:2:1: error[V306]: (unstack b c)")),
+        stdout(&out).starts_with(&format!("{broken}:2:1: error: (unstack b c)")),
         "{}",
         stdout(&out)
     );
@@ -725,7 +744,7 @@ fn validate_and_kitchen_run_speak_the_editor_formats() {
     let out = pddlc(&["validate", "--format", "gcc", task[0], task[1], short]);
     assert_eq!(code(&out), 1);
     assert!(
-        stdout(&out).starts_with(&format!("{}:", task[1])) && stdout(&out).contains("error[V307]"),
+        stdout(&out).starts_with(&format!("{}:", task[1])) && stdout(&out).contains("[V307]"),
         "{}",
         stdout(&out)
     );
@@ -736,7 +755,7 @@ fn validate_and_kitchen_run_speak_the_editor_formats() {
     assert_eq!(code(&out), 1);
     assert!(
         stdout(&out).starts_with(&format!(
-            "{plan}:1:1: error[K405]: `[TAKE_OUT] <lettuce> (1) <fridge> (1)` cannot run"
+            "{plan}:1:1: error: `[TAKE_OUT] <lettuce> (1) <fridge> (1)` cannot run"
         )),
         "{}",
         stdout(&out)
@@ -762,7 +781,7 @@ fn validate_takes_an_undefined_total_cost_as_zero_as_val_does() {
     let out = pddlc(&["validate", "--format", "json", &domain, &problem, &plan]);
     assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
     let json: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
-    assert_eq!(json["valid"], true);
+    assert_eq!(json["plans"][0]["valid"], true);
 }
 
 /// Output into a pipe whose reader has gone ends the process quietly: no panic, no message.
