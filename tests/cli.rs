@@ -630,7 +630,7 @@ fn kitchen_runs_the_shipped_example_on_the_embedded_world() {
     ]);
     assert_eq!(code(&out), 1);
     let json: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
-    let failures = json["failures"].as_array().expect("failures");
+    let failures = json["plans"][0]["failures"].as_array().expect("failures");
     assert_eq!(failures.len(), 1, "{json}");
     assert_eq!(failures[0]["failure_type"], "latent");
     assert_eq!(failures[0]["reversible"], false);
@@ -696,7 +696,7 @@ fn kitchen_compile_and_validate_agree_with_kitchen_run() {
     assert_eq!(steps(&json["plans"][0]["failures"]), vec![3, 4, 7]);
     assert_eq!(
         steps(&json["plans"][0]["failures"]),
-        steps(&simmer["failures"])
+        steps(&simmer["plans"][0]["failures"])
     );
     assert!(stdout(&validated).contains("(present missing-tomato_1)"));
     let _ = std::fs::remove_dir_all(&dir);
@@ -765,6 +765,8 @@ fn validate_and_kitchen_run_speak_the_editor_formats() {
     assert_eq!(val_pattern(&first), Some((plan, 1, "Error")), "{first}");
     let out = pddlc(&["kitchen", "run", "--format", "json", "--env", env, plan]);
     let json: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
+    assert_eq!(json["version"], 1);
+    let json = &json["plans"][0];
     assert_eq!(json["failures"][0]["failure_type"], "immediate");
     assert_eq!(json["diagnostics"][0]["code"], "K405");
     assert_eq!(json["diagnostics"][0]["line"], 1);
