@@ -824,3 +824,248 @@ fn writing_into_a_closed_pipe_ends_quietly() {
         );
     }
 }
+
+/// Runs pddlc with `stdin` on its standard input, `NO_COLOR` set and `TERM=dumb`.
+fn pddlc_piped(args: &[&str], stdin: Option<&[u8]>) -> Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pddlc"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .env("TERM", "dumb")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("pddlc runs");
+    let mut input = child.stdin.take().expect("stdin");
+    if let Some(bytes) = stdin {
+        // A run that refuses its flags may end before reading: a closed pipe is fine.
+        let _ = input.write_all(bytes);
+    }
+    drop(input);
+    child.wait_with_output().expect("pddlc ends")
+}
+
+/// The CLI convention (docs/cli.md) as a table: every subcommand under every `--format`, from
+/// files and from standard input, without colour; the exit code each must give, and every JSON
+/// output parses and carries `version`.
+#[test]
+fn every_subcommand_speaks_every_format() {
+    const D: &str = "domains/blocksworld/domain.pddl";
+    const P: &str = "domains/blocksworld/problem.pddl";
+    const PLAN: &str = "fixtures/validate/valid_reverse_tower/plan.txt";
+    const BROKEN_PLAN: &str = "fixtures/validate/V306_precondition_unsatisfied/plan.txt";
+    const BAD: &str = "fixtures/parse/P005_bad_effect.pddl";
+    const ENV: &str = "domains/kitchen/examples/salad/env.json";
+    const SAFE: &str = "domains/kitchen/examples/salad/safe.txt";
+    let root = env!("CARGO_MANIFEST_DIR");
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let pair = format!("{{\"id\": 7, \"gold\": \"{root}/{D}\", \"pred\": \"{root}/{D}\"}}\n");
+    let pairs = write(dir.path(), "pairs.jsonl", pair.as_bytes());
+    let pairs = pairs.to_string_lossy().to_string();
+    let read = |path: &str| std::fs::read(path).expect("fixture");
+
+    // (arguments, the file given as `-` in the stdin variant, exit code by format: human,
+    // json, gcc, val).
+    type Row<'a> = (Vec<&'a str>, Option<&'a str>, [i32; 4]);
+    let rows: Vec<Row> = vec![
+        (vec!["check", D, P], Some(D), [0; 4]),
+        (vec!["check", BAD], Some(BAD), [1; 4]),
+        (vec!["check", "no/such.pddl"], None, [2; 4]),
+        (vec!["fmt", D], Some(D), [0; 4]),
+        (vec!["fmt", BAD], Some(BAD), [1; 4]),
+        (vec!["parse", P], Some(P), [0; 4]),
+        (vec!["parse", BAD], Some(BAD), [1; 4]),
+        (vec!["validate", D, P, PLAN], Some(PLAN), [0; 4]),
+        (
+            vec!["validate", D, P, BROKEN_PLAN],
+            Some(BROKEN_PLAN),
+            [1; 4],
+        ),
+        (vec!["validate", D, P, "no/such.plan"], None, [2; 4]),
+        (vec!["applicable", D, P], Some(P), [0; 4]),
+        (
+            vec!["applicable", D, P, BROKEN_PLAN],
+            Some(BROKEN_PLAN),
+            [1; 4],
+        ),
+        // A score is not a diagnostic: gcc and val are refused.
+        (vec!["score", D, D], Some(D), [0, 0, 2, 2]),
+        // A batch has no table.
+        (vec!["score", "--pairs", &pairs], None, [2, 0, 2, 2]),
+        (
+            vec!["kitchen", "run", "--env", ENV, SAFE],
+            Some(SAFE),
+            [0; 4],
+        ),
+        (vec!["kitchen", "describe", "--env", ENV], Some(ENV), [0; 4]),
+        (vec!["kitchen", "compile", "--env", ENV], None, [0; 4]),
+        (
+            vec!["kitchen", "plan", "--to-pddl", "--env", ENV, SAFE],
+            Some(SAFE),
+            [0; 4],
+        ),
+    ];
+    let formats = ["human", "json", "gcc", "val"];
+    let mut failures = Vec::new();
+    for (args, piped, codes) in &rows {
+        let mut variants: Vec<(Vec<&str>, Option<Vec<u8>>)> = vec![(args.clone(), None)];
+        if let Some(file) = piped {
+            let position = args.iter().position(|a| a == file).expect("piped file");
+            let mut with_dash = args.clone();
+            with_dash[position] = "-";
+            variants.push((with_dash, Some(read(file))));
+        }
+        for (args, stdin) in &variants {
+            for (format, expected) in formats.iter().zip(codes) {
+                let mut full = args.clone();
+                full.extend(["--format", format, "--color", "auto"]);
+                let out = pddlc_piped(&full, stdin.as_deref());
+                let shown = full.join(" ");
+                if out.status.code() != Some(*expected) {
+                    failures.push(format!(
+                        "{shown}: exit {:?}, expected {expected}\n{}{}",
+                        out.status.code(),
+                        stdout(&out),
+                        stderr(&out)
+                    ));
+                    continue;
+                }
+                if stdout(&out).contains('\u{1b}') {
+                    failures.push(format!("{shown}: colour despite NO_COLOR"));
+                }
+                if *format == "json" && (*expected != 2 || !stdout(&out).is_empty()) {
+                    match serde_json::from_str::<Value>(&stdout(&out)) {
+                        Ok(json) if json["version"] == 1 => {}
+                        Ok(json) => failures.push(format!("{shown}: no version in {json}")),
+                        Err(e) => {
+                            failures.push(format!("{shown}: not JSON ({e}): {}", stdout(&out)))
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // Batches: every JSON line carries the version, read from a file or from stdin.
+    for (args, stdin) in [
+        (
+            vec!["score", "--pairs", pairs.as_str(), "--format", "jsonl"],
+            None,
+        ),
+        (
+            vec!["score", "--pairs", "-", "--format", "jsonl", "--jobs", "2"],
+            Some(pair.as_bytes()),
+        ),
+    ] {
+        let out = pddlc_piped(&args, stdin);
+        assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+        let lines: Vec<Value> = stdout(&out)
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("a JSON line"))
+            .collect();
+        assert_eq!(lines.len(), 2, "{}", stdout(&out));
+        assert!(lines.iter().all(|l| l["version"] == 1), "{}", stdout(&out));
+        assert_eq!(lines[0]["id"], 7);
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn io_errors_are_diagnostics_inside_every_format() {
+    let missing = "fixtures/cli/P090_missing.pddl";
+    let out = pddlc(&[
+        "check",
+        "--format",
+        "json",
+        "domains/blocksworld/domain.pddl",
+        missing,
+    ]);
+    assert_eq!(code(&out), 2);
+    let json: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
+    assert_eq!(json["diagnostics"][0]["code"], "P090");
+    assert_eq!(json["diagnostics"][0]["file"], missing);
+    assert_eq!(json["files"][0]["kind"], "domain");
+    // Standard input twice is the same error, not a hang.
+    let out = pddlc_piped(&["check", "--format", "gcc", "-", "-"], Some(b"(define"));
+    assert_eq!(code(&out), 2);
+    assert!(stdout(&out).contains("[P090]"), "{}", stdout(&out));
+}
+
+#[test]
+fn deny_warnings_makes_warnings_exit_one() {
+    let file = "fixtures/parse/P013_repeated_section.pddl";
+    assert_eq!(code(&pddlc(&["check", file])), 0);
+    assert_eq!(code(&pddlc(&["check", "--deny-warnings", file])), 1);
+}
+
+#[test]
+fn check_names_the_domain_a_problem_was_checked_against_and_prefers_a_clean_one() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let good = std::fs::read("domains/blocksworld/domain.pddl").expect("domain");
+    let text = String::from_utf8_lossy(&good);
+    // The same name, an undeclared predicate: a broken domain that sorts first.
+    let broken = text.replacen(
+        "(:action",
+        "(:action broken :parameters () :effect (nowhere))\n  (:action",
+        1,
+    );
+    let a = write(dir.path(), "a-domain.pddl", broken.as_bytes());
+    let b = write(dir.path(), "b-domain.pddl", &good);
+    let out = pddlc(&[
+        "check",
+        "--format",
+        "json",
+        &a.to_string_lossy(),
+        &b.to_string_lossy(),
+        "domains/blocksworld/problem.pddl",
+    ]);
+    let json: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
+    assert_eq!(
+        json["files"][2]["checked_against"],
+        b.to_string_lossy().as_ref(),
+        "{json}"
+    );
+    let out = pddlc(&[
+        "check",
+        "--format",
+        "gcc",
+        "domains/blocksworld/domain.pddl",
+        "domains/blocksworld/problem.pddl",
+    ]);
+    assert!(
+        stderr(&out).contains("checked against domains/blocksworld/domain.pddl"),
+        "{}",
+        stderr(&out)
+    );
+    // The tarski profile is for domains: a problem is skipped with a note.
+    let out = pddlc(&[
+        "check",
+        "--profile",
+        "tarski",
+        "domains/blocksworld/problem.pddl",
+    ]);
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    assert!(
+        stderr(&out).contains("checks domains only"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn applicable_says_what_it_cannot_interpret() {
+    let dir = "fixtures/validate/V310_validate_unsupported";
+    let out = pddlc(&[
+        "applicable",
+        "--format",
+        "json",
+        &format!("{dir}/domain.pddl"),
+        &format!("{dir}/problem.pddl"),
+    ]);
+    assert_eq!(code(&out), 1, "{}{}", stdout(&out), stderr(&out));
+    let json: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
+    assert_eq!(json["diagnostics"][0]["code"], "V310");
+    assert_eq!(json["applicable"], Value::Null);
+}

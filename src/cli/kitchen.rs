@@ -172,6 +172,27 @@ fn report(diagnostics: &[Diagnostic], files: Vec<SourceFile>) {
     }
 }
 
+/// Prints a text output (PDDL, a plan, a description): as it is, or under `--format json` as
+/// the versioned document `{"version", "diagnostics": [], "output": text}`.
+fn emit(text: &str) {
+    if STYLE
+        .get()
+        .is_some_and(|(format, _)| *format == Format::Json)
+    {
+        let document = serde_json::json!({
+            "version": JSON_VERSION,
+            "diagnostics": [],
+            "output": text,
+        });
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&document).unwrap_or_default()
+        );
+    } else {
+        print!("{text}");
+    }
+}
+
 /// The embedded world, or the one in `dir` (ours if it has `actions.toml`, else Simmer's).
 fn load_world(dir: Option<&Path>) -> Result<World, Outcome> {
     let Some(dir) = dir else {
@@ -350,9 +371,9 @@ fn describe(args: &DescribeArgs) -> Outcome {
         Err(outcome) => return outcome,
     };
     match &args.env {
-        None => print!("{}", kitchen::describe::world(&world)),
+        None => emit(&kitchen::describe::world(&world)),
         Some(path) => match load_env(path) {
-            Ok(env) => print!("{}", kitchen::describe::env(&world, &env)),
+            Ok(env) => emit(&kitchen::describe::env(&world, &env)),
             Err(outcome) => return outcome,
         },
     }
@@ -398,15 +419,16 @@ fn compile(args: &CompileArgs) -> Outcome {
         return Outcome::Failure;
     }
     let domain = pddlc::print::domain(&compile::domain(&world, flavour));
-    if let Some(out) = &args.out {
-        if let Err(e) = std::fs::create_dir_all(out)
+    if let Some(out) = &args.out
+        && let Err(e) = std::fs::create_dir_all(out)
             .and_then(|_| std::fs::write(out.join("domain.pddl"), &domain))
-        {
-            eprintln!("error: {}: {e}", out.display());
-            return Outcome::Failure;
-        }
-    } else {
-        println!("{domain}");
+    {
+        eprintln!("error: {}: {e}", out.display());
+        return Outcome::Failure;
+    }
+    let mut printed = String::new();
+    if args.out.is_none() {
+        printed.push_str(&format!("{domain}\n"));
     }
     for task in &tasks {
         let env_path = match &args.env {
@@ -463,9 +485,10 @@ fn compile(args: &CompileArgs) -> Outcome {
                     return Outcome::Failure;
                 }
             }
-            None => println!("{text}"),
+            None => printed.push_str(&format!("{text}\n")),
         }
     }
+    emit(&printed);
     Outcome::Clean
 }
 
@@ -484,14 +507,14 @@ fn plan(args: &PlanArgs) -> Outcome {
     };
     if args.from_pddl {
         match kitchen::from_pddl_plan(&world, &env, &text) {
-            Ok(plan) => print!("{plan}"),
+            Ok(plan) => emit(&plan),
             Err(e) => {
                 eprintln!("error: {}: {e}", args.plan.display());
                 return Outcome::InputErrors;
             }
         }
     } else {
-        print!("{}", kitchen::to_pddl_plan(&world, &env, &text));
+        emit(&kitchen::to_pddl_plan(&world, &env, &text));
     }
     Outcome::Clean
 }

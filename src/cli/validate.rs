@@ -103,7 +103,8 @@ fn report_task(
         let document = serde_json::json!({
             "version": JSON_VERSION,
             "diagnostics": render::json_diagnostics(diagnostics, &view),
-            json_key: [],
+            // Nothing was validated or listed.
+            json_key: if json_key == "plans" { serde_json::json!([]) } else { serde_json::Value::Null },
         });
         println!(
             "{}",
