@@ -1,6 +1,6 @@
 //! `pddlc check`: parse every input and report its diagnostics.
 
-use super::input::{expand, load};
+use super::input::{expand, load_expanded};
 use super::{Color, Format, Outcome, outcome_of};
 use pddlc::ast::{Domain, PddlFile};
 use pddlc::check::{self, Files};
@@ -45,19 +45,14 @@ pub enum Profile {
 }
 
 pub fn run(args: &Args) -> Outcome {
-    let paths = match expand(&args.files) {
-        Ok(paths) => paths,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return Outcome::Failure;
-        }
-    };
+    let inputs = expand(&args.files);
+    let paths: Vec<PathBuf> = inputs.iter().map(|(path, _)| path.clone()).collect();
     let mut sources: Vec<SourceFile> = Vec::new();
     let mut diagnostics: Vec<Diagnostic> = Vec::new();
     let mut files: Vec<Option<PddlFile>> = Vec::new();
     let mut checked: Vec<Checked> = Vec::new();
-    for (i, path) in paths.iter().enumerate() {
-        let loaded = load(path, FileId(i as u32));
+    for (i, input) in inputs.iter().enumerate() {
+        let loaded = load_expanded(input, FileId(i as u32));
         let kind = match &loaded.file {
             Some(PddlFile::Domain(_)) => Some("domain"),
             Some(PddlFile::Problem(_)) => Some("problem"),

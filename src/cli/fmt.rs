@@ -1,12 +1,12 @@
 //! `pddlc fmt`: canonical PDDL on stdout, or rewritten in place with `--write`.
 
-use super::input::{expand, io_error, is_stdin, load};
+use super::input::{Expanded, expand, io_error, is_stdin, load_expanded};
 use super::{Color, Format, Outcome, outcome_of, render_diagnostics};
 use pddlc::diagnostics::render::{self, JSON_VERSION, Sources};
 use pddlc::diagnostics::{Diagnostic, FileId};
 use pddlc::print::{PrintOptions, file_with};
 use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -47,13 +47,7 @@ pub fn run(args: &Args) -> Outcome {
         eprintln!("error: --write cannot rewrite standard input");
         return Outcome::Failure;
     }
-    let paths = match expand(&args.files) {
-        Ok(paths) => paths,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return Outcome::Failure;
-        }
-    };
+    let paths = expand(&args.files);
     let mut outcome = Outcome::Clean;
     let mut files = Vec::new();
     for path in &paths {
@@ -101,8 +95,9 @@ pub fn run(args: &Args) -> Outcome {
     outcome
 }
 
-fn one(path: &Path, args: &Args) -> Formatted {
-    let loaded = load(path, FileId(0));
+fn one(input: &Expanded, args: &Args) -> Formatted {
+    let path = input.0.as_path();
+    let loaded = load_expanded(input, FileId(0));
     let name = loaded.source.name.clone();
     let mut done = Formatted {
         name,

@@ -56,27 +56,46 @@ pub fn io_error(message: &str, id: FileId) -> Diagnostic {
         .with_help("check the path; `-` reads standard input, once")
 }
 
+/// One input after expansion: a path, and why it cannot be read when that is known already (a
+/// directory without `.pddl` files, or one that cannot be listed).
+pub type Expanded = (PathBuf, Option<String>);
+
 /// Expands directories into the `.pddl` files below them, sorted; files (and `-`) are kept as
-/// given. A directory without `.pddl` files, or one that cannot be read, is an `Err`.
-pub fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+/// given. A directory that yields nothing is kept with the reason, which [`load_expanded`] turns
+/// into a `P090` diagnostic.
+pub fn expand(paths: &[PathBuf]) -> Vec<Expanded> {
     let mut out = Vec::new();
     for path in paths {
         if !is_stdin(path) && path.is_dir() {
             let mut found = Vec::new();
-            walk(path, &mut found).map_err(|e| format!("{}: {e}", path.display()))?;
+            if let Err(e) = walk(path, &mut found) {
+                out.push((path.clone(), Some(format!("{}: {e}", path.display()))));
+                continue;
+            }
             found.sort();
             if found.is_empty() {
-                return Err(format!(
-                    "{}: no .pddl files in this directory",
-                    path.display()
-                ));
+                let message = format!("{}: no .pddl files in this directory", path.display());
+                out.push((path.clone(), Some(message)));
             }
-            out.extend(found);
+            out.extend(found.into_iter().map(|p| (p, None)));
         } else {
-            out.push(path.clone());
+            out.push((path.clone(), None));
         }
     }
-    Ok(out)
+    out
+}
+
+/// [`load`] for an expanded input.
+pub fn load_expanded(input: &Expanded, id: FileId) -> Loaded {
+    match &input.1 {
+        None => load(&input.0, id),
+        Some(message) => Loaded {
+            source: SourceFile::new(display_name(&input.0), String::new()),
+            file: None,
+            diagnostics: vec![io_error(message, id)],
+            unreadable: true,
+        },
+    }
 }
 
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
