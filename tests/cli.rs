@@ -567,6 +567,7 @@ fn score_scores_pairs_and_batches_without_dropping_rows() {
         "{}",
         rows[2]
     );
+    assert_eq!(rows[2]["codes"], serde_json::json!(["P090"]));
     assert_eq!(rows[3]["pairs"], 3);
     assert_eq!(rows[3]["errors"], 1);
 

@@ -306,7 +306,15 @@ fn score_line(
             (out, Some(scored.metrics))
         }
         Err(error) => {
-            let mut row = json!({ "version": JSON_VERSION, "line": number, "error": error });
+            // A file that cannot be read is P090, as everywhere; a malformed line has no code.
+            let unreadable = error.ends_with("no such file") || error.contains("(os error");
+            let codes: Vec<&str> = if unreadable { vec!["P090"] } else { Vec::new() };
+            let mut row = json!({
+                "version": JSON_VERSION,
+                "line": number,
+                "error": error,
+                "codes": codes,
+            });
             if let Some(id) = id {
                 row["id"] = id;
             }
