@@ -45,7 +45,7 @@ enum Command {
     Applicable(validate::ApplicableArgs),
     /// Score a generated domain against a gold one with Text2World's metrics.
     Score(score::Args),
-    /// The Simmer kitchen world: run plans in it, describe it.
+    /// The Simmer kitchen world: run plans in it, describe it, compile it to PDDL, translate plans.
     Kitchen(kitchen::Args),
 }
 
