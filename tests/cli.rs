@@ -1070,3 +1070,35 @@ fn applicable_says_what_it_cannot_interpret() {
     assert_eq!(json["diagnostics"][0]["code"], "V310");
     assert_eq!(json["applicable"], Value::Null);
 }
+
+#[test]
+fn gcc_counts_display_columns_and_json_counts_characters() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let file = write(
+        dir.path(),
+        "tabs.pddl",
+        b"(define (domain d)\n\t(:requirements :strips)\n\t(:predicates (p))\n\t(:action a :parameters () :effect (q)))\n",
+    );
+    let name = file.to_string_lossy().to_string();
+    let out = pddlc(&["check", "--format", "gcc", &name]);
+    assert_eq!(code(&out), 1);
+    // `q` after one tab and 35 characters: display column 8 + 35 + 1, character column 37.
+    assert!(
+        stdout(&out).contains(&format!("{name}:4:44: error: ")),
+        "{}",
+        stdout(&out)
+    );
+    let out = pddlc(&["check", "--format", "json", &name]);
+    let json: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
+    let error = json["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .find(|d| d["code"] == "C101")
+        .expect("the undeclared predicate")
+        .clone();
+    assert_eq!(
+        (error["line"].clone(), error["column"].clone()),
+        (4.into(), 37.into())
+    );
+}
