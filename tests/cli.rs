@@ -51,10 +51,12 @@ fn check_exits_one_on_errors_and_two_on_io_and_usage_failures() {
     assert_eq!(code(&out), 1);
     let out = pddlc(&["check", "no/such/file.pddl"]);
     assert_eq!(code(&out), 2);
+    // An unreadable input is a P090 diagnostic, in the format asked for.
     assert!(
-        stderr(&out).contains("no/such/file.pddl"),
+        stdout(&out).starts_with("no/such/file.pddl:1:1: error: ")
+            && stdout(&out).contains("[P090]"),
         "{}",
-        stderr(&out)
+        stdout(&out)
     );
     let out = pddlc(&["check"]);
     assert_eq!(code(&out), 2);
@@ -84,8 +86,7 @@ fn a_conflicting_redeclaration_exits_one_and_an_identical_one_exits_zero() {
     let out = pddlc(&["check", "--format", "gcc", conflicting.to_str().unwrap()]);
     assert_eq!(code(&out), 1, "{}{}", stdout(&out), stderr(&out));
     assert!(
-        stdout(&out)
-            .contains("conflicting.pddl:2:30: error[C115]: predicate `p` is declared again"),
+        stdout(&out).contains("conflicting.pddl:2:30: error: predicate `p` is declared again"),
         "{}",
         stdout(&out)
     );
@@ -98,7 +99,7 @@ fn a_conflicting_redeclaration_exits_one_and_an_identical_one_exits_zero() {
     let out = pddlc(&["check", "--format", "gcc", identical.to_str().unwrap()]);
     assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
     assert!(
-        stdout(&out).contains("warning[C105]: predicate `P` is declared twice"),
+        stdout(&out).contains("warning: predicate `P` is declared twice"),
         "{}",
         stdout(&out)
     );
@@ -140,7 +141,7 @@ fn hostile_inputs_give_a_clean_located_error_and_exit_one() {
         );
         let line = stdout(&out);
         assert!(
-            line.starts_with(&format!("{path}:")) && line.contains(&format!("error[{expected}]")),
+            line.starts_with(&format!("{path}:")) && line.contains(&format!("[{expected}]\n")),
             "{name}: {line}"
         );
     }
@@ -221,13 +222,18 @@ fn val_and_gcc_lines_have_their_editor_shapes() {
         )
     );
     let out = pddlc(&["check", "--format", "gcc", file]);
-    let third = stdout(&out).lines().nth(2).unwrap_or_default().to_string();
-    assert_eq!(
-        third,
-        format!(
-            "{file}:6:29: error[P005]: expected a numeric expression or `total-time`, found `)`"
-        )
+    // Vim's `%f:%l:%c: %trror: %m` reads the first line of each diagnostic; `note:` lines
+    // follow with the labels and the help.
+    let text = stdout(&out);
+    let errors: Vec<&str> = text.lines().filter(|l| !l.contains(": note: ")).collect();
+    assert!(
+        stdout(&out).contains(&format!(
+            "{file}:6:29: error: expected a numeric expression or `total-time`, found `)` [P005]\n"
+        )),
+        "{}",
+        stdout(&out)
     );
+    assert_eq!(errors.len(), 4, "{}", stdout(&out));
 }
 
 #[test]
@@ -255,7 +261,7 @@ fn check_reads_directories() {
     let out = pddlc(&["check", "--format", "gcc", "fixtures/parse"]);
     assert_eq!(code(&out), 1);
     assert!(
-        stdout(&out).contains("P017_operator_arity.pddl:5:30: error[P017]"),
+        stdout(&out).contains("P017_operator_arity.pddl:5:30: error: "),
         "{}",
         stdout(&out)
     );
@@ -308,7 +314,11 @@ fn fmt_refuses_to_rewrite_a_file_with_errors() {
 fn parse_prints_the_tree_as_json() {
     let out = pddlc(&["parse", "--json", "domains/blocksworld/problem.pddl"]);
     assert_eq!(code(&out), 0);
-    let json: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
+    let document: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
+    assert_eq!(document["version"], 1);
+    assert_eq!(document["file"], "domains/blocksworld/problem.pddl");
+    assert_eq!(document["diagnostics"], serde_json::json!([]));
+    let json = &document["tree"];
     assert_eq!(json["file"], "problem");
     assert_eq!(json["name"]["text"], "reverse-three");
     assert_eq!(json["objects"].as_array().map(Vec::len), Some(3));
@@ -323,7 +333,7 @@ fn files_are_told_apart_by_content_not_by_name() {
     let out = pddlc(&["parse", "--json", &misnamed.to_string_lossy()]);
     assert_eq!(code(&out), 0);
     let json: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
-    assert_eq!(json["file"], "problem");
+    assert_eq!(json["tree"]["file"], "problem");
 }
 
 #[test]
@@ -349,11 +359,11 @@ fn the_tarski_profile_gives_tarskis_verdict() {
     assert_eq!(code(&out), 1);
     let text = stdout(&out);
     assert!(
-        text.contains("C150_missing_precondition.pddl:7:5: error[C150]"),
+        text.contains("C150_missing_precondition.pddl:7:5: error: "),
         "{text}"
     );
     assert!(
-        text.contains("P007_invalid_utf8.pddl:2:8: error[P007]"),
+        text.contains("P007_invalid_utf8.pddl:2:8: error: "),
         "{text}"
     );
     // The pddl profile accepts what tarski rejects here: a missing precondition is valid PDDL.
@@ -375,7 +385,10 @@ fn validate_reports_verdicts_in_the_json_contract_and_exit_codes() {
     let valid = "fixtures/validate/valid_reverse_tower/plan.txt";
     let out = pddlc(&["validate", "--format", "json", task[0], task[1], valid]);
     assert_eq!(code(&out), 0, "{}", stdout(&out));
-    let json: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
+    // One shape for one plan or many: the versioned document with a row per plan.
+    let document: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
+    assert_eq!(document["version"], 1);
+    let json = &document["plans"][0];
     let keys: Vec<&str> = json
         .as_object()
         .expect("an object")
@@ -403,6 +416,7 @@ fn validate_reports_verdicts_in_the_json_contract_and_exit_codes() {
     let out = pddlc(&["validate", "--format", "json", task[0], task[1], broken]);
     assert_eq!(code(&out), 1);
     let json: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
+    let json = &json["plans"][0];
     assert_eq!(json["failed_step"], 2);
     assert_eq!(json["unsatisfied"], serde_json::json!(["(arm-empty)"]));
     assert_eq!(json["failures"][0]["kind"], "precondition");
@@ -418,7 +432,7 @@ fn validate_reports_verdicts_in_the_json_contract_and_exit_codes() {
         broken,
     ]);
     let json: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
-    let steps: Vec<&Value> = json["failures"]
+    let steps: Vec<&Value> = json["plans"][0]["failures"]
         .as_array()
         .expect("failures")
         .iter()
@@ -436,10 +450,12 @@ fn validate_reports_verdicts_in_the_json_contract_and_exit_codes() {
 
     // Usage and I/O failures.
     assert_eq!(code(&pddlc(&["validate", task[0], task[1]])), 2);
-    assert_eq!(
-        code(&pddlc(&["validate", task[0], task[1], "no/such.plan"])),
-        2
-    );
+    // An unreadable plan is a row with a P090 diagnostic; the other plans' rows are kept.
+    let out = pddlc(&["validate", task[0], task[1], "no/such.plan", valid]);
+    assert_eq!(code(&out), 2);
+    let json: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
+    assert_eq!(json["plans"][0]["diagnostics"][0]["code"], "P090");
+    assert_eq!(json["plans"][1]["valid"], true);
     // An invalid task is reported before any plan runs.
     let out = pddlc(&[
         "validate",
@@ -551,6 +567,7 @@ fn score_scores_pairs_and_batches_without_dropping_rows() {
         "{}",
         rows[2]
     );
+    assert_eq!(rows[2]["codes"], serde_json::json!(["P090"]));
     assert_eq!(rows[3]["pairs"], 3);
     assert_eq!(rows[3]["errors"], 1);
 
@@ -614,7 +631,7 @@ fn kitchen_runs_the_shipped_example_on_the_embedded_world() {
     ]);
     assert_eq!(code(&out), 1);
     let json: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
-    let failures = json["failures"].as_array().expect("failures");
+    let failures = json["plans"][0]["failures"].as_array().expect("failures");
     assert_eq!(failures.len(), 1, "{json}");
     assert_eq!(failures[0]["failure_type"], "latent");
     assert_eq!(failures[0]["reversible"], false);
@@ -677,8 +694,11 @@ fn kitchen_compile_and_validate_agree_with_kitchen_run() {
     };
     let ran = pddlc(&["kitchen", "run", "--format", "json", "--env", env, &plan]);
     let simmer: Value = serde_json::from_str(&stdout(&ran)).expect("valid JSON");
-    assert_eq!(steps(&json["failures"]), vec![3, 4, 7]);
-    assert_eq!(steps(&json["failures"]), steps(&simmer["failures"]));
+    assert_eq!(steps(&json["plans"][0]["failures"]), vec![3, 4, 7]);
+    assert_eq!(
+        steps(&json["plans"][0]["failures"]),
+        steps(&simmer["plans"][0]["failures"])
+    );
     assert!(stdout(&validated).contains("(present missing-tomato_1)"));
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -711,7 +731,7 @@ fn validate_and_kitchen_run_speak_the_editor_formats() {
     let out = pddlc(&["validate", "--format", "gcc", task[0], task[1], broken]);
     assert_eq!(code(&out), 1);
     assert!(
-        stdout(&out).starts_with(&format!("{broken}:2:1: error[V306]: (unstack b c)")),
+        stdout(&out).starts_with(&format!("{broken}:2:1: error: (unstack b c)")),
         "{}",
         stdout(&out)
     );
@@ -725,7 +745,7 @@ fn validate_and_kitchen_run_speak_the_editor_formats() {
     let out = pddlc(&["validate", "--format", "gcc", task[0], task[1], short]);
     assert_eq!(code(&out), 1);
     assert!(
-        stdout(&out).starts_with(&format!("{}:", task[1])) && stdout(&out).contains("error[V307]"),
+        stdout(&out).starts_with(&format!("{}:", task[1])) && stdout(&out).contains("[V307]"),
         "{}",
         stdout(&out)
     );
@@ -736,7 +756,7 @@ fn validate_and_kitchen_run_speak_the_editor_formats() {
     assert_eq!(code(&out), 1);
     assert!(
         stdout(&out).starts_with(&format!(
-            "{plan}:1:1: error[K405]: `[TAKE_OUT] <lettuce> (1) <fridge> (1)` cannot run"
+            "{plan}:1:1: error: `[TAKE_OUT] <lettuce> (1) <fridge> (1)` cannot run"
         )),
         "{}",
         stdout(&out)
@@ -746,6 +766,8 @@ fn validate_and_kitchen_run_speak_the_editor_formats() {
     assert_eq!(val_pattern(&first), Some((plan, 1, "Error")), "{first}");
     let out = pddlc(&["kitchen", "run", "--format", "json", "--env", env, plan]);
     let json: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
+    assert_eq!(json["version"], 1);
+    let json = &json["plans"][0];
     assert_eq!(json["failures"][0]["failure_type"], "immediate");
     assert_eq!(json["diagnostics"][0]["code"], "K405");
     assert_eq!(json["diagnostics"][0]["line"], 1);
@@ -762,7 +784,7 @@ fn validate_takes_an_undefined_total_cost_as_zero_as_val_does() {
     let out = pddlc(&["validate", "--format", "json", &domain, &problem, &plan]);
     assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
     let json: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
-    assert_eq!(json["valid"], true);
+    assert_eq!(json["plans"][0]["valid"], true);
 }
 
 /// Output into a pipe whose reader has gone ends the process quietly: no panic, no message.
@@ -802,4 +824,281 @@ fn writing_into_a_closed_pipe_ends_quietly() {
             out.status
         );
     }
+}
+
+/// Runs pddlc with `stdin` on its standard input, `NO_COLOR` set and `TERM=dumb`.
+fn pddlc_piped(args: &[&str], stdin: Option<&[u8]>) -> Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pddlc"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .env("TERM", "dumb")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("pddlc runs");
+    let mut input = child.stdin.take().expect("stdin");
+    if let Some(bytes) = stdin {
+        // A run that refuses its flags may end before reading: a closed pipe is fine.
+        let _ = input.write_all(bytes);
+    }
+    drop(input);
+    child.wait_with_output().expect("pddlc ends")
+}
+
+/// The CLI convention (docs/cli.md) as a table: every subcommand under every `--format`, from
+/// files and from standard input, without colour; the exit code each must give, and every JSON
+/// output parses and carries `version`.
+#[test]
+fn every_subcommand_speaks_every_format() {
+    const D: &str = "domains/blocksworld/domain.pddl";
+    const P: &str = "domains/blocksworld/problem.pddl";
+    const PLAN: &str = "fixtures/validate/valid_reverse_tower/plan.txt";
+    const BROKEN_PLAN: &str = "fixtures/validate/V306_precondition_unsatisfied/plan.txt";
+    const BAD: &str = "fixtures/parse/P005_bad_effect.pddl";
+    const ENV: &str = "domains/kitchen/examples/salad/env.json";
+    const SAFE: &str = "domains/kitchen/examples/salad/safe.txt";
+    let root = env!("CARGO_MANIFEST_DIR");
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let pair = format!("{{\"id\": 7, \"gold\": \"{root}/{D}\", \"pred\": \"{root}/{D}\"}}\n");
+    let pairs = write(dir.path(), "pairs.jsonl", pair.as_bytes());
+    let pairs = pairs.to_string_lossy().to_string();
+    let read = |path: &str| std::fs::read(path).expect("fixture");
+
+    // (arguments, the file given as `-` in the stdin variant, exit code by format: human,
+    // json, gcc, val).
+    type Row<'a> = (Vec<&'a str>, Option<&'a str>, [i32; 4]);
+    let rows: Vec<Row> = vec![
+        (vec!["check", D, P], Some(D), [0; 4]),
+        (vec!["check", BAD], Some(BAD), [1; 4]),
+        (vec!["check", "no/such.pddl"], None, [2; 4]),
+        (vec!["fmt", D], Some(D), [0; 4]),
+        (vec!["fmt", BAD], Some(BAD), [1; 4]),
+        (vec!["parse", P], Some(P), [0; 4]),
+        (vec!["parse", BAD], Some(BAD), [1; 4]),
+        (vec!["validate", D, P, PLAN], Some(PLAN), [0; 4]),
+        (
+            vec!["validate", D, P, BROKEN_PLAN],
+            Some(BROKEN_PLAN),
+            [1; 4],
+        ),
+        (vec!["validate", D, P, "no/such.plan"], None, [2; 4]),
+        (vec!["applicable", D, P], Some(P), [0; 4]),
+        (
+            vec!["applicable", D, P, BROKEN_PLAN],
+            Some(BROKEN_PLAN),
+            [1; 4],
+        ),
+        // A score is not a diagnostic: gcc and val are refused.
+        (vec!["score", D, D], Some(D), [0, 0, 2, 2]),
+        // A batch has no table.
+        (vec!["score", "--pairs", &pairs], None, [2, 0, 2, 2]),
+        (
+            vec!["kitchen", "run", "--env", ENV, SAFE],
+            Some(SAFE),
+            [0; 4],
+        ),
+        (vec!["kitchen", "describe", "--env", ENV], Some(ENV), [0; 4]),
+        (vec!["kitchen", "compile", "--env", ENV], None, [0; 4]),
+        (
+            vec!["kitchen", "plan", "--to-pddl", "--env", ENV, SAFE],
+            Some(SAFE),
+            [0; 4],
+        ),
+    ];
+    let formats = ["human", "json", "gcc", "val"];
+    let mut failures = Vec::new();
+    for (args, piped, codes) in &rows {
+        let mut variants: Vec<(Vec<&str>, Option<Vec<u8>>)> = vec![(args.clone(), None)];
+        if let Some(file) = piped {
+            let position = args.iter().position(|a| a == file).expect("piped file");
+            let mut with_dash = args.clone();
+            with_dash[position] = "-";
+            variants.push((with_dash, Some(read(file))));
+        }
+        for (args, stdin) in &variants {
+            for (format, expected) in formats.iter().zip(codes) {
+                let mut full = args.clone();
+                full.extend(["--format", format, "--color", "auto"]);
+                let out = pddlc_piped(&full, stdin.as_deref());
+                let shown = full.join(" ");
+                if out.status.code() != Some(*expected) {
+                    failures.push(format!(
+                        "{shown}: exit {:?}, expected {expected}\n{}{}",
+                        out.status.code(),
+                        stdout(&out),
+                        stderr(&out)
+                    ));
+                    continue;
+                }
+                if stdout(&out).contains('\u{1b}') {
+                    failures.push(format!("{shown}: colour despite NO_COLOR"));
+                }
+                if *format == "json" && (*expected != 2 || !stdout(&out).is_empty()) {
+                    match serde_json::from_str::<Value>(&stdout(&out)) {
+                        Ok(json) if json["version"] == 1 => {}
+                        Ok(json) => failures.push(format!("{shown}: no version in {json}")),
+                        Err(e) => {
+                            failures.push(format!("{shown}: not JSON ({e}): {}", stdout(&out)))
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // Batches: every JSON line carries the version, read from a file or from stdin.
+    for (args, stdin) in [
+        (
+            vec!["score", "--pairs", pairs.as_str(), "--format", "jsonl"],
+            None,
+        ),
+        (
+            vec!["score", "--pairs", "-", "--format", "jsonl", "--jobs", "2"],
+            Some(pair.as_bytes()),
+        ),
+    ] {
+        let out = pddlc_piped(&args, stdin);
+        assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+        let lines: Vec<Value> = stdout(&out)
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("a JSON line"))
+            .collect();
+        assert_eq!(lines.len(), 2, "{}", stdout(&out));
+        assert!(lines.iter().all(|l| l["version"] == 1), "{}", stdout(&out));
+        assert_eq!(lines[0]["id"], 7);
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn io_errors_are_diagnostics_inside_every_format() {
+    let missing = "fixtures/cli/P090_missing.pddl";
+    let out = pddlc(&[
+        "check",
+        "--format",
+        "json",
+        "domains/blocksworld/domain.pddl",
+        missing,
+    ]);
+    assert_eq!(code(&out), 2);
+    let json: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
+    assert_eq!(json["diagnostics"][0]["code"], "P090");
+    assert_eq!(json["diagnostics"][0]["file"], missing);
+    assert_eq!(json["files"][0]["kind"], "domain");
+    // Standard input twice is the same error, not a hang.
+    let out = pddlc_piped(&["check", "--format", "gcc", "-", "-"], Some(b"(define"));
+    assert_eq!(code(&out), 2);
+    assert!(stdout(&out).contains("[P090]"), "{}", stdout(&out));
+}
+
+#[test]
+fn deny_warnings_makes_warnings_exit_one() {
+    let file = "fixtures/parse/P013_repeated_section.pddl";
+    assert_eq!(code(&pddlc(&["check", file])), 0);
+    assert_eq!(code(&pddlc(&["check", "--deny-warnings", file])), 1);
+}
+
+#[test]
+fn check_names_the_domain_a_problem_was_checked_against_and_prefers_a_clean_one() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let good = std::fs::read("domains/blocksworld/domain.pddl").expect("domain");
+    let text = String::from_utf8_lossy(&good);
+    // The same name, an undeclared predicate: a broken domain that sorts first.
+    let broken = text.replacen(
+        "(:action",
+        "(:action broken :parameters () :effect (nowhere))\n  (:action",
+        1,
+    );
+    let a = write(dir.path(), "a-domain.pddl", broken.as_bytes());
+    let b = write(dir.path(), "b-domain.pddl", &good);
+    let out = pddlc(&[
+        "check",
+        "--format",
+        "json",
+        &a.to_string_lossy(),
+        &b.to_string_lossy(),
+        "domains/blocksworld/problem.pddl",
+    ]);
+    let json: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
+    assert_eq!(
+        json["files"][2]["checked_against"],
+        b.to_string_lossy().as_ref(),
+        "{json}"
+    );
+    let out = pddlc(&[
+        "check",
+        "--format",
+        "gcc",
+        "domains/blocksworld/domain.pddl",
+        "domains/blocksworld/problem.pddl",
+    ]);
+    assert!(
+        stderr(&out).contains("checked against domains/blocksworld/domain.pddl"),
+        "{}",
+        stderr(&out)
+    );
+    // The tarski profile is for domains: a problem is skipped with a note.
+    let out = pddlc(&[
+        "check",
+        "--profile",
+        "tarski",
+        "domains/blocksworld/problem.pddl",
+    ]);
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    assert!(
+        stderr(&out).contains("checks domains only"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn applicable_says_what_it_cannot_interpret() {
+    let dir = "fixtures/validate/V310_validate_unsupported";
+    let out = pddlc(&[
+        "applicable",
+        "--format",
+        "json",
+        &format!("{dir}/domain.pddl"),
+        &format!("{dir}/problem.pddl"),
+    ]);
+    assert_eq!(code(&out), 1, "{}{}", stdout(&out), stderr(&out));
+    let json: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
+    assert_eq!(json["diagnostics"][0]["code"], "V310");
+    assert_eq!(json["applicable"], Value::Null);
+}
+
+#[test]
+fn gcc_counts_display_columns_and_json_counts_characters() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let file = write(
+        dir.path(),
+        "tabs.pddl",
+        b"(define (domain d)\n\t(:requirements :strips)\n\t(:predicates (p))\n\t(:action a :parameters () :effect (q)))\n",
+    );
+    let name = file.to_string_lossy().to_string();
+    let out = pddlc(&["check", "--format", "gcc", &name]);
+    assert_eq!(code(&out), 1);
+    // `q` after one tab and 35 characters: display column 8 + 35 + 1, character column 37.
+    assert!(
+        stdout(&out).contains(&format!("{name}:4:44: error: ")),
+        "{}",
+        stdout(&out)
+    );
+    let out = pddlc(&["check", "--format", "json", &name]);
+    let json: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
+    let error = json["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .find(|d| d["code"] == "C101")
+        .expect("the undeclared predicate")
+        .clone();
+    assert_eq!(
+        (error["line"].clone(), error["column"].clone()),
+        (4.into(), 37.into())
+    );
 }

@@ -1,7 +1,7 @@
 //! `pddlc check`: parse every input and report its diagnostics.
 
-use super::input::{expand, load};
-use super::{Color, Format, Outcome};
+use super::input::{expand, load_expanded};
+use super::{Color, Format, Outcome, outcome_of};
 use pddlc::ast::{Domain, PddlFile};
 use pddlc::check::{self, Files};
 use pddlc::diagnostics::render::Sources;
@@ -11,7 +11,8 @@ use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Domain and problem files, or directories to search for .pddl files.
+    /// Domain and problem files (`-` reads one from standard input), or directories to search
+    /// for .pddl files.
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// Output format; `human` on a terminal, `gcc` otherwise.
@@ -24,6 +25,17 @@ pub struct Args {
     /// (Text2World's executability), for domains.
     #[arg(long, value_enum, default_value_t = Profile::Pddl)]
     profile: Profile,
+    /// Exit 1 on warnings too.
+    #[arg(long)]
+    deny_warnings: bool,
+}
+
+/// What was done with one input: its kind, the domain a problem was checked against, and a
+/// note when it was not checked in full. Shown on stderr, and in the JSON's `files`.
+struct Checked {
+    kind: Option<&'static str>,
+    domain: Option<usize>,
+    note: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -33,41 +45,48 @@ pub enum Profile {
 }
 
 pub fn run(args: &Args) -> Outcome {
-    let paths = match expand(&args.files) {
-        Ok(paths) => paths,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return Outcome::Failure;
-        }
-    };
+    let inputs = expand(&args.files);
+    let paths: Vec<PathBuf> = inputs.iter().map(|(path, _)| path.clone()).collect();
     let mut sources: Vec<SourceFile> = Vec::new();
     let mut diagnostics: Vec<Diagnostic> = Vec::new();
     let mut files: Vec<Option<PddlFile>> = Vec::new();
-    for (i, path) in paths.iter().enumerate() {
-        match load(path, FileId(i as u32)) {
-            Ok(loaded) => {
-                let undecodable = loaded
-                    .diagnostics
-                    .iter()
-                    .any(|d| matches!(d.code.as_str(), "P007" | "P008"));
-                if args.profile == Profile::Tarski && !undecodable {
-                    // tarski reads the text its own way; our parse does not decide here.
-                    let tarski = pddlc::text2world::tarski::check(&loaded.source.text);
-                    diagnostics.extend(tarski.into_iter().map(|d| d.in_file(FileId(i as u32))));
-                } else {
-                    diagnostics.extend(loaded.diagnostics);
-                }
-                sources.push(loaded.source);
-                files.push(loaded.file);
+    let mut checked: Vec<Checked> = Vec::new();
+    for (i, input) in inputs.iter().enumerate() {
+        let loaded = load_expanded(input, FileId(i as u32));
+        let kind = match &loaded.file {
+            Some(PddlFile::Domain(_)) => Some("domain"),
+            Some(PddlFile::Problem(_)) => Some("problem"),
+            None => None,
+        };
+        let mut note = None;
+        if args.profile == Profile::Tarski && !loaded.unreadable {
+            let undecodable = loaded
+                .diagnostics
+                .iter()
+                .any(|d| matches!(d.code.as_str(), "P007" | "P008"));
+            if undecodable {
+                diagnostics.extend(loaded.diagnostics);
+            } else if kind == Some("problem") {
+                note =
+                    Some("a problem file: the tarski profile checks domains only, skipped".into());
+            } else {
+                // tarski reads the text its own way; our parse does not decide here.
+                let tarski = pddlc::text2world::tarski::check(&loaded.source.text);
+                diagnostics.extend(tarski.into_iter().map(|d| d.in_file(FileId(i as u32))));
             }
-            Err(message) => {
-                eprintln!("error: {message}");
-                return Outcome::Failure;
-            }
+        } else {
+            diagnostics.extend(loaded.diagnostics);
         }
+        checked.push(Checked {
+            kind,
+            domain: None,
+            note,
+        });
+        sources.push(loaded.source);
+        files.push(loaded.file);
     }
     if args.profile == Profile::Pddl {
-        diagnostics.extend(semantics(&files, &paths));
+        diagnostics.extend(semantics(&files, &paths, &mut checked));
     }
     pddlc::diagnostics::sort(&mut diagnostics);
     let terminal = std::io::stdout().is_terminal();
@@ -75,9 +94,23 @@ pub fn run(args: &Args) -> Outcome {
         .format
         .unwrap_or(if terminal { Format::Human } else { Format::Gcc });
     let sources_view = Sources::new(&sources);
-    let output =
-        super::render_diagnostics(format, &diagnostics, &sources_view, args.color.enabled());
+    let color = args.color.enabled();
+    let output = if format == Format::Json {
+        json(&diagnostics, &sources_view, &sources, &checked)
+    } else {
+        super::render_diagnostics(format, &diagnostics, &sources_view, color)
+    };
     print!("{output}");
+    if format != Format::Json {
+        for (i, c) in checked.iter().enumerate() {
+            let name = &sources[i].name;
+            match (&c.note, c.domain) {
+                (Some(note), _) => eprintln!("note: {name}: {note}"),
+                (None, Some(d)) => eprintln!("note: {name}: checked against {}", sources[d].name),
+                (None, None) => {}
+            }
+        }
+    }
     let count = |severity| {
         diagnostics
             .iter()
@@ -96,11 +129,35 @@ pub fn run(args: &Args) -> Outcome {
             plural(count(Severity::Warning)),
         );
     }
-    if errors > 0 {
-        Outcome::InputErrors
-    } else {
-        Outcome::Clean
-    }
+    outcome_of(&diagnostics, args.deny_warnings)
+}
+
+/// The versioned envelope with, after `diagnostics`, one entry per input: its kind, the domain
+/// a problem was checked against, and why it was not checked in full.
+fn json(
+    diagnostics: &[Diagnostic],
+    view: &Sources,
+    sources: &[SourceFile],
+    checked: &[Checked],
+) -> String {
+    let files: Vec<serde_json::Value> = checked
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            serde_json::json!({
+                "file": sources[i].name,
+                "kind": c.kind,
+                "checked_against": c.domain.map(|d| sources[d].name.clone()),
+                "note": c.note,
+            })
+        })
+        .collect();
+    let document = serde_json::json!({
+        "version": pddlc::diagnostics::render::JSON_VERSION,
+        "diagnostics": pddlc::diagnostics::render::json_diagnostics(diagnostics, view),
+        "files": files,
+    });
+    serde_json::to_string_pretty(&document).unwrap_or_default() + "\n"
 }
 
 /// How likely `domain` is the domain file of `problem`, among domains of the right name: the
@@ -127,7 +184,13 @@ fn affinity(domain: &Path, problem: &Path) -> (bool, usize, bool) {
 
 /// Checks every domain, and every problem against its domain: among the domains given, the one
 /// the problem's `(:domain …)` names with the best [`affinity`], or the only domain given.
-fn semantics(files: &[Option<PddlFile>], paths: &[PathBuf]) -> Vec<Diagnostic> {
+///
+/// A domain with errors of its own is picked only when no clean domain of that name was given.
+fn semantics(
+    files: &[Option<PddlFile>],
+    paths: &[PathBuf],
+    checked: &mut [Checked],
+) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
     let domains: Vec<(usize, &Domain)> = files
         .iter()
@@ -137,8 +200,11 @@ fn semantics(files: &[Option<PddlFile>], paths: &[PathBuf]) -> Vec<Diagnostic> {
             _ => None,
         })
         .collect();
+    let mut clean = vec![true; files.len()];
     for &(i, domain) in &domains {
-        diagnostics.extend(check::domain(domain, FileId(i as u32)));
+        let found = check::domain(domain, FileId(i as u32));
+        clean[i] = !found.iter().any(Diagnostic::is_error);
+        diagnostics.extend(found);
     }
     for (i, file) in files.iter().enumerate() {
         let Some(PddlFile::Problem(problem)) = file else {
@@ -150,7 +216,7 @@ fn semantics(files: &[Option<PddlFile>], paths: &[PathBuf]) -> Vec<Diagnostic> {
             .collect();
         let chosen = named
             .iter()
-            .max_by_key(|(d, _)| affinity(&paths[*d], &paths[i]))
+            .max_by_key(|(d, _)| (clean[*d], affinity(&paths[*d], &paths[i])))
             .map(|(d, domain)| (*d, *domain))
             .or(match domains.as_slice() {
                 [only] => Some(*only),
@@ -163,12 +229,13 @@ fn semantics(files: &[Option<PddlFile>], paths: &[PathBuf]) -> Vec<Diagnostic> {
                     problem: FileId(i as u32),
                 };
                 diagnostics.extend(check::problem(domain, problem, files));
+                checked[i].domain = Some(d);
             }
             // Not a diagnostic of the input, which may be fine: say what was not checked.
-            None => eprintln!(
-                "note: {}: no domain given for this problem, so only its syntax was checked",
-                paths[i].display()
-            ),
+            None => {
+                checked[i].note =
+                    Some("no domain given for this problem, so only its syntax was checked".into())
+            }
         }
     }
     diagnostics

@@ -1,14 +1,16 @@
 //! `pddlc fmt`: canonical PDDL on stdout, or rewritten in place with `--write`.
 
-use super::Outcome;
-use super::input::{expand, load_reported};
-use pddlc::diagnostics::Severity;
+use super::input::{Expanded, expand, io_error, is_stdin, load_expanded};
+use super::{Color, Format, Outcome, outcome_of, render_diagnostics};
+use pddlc::diagnostics::render::{self, JSON_VERSION, Sources};
+use pddlc::diagnostics::{Diagnostic, FileId};
 use pddlc::print::{PrintOptions, file_with};
-use std::path::{Path, PathBuf};
+use serde_json::{Value, json};
+use std::path::PathBuf;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Files, or directories to search for .pddl files.
+    /// Files (`-` reads standard input), or directories to search for .pddl files.
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// Rewrite the files in place instead of printing them.
@@ -20,42 +22,100 @@ pub struct Args {
     /// The line width lists are fitted into.
     #[arg(long, default_value_t = 80)]
     width: usize,
+    /// How diagnostics are shown (on stderr, after which the text goes to stdout): `gcc` by
+    /// default. `json`: one versioned document on stdout with each file's canonical text,
+    /// whether it changed, and its diagnostics.
+    #[arg(long, value_enum)]
+    format: Option<Format>,
+    #[arg(long, value_enum, default_value_t = Color::Auto)]
+    color: Color,
+}
+
+/// What happened to one file.
+struct Formatted {
+    name: String,
+    text: Option<String>,
+    changed: bool,
+    diagnostics: Vec<Diagnostic>,
+    sources: Vec<pddlc::diagnostics::SourceFile>,
+    outcome: Outcome,
 }
 
 pub fn run(args: &Args) -> Outcome {
-    let paths = match expand(&args.files) {
-        Ok(paths) => paths,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return Outcome::Failure;
-        }
-    };
+    let format = args.format.unwrap_or(Format::Gcc);
+    if args.write && args.files.iter().any(|p| is_stdin(p)) {
+        eprintln!("error: --write cannot rewrite standard input");
+        return Outcome::Failure;
+    }
+    let paths = expand(&args.files);
     let mut outcome = Outcome::Clean;
+    let mut files = Vec::new();
     for path in &paths {
-        outcome = outcome.max(one(path, args));
+        let done = one(path, args);
+        outcome = outcome.max(done.outcome);
+        if format == Format::Json {
+            files.push(done);
+            continue;
+        }
+        let view = Sources::new(&done.sources);
+        eprint!(
+            "{}",
+            render_diagnostics(format, &done.diagnostics, &view, args.color.enabled())
+        );
+        if done.text.is_none() && done.outcome == Outcome::InputErrors {
+            eprintln!("{}: not formatted because it has errors", done.name);
+        }
+        if args.check {
+            if done.changed {
+                println!("{}", done.name);
+            }
+        } else if let (false, Some(text)) = (args.write, &done.text) {
+            print!("{text}");
+        }
+    }
+    if format == Format::Json {
+        let rows: Vec<Value> = files
+            .iter()
+            .map(|f| {
+                let view = Sources::new(&f.sources);
+                json!({
+                    "file": f.name,
+                    "text": if args.check || args.write { None } else { f.text.as_deref() },
+                    "changed": f.changed,
+                    "diagnostics": render::json_diagnostics(&f.diagnostics, &view),
+                })
+            })
+            .collect();
+        let document = json!({ "version": JSON_VERSION, "files": rows });
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&document).unwrap_or_default()
+        );
     }
     outcome
 }
 
-fn one(path: &Path, args: &Args) -> Outcome {
-    let loaded = match load_reported(path) {
-        Ok(loaded) => loaded,
-        Err(outcome) => return outcome,
+fn one(input: &Expanded, args: &Args) -> Formatted {
+    let path = input.0.as_path();
+    let loaded = load_expanded(input, FileId(0));
+    let name = loaded.source.name.clone();
+    let mut done = Formatted {
+        name,
+        text: None,
+        changed: false,
+        outcome: outcome_of(&loaded.diagnostics, false),
+        diagnostics: loaded.diagnostics,
+        sources: vec![loaded.source],
     };
-    let sources = [loaded.source];
-    let has_errors = loaded
-        .diagnostics
-        .iter()
-        .any(|d| d.severity == Severity::Error);
-    let file = match (&loaded.file, has_errors) {
-        (Some(file), false) => file,
-        // Printing a file with errors would drop what did not parse: refuse.
+    // Printing a file with errors would drop what did not parse: refuse.
+    let file = match (&loaded.file, done.outcome) {
+        (Some(file), Outcome::Clean) => file,
         _ => {
-            eprintln!("{}: not formatted because it has errors", path.display());
-            return Outcome::InputErrors;
+            done.outcome = done.outcome.max(Outcome::InputErrors);
+            return done;
         }
     };
-    let source = &sources[0].text;
+    let source = &done.sources[0].text;
     let printed = file_with(
         file,
         &PrintOptions {
@@ -63,30 +123,23 @@ fn one(path: &Path, args: &Args) -> Outcome {
             comments_from: Some(source),
         },
     );
-    if args.check {
-        if printed != *source {
-            println!("{}", path.display());
-            return Outcome::InputErrors;
-        }
-        return Outcome::Clean;
+    done.changed = printed != *source;
+    if args.check && done.changed {
+        done.outcome = Outcome::InputErrors;
     }
-    if !args.write {
-        print!("{printed}");
-        return Outcome::Clean;
-    }
-    if printed == *source {
-        return Outcome::Clean;
-    }
-    // Write next to the file and rename over it, so that a failure never leaves it half written.
-    let temporary = path.with_extension("pddl.pddlc-tmp");
-    let written =
-        std::fs::write(&temporary, &printed).and_then(|()| std::fs::rename(&temporary, path));
-    match written {
-        Ok(()) => Outcome::Clean,
-        Err(e) => {
+    if args.write && done.changed {
+        // Write next to the file and rename over it, so that a failure never leaves it half
+        // written.
+        let temporary = path.with_extension("pddl.pddlc-tmp");
+        let written =
+            std::fs::write(&temporary, &printed).and_then(|()| std::fs::rename(&temporary, path));
+        if let Err(e) = written {
             let _ = std::fs::remove_file(&temporary);
-            eprintln!("error: {}: {e}", path.display());
-            Outcome::Failure
+            done.diagnostics
+                .push(io_error(&format!("{}: {e}", path.display()), FileId(0)));
+            done.outcome = Outcome::Failure;
         }
     }
+    done.text = Some(printed);
+    done
 }

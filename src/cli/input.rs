@@ -1,36 +1,101 @@
-//! Reading inputs: files and directories of `.pddl` files, decoded and parsed.
+//! Reading inputs: files, `-` for standard input, directories of `.pddl` files, decoded and
+//! parsed. A file that cannot be read is a `P090 io-error` diagnostic, so that it is reported in
+//! the format asked for next to the other inputs' results.
 
-use pddlc::ast::PddlFile;
-use pddlc::diagnostics::{Diagnostic, FileId, SourceFile};
+use pddlc::ast::{PddlFile, Span};
+use pddlc::diagnostics::{Code, Diagnostic, FileId, SourceFile};
+use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
-/// One input after reading and parsing.
-pub struct Loaded {
-    pub source: SourceFile,
-    pub file: Option<PddlFile>,
-    pub diagnostics: Vec<Diagnostic>,
+/// The name standard input goes by in diagnostics and reports.
+pub const STDIN_NAME: &str = "<stdin>";
+
+/// Whether `path` is `-`, standard input.
+pub fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == "-"
 }
 
-/// Expands directories into the `.pddl` files below them, sorted; files are kept as given.
-pub fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+/// The name an input is shown under.
+pub fn display_name(path: &Path) -> String {
+    if is_stdin(path) {
+        STDIN_NAME.to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
+static STDIN_TAKEN: AtomicBool = AtomicBool::new(false);
+
+/// The bytes of `path`, or of standard input for `-` (which can be read once per run).
+pub fn read_bytes(path: &Path) -> Result<Vec<u8>, String> {
+    if is_stdin(path) {
+        if STDIN_TAKEN.swap(true, Ordering::SeqCst) {
+            return Err(format!(
+                "{STDIN_NAME}: standard input (`-`) can be read only once"
+            ));
+        }
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("{STDIN_NAME}: {e}"))?;
+        return Ok(bytes);
+    }
+    std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The text of `path` (or `-`), invalid UTF-8 replaced.
+pub fn read_text(path: &Path) -> Result<String, String> {
+    read_bytes(path).map(|b| String::from_utf8_lossy(&b).into_owned())
+}
+
+/// The `P090 io-error` diagnostic of input `id`, located at its start (its source is empty).
+pub fn io_error(message: &str, id: FileId) -> Diagnostic {
+    Diagnostic::new(Code::IoError, message.to_string(), Span::new(0, 0))
+        .in_file(id)
+        .with_help("check the path; `-` reads standard input, once")
+}
+
+/// One input after expansion: a path, and why it cannot be read when that is known already (a
+/// directory without `.pddl` files, or one that cannot be listed).
+pub type Expanded = (PathBuf, Option<String>);
+
+/// Expands directories into the `.pddl` files below them, sorted; files (and `-`) are kept as
+/// given. A directory that yields nothing is kept with the reason, which [`load_expanded`] turns
+/// into a `P090` diagnostic.
+pub fn expand(paths: &[PathBuf]) -> Vec<Expanded> {
     let mut out = Vec::new();
     for path in paths {
-        if path.is_dir() {
+        if !is_stdin(path) && path.is_dir() {
             let mut found = Vec::new();
-            walk(path, &mut found).map_err(|e| format!("{}: {e}", path.display()))?;
+            if let Err(e) = walk(path, &mut found) {
+                out.push((path.clone(), Some(format!("{}: {e}", path.display()))));
+                continue;
+            }
             found.sort();
             if found.is_empty() {
-                return Err(format!(
-                    "{}: no .pddl files in this directory",
-                    path.display()
-                ));
+                let message = format!("{}: no .pddl files in this directory", path.display());
+                out.push((path.clone(), Some(message)));
             }
-            out.extend(found);
+            out.extend(found.into_iter().map(|p| (p, None)));
         } else {
-            out.push(path.clone());
+            out.push((path.clone(), None));
         }
     }
-    Ok(out)
+    out
+}
+
+/// [`load`] for an expanded input.
+pub fn load_expanded(input: &Expanded, id: FileId) -> Loaded {
+    match &input.1 {
+        None => load(&input.0, id),
+        Some(message) => Loaded {
+            source: SourceFile::new(display_name(&input.0), String::new()),
+            file: None,
+            diagnostics: vec![io_error(message, id)],
+            unreadable: true,
+        },
+    }
 }
 
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
@@ -48,21 +113,41 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Reads and parses `path` as input number `id`. An I/O failure is an `Err` (exit code 2);
-/// undecodable bytes are a diagnostic (exit code 1).
-pub fn load(path: &Path, id: FileId) -> Result<Loaded, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let name = path.display().to_string();
+/// One input after reading and parsing.
+pub struct Loaded {
+    pub source: SourceFile,
+    pub file: Option<PddlFile>,
+    pub diagnostics: Vec<Diagnostic>,
+    /// Whether the input could not be read at all (its diagnostic is a `P090`).
+    pub unreadable: bool,
+}
+
+/// Reads and parses `path` as input number `id`. Unreadable and undecodable inputs yield
+/// diagnostics, never an error.
+pub fn load(path: &Path, id: FileId) -> Loaded {
+    let name = display_name(path);
+    let bytes = match read_bytes(path) {
+        Ok(bytes) => bytes,
+        Err(message) => {
+            return Loaded {
+                source: SourceFile::new(name, String::new()),
+                file: None,
+                diagnostics: vec![io_error(&message, id)],
+                unreadable: true,
+            };
+        }
+    };
     match pddlc::parse::decode(&bytes) {
-        Err(diagnostic) => Ok(Loaded {
+        Err(diagnostic) => Loaded {
             // The renderers show lines of the text; keep what decodes so labels still land.
             source: SourceFile::new(name, String::from_utf8_lossy(&bytes).replace('\0', " ")),
             file: None,
             diagnostics: vec![diagnostic.in_file(id)],
-        }),
+            unreadable: false,
+        },
         Ok(text) => {
             let parsed = pddlc::parse::file(text);
-            Ok(Loaded {
+            Loaded {
                 source: SourceFile::new(name, text),
                 file: parsed.value,
                 diagnostics: parsed
@@ -70,25 +155,8 @@ pub fn load(path: &Path, id: FileId) -> Result<Loaded, String> {
                     .into_iter()
                     .map(|d| d.in_file(id))
                     .collect(),
-            })
+                unreadable: false,
+            }
         }
     }
-}
-
-/// Loads one file on its own and prints its diagnostics to stderr, one line each: what `fmt`
-/// and `parse` do first. An I/O failure is reported and becomes exit code 2.
-pub fn load_reported(path: &Path) -> Result<Loaded, super::Outcome> {
-    let loaded = load(path, FileId(0)).map_err(|message| {
-        eprintln!("error: {message}");
-        super::Outcome::Failure
-    })?;
-    if !loaded.diagnostics.is_empty() {
-        let sources = [loaded.source.clone()];
-        let view = pddlc::diagnostics::render::Sources::new(&sources);
-        eprint!(
-            "{}",
-            pddlc::diagnostics::render::gcc(&loaded.diagnostics, &view)
-        );
-    }
-    Ok(loaded)
 }

@@ -2,8 +2,8 @@
 
 use super::{Color, Format, Outcome, render_diagnostics};
 use clap::{Subcommand, ValueEnum};
-use pddlc::diagnostics::render::{self, Sources};
-use pddlc::diagnostics::{Code, Diagnostic, SourceFile};
+use pddlc::diagnostics::render::{self, JSON_VERSION, Sources};
+use pddlc::diagnostics::{Code, Diagnostic, FileId, SourceFile};
 use pddlc::kitchen::{self, Env, Mode, World};
 use std::path::{Path, PathBuf};
 
@@ -11,7 +11,18 @@ use std::path::{Path, PathBuf};
 pub struct Args {
     #[command(subcommand)]
     command: Command,
+    /// `run`: `human` (Simmer's failure lines and a summary), `json` (the verdicts with their
+    /// diagnostics), `gcc` and `val` (one line per failure, located on the plan step). Every
+    /// subcommand: how diagnostics about its inputs are shown (on stderr; `json`: one versioned
+    /// document on stdout instead of the output).
+    #[arg(long, value_enum, global = true, default_value_t = Format::Human)]
+    format: Format,
+    #[arg(long, value_enum, global = true, default_value_t = Color::Auto)]
+    color: Color,
 }
+
+/// The diagnostic style of this run, set once from the arguments.
+static STYLE: std::sync::OnceLock<(Format, bool)> = std::sync::OnceLock::new();
 
 #[derive(Subcommand)]
 enum Command {
@@ -107,12 +118,6 @@ struct RunArgs {
     world: Option<PathBuf>,
     #[arg(long, value_enum, default_value_t = ModeArg::Simmer)]
     mode: ModeArg,
-    /// `human`: Simmer's failure lines and a summary; `json`: the verdicts with their
-    /// diagnostics; `gcc` and `val`: one line per failure, located on the plan step, for editors.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    format: Format,
-    #[arg(long, value_enum, default_value_t = Color::Auto)]
-    color: Color,
 }
 
 #[derive(clap::Args)]
@@ -126,8 +131,9 @@ struct DescribeArgs {
 }
 
 pub fn run(args: &Args) -> Outcome {
+    let _ = STYLE.set((args.format, args.color.enabled()));
     match &args.command {
-        Command::Run(run_args) => run_plans(run_args),
+        Command::Run(run_args) => run_plans(run_args, args.format, args.color),
         Command::Describe(describe_args) => describe(describe_args),
         Command::Compile(compile_args) => compile(compile_args),
         Command::Plan(plan_args) => plan(plan_args),
@@ -135,17 +141,56 @@ pub fn run(args: &Args) -> Outcome {
 }
 
 fn read(path: &Path) -> Result<String, Outcome> {
-    std::fs::read(path)
-        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
-        .map_err(|e| {
-            eprintln!("error: {}: {e}", path.display());
-            Outcome::Failure
-        })
+    super::input::read_text(path).map_err(|message| {
+        report(
+            &[super::input::io_error(&message, FileId(0))],
+            vec![SourceFile::new(
+                super::input::display_name(path),
+                String::new(),
+            )],
+        );
+        Outcome::Failure
+    })
 }
 
-/// Prints diagnostics in the one-line form, each in the file its `FileId` names.
+/// Prints diagnostics about the inputs in the run's format, each in the file its `FileId`
+/// names: on stderr, or as the versioned JSON document on stdout.
 fn report(diagnostics: &[Diagnostic], files: Vec<SourceFile>) {
-    eprint!("{}", render::gcc(diagnostics, &Sources::new(&files)));
+    let (format, color) = STYLE.get().copied().unwrap_or((Format::Gcc, false));
+    let view = Sources::new(&files);
+    if format == Format::Json {
+        let document = serde_json::json!({
+            "version": JSON_VERSION,
+            "diagnostics": render::json_diagnostics(diagnostics, &view),
+        });
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&document).unwrap_or_default()
+        );
+    } else {
+        eprint!("{}", render_diagnostics(format, diagnostics, &view, color));
+    }
+}
+
+/// Prints a text output (PDDL, a plan, a description): as it is, or under `--format json` as
+/// the versioned document `{"version", "diagnostics": [], "output": text}`.
+fn emit(text: &str) {
+    if STYLE
+        .get()
+        .is_some_and(|(format, _)| *format == Format::Json)
+    {
+        let document = serde_json::json!({
+            "version": JSON_VERSION,
+            "diagnostics": [],
+            "output": text,
+        });
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&document).unwrap_or_default()
+        );
+    } else {
+        print!("{text}");
+    }
 }
 
 /// The embedded world, or the one in `dir` (ours if it has `actions.toml`, else Simmer's).
@@ -233,7 +278,7 @@ fn human(path: &Path, outcome: &kitchen::Outcome) -> String {
     out
 }
 
-fn run_plans(args: &RunArgs) -> Outcome {
+fn run_plans(args: &RunArgs, format: Format, color: Color) -> Outcome {
     let world = match load_world(args.world.as_deref()) {
         Ok(world) => world,
         Err(outcome) => return outcome,
@@ -254,10 +299,10 @@ fn run_plans(args: &RunArgs) -> Outcome {
             Err(outcome) => return outcome,
         };
         let outcome = kitchen::run(&world, &env, &text, mode);
-        let sources = [SourceFile::new(path.display().to_string(), text)];
+        let sources = [SourceFile::new(super::input::display_name(path), text)];
         let view = Sources::new(&sources);
-        let color = args.color.enabled();
-        match args.format {
+        let color = color.enabled();
+        match format {
             Format::Human => {
                 // Problems with the plan text itself go to stderr; the failures are listed in
                 // Simmer's own line shape below.
@@ -273,25 +318,26 @@ fn run_plans(args: &RunArgs) -> Outcome {
                 print!("{}", human(path, &outcome));
             }
             Format::Json => {
-                let mut value = kitchen::plan_json(&path.display().to_string(), &outcome);
+                let mut value = kitchen::plan_json(&super::input::display_name(path), &outcome);
                 value["diagnostics"] = render::json_diagnostics(&outcome.diagnostics, &view);
                 plans.push(value);
             }
             Format::Gcc | Format::Val => print!(
                 "{}",
-                render_diagnostics(args.format, &outcome.diagnostics, &view, color)
+                render_diagnostics(format, &outcome.diagnostics, &view, color)
             ),
         }
         outcomes.push(outcome);
     }
     let summary = kitchen::summary(&outcomes);
-    match args.format {
+    match format {
         Format::Json => {
-            let value = if plans.len() == 1 {
-                plans.remove(0)
-            } else {
-                serde_json::json!({ "plans": plans, "summary": summary })
-            };
+            // One shape for one plan or many.
+            let value = serde_json::json!({
+                "version": JSON_VERSION,
+                "plans": plans,
+                "summary": summary,
+            });
             println!(
                 "{}",
                 serde_json::to_string_pretty(&value).unwrap_or_default()
@@ -325,9 +371,9 @@ fn describe(args: &DescribeArgs) -> Outcome {
         Err(outcome) => return outcome,
     };
     match &args.env {
-        None => print!("{}", kitchen::describe::world(&world)),
+        None => emit(&kitchen::describe::world(&world)),
         Some(path) => match load_env(path) {
-            Ok(env) => print!("{}", kitchen::describe::env(&world, &env)),
+            Ok(env) => emit(&kitchen::describe::env(&world, &env)),
             Err(outcome) => return outcome,
         },
     }
@@ -373,15 +419,16 @@ fn compile(args: &CompileArgs) -> Outcome {
         return Outcome::Failure;
     }
     let domain = pddlc::print::domain(&compile::domain(&world, flavour));
-    if let Some(out) = &args.out {
-        if let Err(e) = std::fs::create_dir_all(out)
+    if let Some(out) = &args.out
+        && let Err(e) = std::fs::create_dir_all(out)
             .and_then(|_| std::fs::write(out.join("domain.pddl"), &domain))
-        {
-            eprintln!("error: {}: {e}", out.display());
-            return Outcome::Failure;
-        }
-    } else {
-        println!("{domain}");
+    {
+        eprintln!("error: {}: {e}", out.display());
+        return Outcome::Failure;
+    }
+    let mut printed = String::new();
+    if args.out.is_none() {
+        printed.push_str(&format!("{domain}\n"));
     }
     for task in &tasks {
         let env_path = match &args.env {
@@ -438,9 +485,10 @@ fn compile(args: &CompileArgs) -> Outcome {
                     return Outcome::Failure;
                 }
             }
-            None => println!("{text}"),
+            None => printed.push_str(&format!("{text}\n")),
         }
     }
+    emit(&printed);
     Outcome::Clean
 }
 
@@ -459,14 +507,14 @@ fn plan(args: &PlanArgs) -> Outcome {
     };
     if args.from_pddl {
         match kitchen::from_pddl_plan(&world, &env, &text) {
-            Ok(plan) => print!("{plan}"),
+            Ok(plan) => emit(&plan),
             Err(e) => {
                 eprintln!("error: {}: {e}", args.plan.display());
                 return Outcome::InputErrors;
             }
         }
     } else {
-        print!("{}", kitchen::to_pddl_plan(&world, &env, &text));
+        emit(&kitchen::to_pddl_plan(&world, &env, &text));
     }
     Outcome::Clean
 }

@@ -11,8 +11,8 @@ mod score;
 mod validate;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use pddlc::diagnostics::Diagnostic;
 use pddlc::diagnostics::render::{self, HumanOptions, Sources};
+use pddlc::diagnostics::{Code, Diagnostic, Severity};
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
@@ -20,7 +20,10 @@ use std::process::ExitCode;
 #[command(
     name = "pddlc",
     version,
-    about = "A toolchain for PDDL: check, format, parse"
+    about = "A toolchain for PDDL: check, fmt, parse, validate, applicable, score, kitchen",
+    after_help = "Every subcommand takes `--format` and `--color`; `-` reads a file from standard \
+                  input. Exit codes: 0 clean, 1 errors in the input, 2 usage or I/O failure. \
+                  See docs/cli.md."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -42,7 +45,7 @@ enum Command {
     Applicable(validate::ApplicableArgs),
     /// Score a generated domain against a gold one with Text2World's metrics.
     Score(score::Args),
-    /// The Simmer kitchen world: run plans in it, describe it.
+    /// The Simmer kitchen world: run plans in it, describe it, compile it to PDDL, translate plans.
     Kitchen(kitchen::Args),
 }
 
@@ -109,6 +112,38 @@ pub fn render_diagnostics(
         Format::Gcc => render::gcc(diagnostics, sources),
         Format::Val => render::val(diagnostics, sources),
     }
+}
+
+/// The exit code diagnostics call for: 2 when an input could not be read (`P090`), 1 on errors
+/// (and on warnings under `--deny-warnings`), 0 otherwise.
+pub fn outcome_of(diagnostics: &[Diagnostic], deny_warnings: bool) -> Outcome {
+    if diagnostics.iter().any(|d| d.code == Code::IoError) {
+        Outcome::Failure
+    } else if diagnostics
+        .iter()
+        .any(|d| d.is_error() || (deny_warnings && d.severity == Severity::Warning))
+    {
+        Outcome::InputErrors
+    } else {
+        Outcome::Clean
+    }
+}
+
+/// A local rayon pool of `jobs` threads (all cores when `None`), so that `--jobs` never touches
+/// the global pool.
+pub fn pool(jobs: Option<usize>) -> Result<rayon::ThreadPool, Outcome> {
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(jobs) = jobs {
+        if jobs == 0 {
+            eprintln!("error: --jobs must be at least 1");
+            return Err(Outcome::Failure);
+        }
+        builder = builder.num_threads(jobs);
+    }
+    builder.build().map_err(|e| {
+        eprintln!("error: cannot start {jobs:?} threads: {e}");
+        Outcome::Failure
+    })
 }
 
 pub fn run() -> ExitCode {

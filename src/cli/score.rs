@@ -1,6 +1,9 @@
 //! `pddlc score`: Text2World's metrics for one pair or a batch of pairs.
 
-use super::Outcome;
+use super::input::{io_error, read_text};
+use super::{Color, Outcome};
+use pddlc::diagnostics::FileId;
+use pddlc::diagnostics::render::{self, JSON_VERSION, Sources};
 use pddlc::score::{self, Metrics, Mode, Scored};
 use rayon::prelude::*;
 use serde_json::{Value, json};
@@ -9,8 +12,17 @@ use std::path::{Path, PathBuf};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
+    /// The six metrics as a table, with notes (one pair only).
+    #[value(alias = "table")]
+    Human,
+    /// One versioned JSON document (for `--pairs`: every row, then the summary).
     Json,
-    Table,
+    /// One JSON object a line (`--pairs` only): every row, then the summary row.
+    Jsonl,
+    /// Not meaningful for scores: refused with exit code 2.
+    Gcc,
+    /// Not meaningful for scores: refused with exit code 2.
+    Val,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -23,10 +35,10 @@ pub enum ModeArg {
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The gold domain.
+    /// The gold domain (`-` reads standard input).
     #[arg(required_unless_present = "pairs", requires = "pred")]
     gold: Option<PathBuf>,
-    /// The predicted domain (or, with `--response`, the raw LLM answer).
+    /// The predicted domain (or, with `--response`, the raw LLM answer); `-` reads stdin.
     pred: Option<PathBuf>,
     #[arg(long, value_enum, default_value_t = ModeArg::Clean)]
     mode: ModeArg,
@@ -40,8 +52,16 @@ pub struct Args {
     /// or inline PDDL text), and optionally `id` and `response` (which overrides `--response`
     /// for that line). One JSON line is written per input line, in order, with its 1-based line
     /// number in the file, then a dataset summary; the exit code is 1 when a line failed.
+    /// `-` reads the pairs from standard input (file paths are then relative to the current
+    /// directory).
     #[arg(long, conflicts_with_all = ["gold", "pred"])]
     pairs: Option<PathBuf>,
+    /// Threads for `--pairs` (all cores by default).
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Accepted for the common convention; score output has no colour.
+    #[arg(long, value_enum, default_value_t = Color::Auto)]
+    color: Color,
 }
 
 fn mode(arg: ModeArg) -> Mode {
@@ -52,42 +72,93 @@ fn mode(arg: ModeArg) -> Mode {
 }
 
 pub fn run(args: &Args) -> Outcome {
+    let _ = args.color;
+    if matches!(args.format, Some(Format::Gcc | Format::Val)) {
+        eprintln!(
+            "error: score prints metrics, not diagnostics: use --format human, json or jsonl"
+        );
+        return Outcome::Failure;
+    }
     match &args.pairs {
-        Some(file) => batch(file, mode(args.mode), args.response),
-        None => one(args),
+        Some(file) => {
+            let format = args.format.unwrap_or(Format::Jsonl);
+            if format == Format::Human {
+                eprintln!(
+                    "error: --format human (table) shows one pair: use json or jsonl with --pairs"
+                );
+                return Outcome::Failure;
+            }
+            batch(file, mode(args.mode), args.response, format, args.jobs)
+        }
+        None => {
+            if args.format == Some(Format::Jsonl) {
+                eprintln!("error: --format jsonl is for --pairs: use json for one pair");
+                return Outcome::Failure;
+            }
+            if args.jobs.is_some() {
+                eprintln!("error: --jobs is for --pairs: one pair is scored on one thread");
+                return Outcome::Failure;
+            }
+            one(args)
+        }
     }
 }
 
 fn read(path: &Path) -> Result<String, String> {
-    std::fs::read(path)
-        .map(|b| String::from_utf8_lossy(&b).into_owned())
-        .map_err(|e| format!("{}: {e}", path.display()))
+    read_text(path)
+}
+
+/// An unreadable input as the versioned JSON document (exit code 2), so that a script reading
+/// the JSON sees why.
+fn io_failure(message: &str, format: Format, name: &Path) -> Outcome {
+    if format == Format::Human {
+        eprintln!("error: {message}");
+    } else {
+        let sources = [pddlc::diagnostics::SourceFile::new(
+            super::input::display_name(name),
+            String::new(),
+        )];
+        let diagnostics = [io_error(message, FileId(0))];
+        let document = json!({
+            "version": JSON_VERSION,
+            "diagnostics": render::json_diagnostics(&diagnostics, &Sources::new(&sources)),
+        });
+        println!("{document}");
+    }
+    Outcome::Failure
 }
 
 fn one(args: &Args) -> Outcome {
-    let (Some(gold), Some(pred)) = (&args.gold, &args.pred) else {
+    let (Some(gold_path), Some(pred_path)) = (&args.gold, &args.pred) else {
         eprintln!("error: give GOLD and PRED, or --pairs FILE");
         return Outcome::Failure;
     };
-    let (gold, pred) = match (read(gold), read(pred)) {
-        (Ok(g), Ok(p)) => (g, p),
-        (Err(e), _) | (_, Err(e)) => {
-            eprintln!("error: {e}");
-            return Outcome::Failure;
-        }
-    };
-    let scored = score::compare(&gold, &pred, mode(args.mode), args.response);
     let format = args.format.unwrap_or(if std::io::stdout().is_terminal() {
-        Format::Table
+        Format::Human
     } else {
         Format::Json
     });
+    let gold = match read(gold_path) {
+        Ok(g) => g,
+        Err(e) => return io_failure(&e, format, gold_path),
+    };
+    let pred = match read(pred_path) {
+        Ok(p) => p,
+        Err(e) => return io_failure(&e, format, pred_path),
+    };
+    let scored = score::compare(&gold, &pred, mode(args.mode), args.response);
     match format {
-        Format::Json => println!(
-            "{}",
-            serde_json::to_string_pretty(&scored.json()).unwrap_or_default()
-        ),
-        Format::Table => print!("{}", table(&scored)),
+        Format::Human => print!("{}", table(&scored)),
+        _ => {
+            let mut document = json!({ "version": JSON_VERSION });
+            if let (Some(out), Value::Object(fields)) = (document.as_object_mut(), scored.json()) {
+                out.extend(fields);
+            }
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&document).unwrap_or_default()
+            )
+        }
     }
     Outcome::Clean
 }
@@ -125,15 +196,20 @@ fn text(value: &Value, base: &Path) -> Result<String, String> {
     }
 }
 
-fn batch(file: &Path, mode: Mode, response: bool) -> Outcome {
+fn batch(file: &Path, mode: Mode, response: bool, format: Format, jobs: Option<usize>) -> Outcome {
+    let pool = match super::pool(jobs) {
+        Ok(pool) => pool,
+        Err(outcome) => return outcome,
+    };
     let content = match read(file) {
         Ok(c) => c,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return Outcome::Failure;
-        }
+        Err(e) => return io_failure(&e, format, file),
     };
-    let base = file.parent().unwrap_or(Path::new("."));
+    let base = if super::input::is_stdin(file) {
+        Path::new(".")
+    } else {
+        file.parent().unwrap_or(Path::new("."))
+    };
     // Blank lines are skipped, but every row keeps the line number it has in the file.
     let lines: Vec<(usize, &str)> = content
         .lines()
@@ -146,19 +222,23 @@ fn batch(file: &Path, mode: Mode, response: bool) -> Outcome {
     } else {
         indicatif::ProgressBar::hidden()
     };
-    let rows: Vec<(Value, Option<Metrics>)> = lines
-        .par_iter()
-        .map(|(number, line)| {
-            let row = score_line(*number, line, base, mode, response);
-            progress.inc(1);
-            row
-        })
-        .collect();
+    let rows: Vec<(Value, Option<Metrics>)> = pool.install(|| {
+        lines
+            .par_iter()
+            .map(|(number, line)| {
+                let row = score_line(*number, line, base, mode, response);
+                progress.inc(1);
+                row
+            })
+            .collect()
+    });
     progress.finish_and_clear();
     let mut errors = 0;
     let mut all = Vec::new();
     for (row, metrics) in &rows {
-        println!("{}", serde_json::to_string(row).unwrap_or_default());
+        if format == Format::Jsonl {
+            println!("{}", serde_json::to_string(row).unwrap_or_default());
+        }
         match metrics {
             Some(m) => all.push(*m),
             None => {
@@ -167,11 +247,28 @@ fn batch(file: &Path, mode: Mode, response: bool) -> Outcome {
             }
         }
     }
-    let summary = score::summary(&all);
-    println!(
-        "{}",
-        json!({ "summary": summary, "pairs": rows.len(), "errors": errors })
-    );
+    let summary = json!({
+        "version": JSON_VERSION,
+        "summary": score::summary(&all),
+        "pairs": rows.len(),
+        "errors": errors,
+    });
+    if format == Format::Jsonl {
+        println!("{summary}");
+    } else {
+        let rows: Vec<&Value> = rows.iter().map(|(row, _)| row).collect();
+        let document = json!({
+            "version": JSON_VERSION,
+            "rows": rows,
+            "summary": summary["summary"],
+            "pairs": summary["pairs"],
+            "errors": summary["errors"],
+        });
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&document).unwrap_or_default()
+        );
+    }
     if errors > 0 {
         Outcome::InputErrors
     } else {
@@ -198,8 +295,9 @@ fn score_line(
     });
     match result {
         Ok((input, scored)) => {
-            let mut out = scored.json();
-            if let Some(object) = out.as_object_mut() {
+            let mut out = json!({ "version": JSON_VERSION });
+            if let (Some(object), Value::Object(fields)) = (out.as_object_mut(), scored.json()) {
+                object.extend(fields);
                 object.insert("line".into(), json!(number));
                 if let Some(id) = input.get("id") {
                     object.insert("id".into(), id.clone());
@@ -208,7 +306,15 @@ fn score_line(
             (out, Some(scored.metrics))
         }
         Err(error) => {
-            let mut row = json!({ "line": number, "error": error });
+            // A file that cannot be read is P090, as everywhere; a malformed line has no code.
+            let unreadable = error.ends_with("no such file") || error.contains("(os error");
+            let codes: Vec<&str> = if unreadable { vec!["P090"] } else { Vec::new() };
+            let mut row = json!({
+                "version": JSON_VERSION,
+                "line": number,
+                "error": error,
+                "codes": codes,
+            });
             if let Some(id) = id {
                 row["id"] = id;
             }

@@ -1,10 +1,10 @@
 //! `pddlc validate` and `pddlc applicable`: plans against a domain and problem.
 
-use super::input::load;
-use super::{Color, Format, Outcome, render_diagnostics};
+use super::input::{display_name, io_error, load, read_text};
+use super::{Color, Format, Outcome, outcome_of, render_diagnostics};
 use pddlc::ast::{Domain, PddlFile, Problem};
 use pddlc::check::{self, Files};
-use pddlc::diagnostics::render::{self, Sources};
+use pddlc::diagnostics::render::{self, JSON_VERSION, Sources};
 use pddlc::diagnostics::{Diagnostic, FileId, SourceFile};
 use pddlc::plan::{Report, TaskFiles, ValidateOptions};
 use std::io::IsTerminal;
@@ -12,9 +12,11 @@ use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]
 pub struct Args {
+    /// The domain file (`-` reads standard input; once per run).
     domain: PathBuf,
+    /// The problem file, or `-`.
     problem: PathBuf,
-    /// Plans in IPC format: one `(action arg…)` per line, optional `t: (…) [d]`.
+    /// Plans in IPC format: one `(action arg…)` per line, optional `t: (…) [d]`; `-` for one.
     #[arg(required = true)]
     plans: Vec<PathBuf>,
     /// Output format: `human` on a terminal, `json` otherwise; `gcc` and `val` print one line
@@ -29,6 +31,9 @@ pub struct Args {
     tolerance: f64,
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     color: Color,
+    /// Exit 1 on the task's warnings too (they are then shown).
+    #[arg(long)]
+    deny_warnings: bool,
 }
 
 #[derive(clap::Args)]
@@ -50,18 +55,15 @@ struct Task {
     domain: Domain,
     problem: Problem,
     sources: Vec<SourceFile>,
+    /// The task's warnings, which count under `--deny-warnings`.
+    warnings: Vec<Diagnostic>,
 }
 
-/// The task, parsed and checked; on errors, the diagnostics rendered in `format`.
-fn task(domain: &Path, problem: &Path, format: Format, color: bool) -> Result<Task, Outcome> {
-    let d = load(domain, FileId(0)).map_err(|m| {
-        eprintln!("error: {m}");
-        Outcome::Failure
-    })?;
-    let p = load(problem, FileId(1)).map_err(|m| {
-        eprintln!("error: {m}");
-        Outcome::Failure
-    })?;
+/// The task, parsed and checked; when it cannot be used, its sources and the diagnostics that
+/// say why (unreadable inputs, parse and check errors).
+fn task(domain: &Path, problem: &Path) -> Result<Task, (Vec<SourceFile>, Vec<Diagnostic>)> {
+    let d = load(domain, FileId(0));
+    let p = load(problem, FileId(1));
     let mut diagnostics: Vec<Diagnostic> = d.diagnostics.clone();
     diagnostics.extend(p.diagnostics.clone());
     let sources = vec![d.source, p.source];
@@ -73,26 +75,49 @@ fn task(domain: &Path, problem: &Path, format: Format, color: bool) -> Result<Ta
         }
         _ => None,
     };
-    let mut errors: Vec<Diagnostic> = diagnostics
-        .into_iter()
-        .filter(Diagnostic::is_error)
-        .collect();
-    pddlc::diagnostics::sort(&mut errors);
+    pddlc::diagnostics::sort(&mut diagnostics);
+    let (errors, warnings): (Vec<Diagnostic>, Vec<Diagnostic>) =
+        diagnostics.into_iter().partition(Diagnostic::is_error);
     match pair {
         Some((domain, problem)) if errors.is_empty() => Ok(Task {
             domain,
             problem,
             sources,
+            warnings,
         }),
-        _ => {
-            print!(
-                "{}",
-                render_diagnostics(format, &errors, &Sources::new(&sources), color)
-            );
-            eprintln!("error: the domain and problem must be valid before a plan can be validated");
-            Err(Outcome::InputErrors)
-        }
+        _ => Err((sources, errors)),
     }
+}
+
+/// Prints why the task cannot be used, in `format` (JSON: the versioned document with no
+/// plans), and returns the exit code.
+fn report_task(
+    format: Format,
+    sources: &[SourceFile],
+    diagnostics: &[Diagnostic],
+    color: bool,
+    json_key: &str,
+) -> Outcome {
+    let view = Sources::new(sources);
+    if format == Format::Json {
+        let document = serde_json::json!({
+            "version": JSON_VERSION,
+            "diagnostics": render::json_diagnostics(diagnostics, &view),
+            // Nothing was validated or listed.
+            json_key: if json_key == "plans" { serde_json::json!([]) } else { serde_json::Value::Null },
+        });
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&document).unwrap_or_default()
+        );
+    } else {
+        print!("{}", render_diagnostics(format, diagnostics, &view, color));
+    }
+    let outcome = outcome_of(diagnostics, false).max(Outcome::InputErrors);
+    if outcome == Outcome::InputErrors {
+        eprintln!("error: the domain and problem must be valid before a plan can be validated");
+    }
+    outcome
 }
 
 /// A report with the plan it is about, fields in the order of the JSON contract, and its
@@ -108,7 +133,7 @@ struct PlanReport<'a> {
 fn json(report: &Report, plan: &Path, sources: &Sources) -> serde_json::Value {
     let diagnostics: Vec<Diagnostic> = report.diagnostics().cloned().collect();
     let value = PlanReport {
-        plan: plan.display().to_string(),
+        plan: display_name(plan),
         report,
         diagnostics: render::json_diagnostics(&diagnostics, sources),
     };
@@ -116,7 +141,7 @@ fn json(report: &Report, plan: &Path, sources: &Sources) -> serde_json::Value {
 }
 
 fn human(report: &Report, plan: &Path, sources: &Sources, color: bool) -> String {
-    let name = plan.display();
+    let name = display_name(plan);
     let mut out = match report.valid {
         Some(true) => format!(
             "{name}: valid, {} steps, value {}\n",
@@ -149,16 +174,6 @@ fn format_or_default(format: Option<Format>) -> Format {
     })
 }
 
-fn read_plan(path: &Path) -> Result<String, Outcome> {
-    match std::fs::read(path) {
-        Ok(bytes) => Ok(String::from_utf8_lossy(&bytes).to_string()),
-        Err(e) => {
-            eprintln!("error: {}: {e}", path.display());
-            Err(Outcome::Failure)
-        }
-    }
-}
-
 pub fn run(args: &Args) -> Outcome {
     let format = format_or_default(args.format);
     let color = args.color.enabled();
@@ -166,29 +181,56 @@ pub fn run(args: &Args) -> Outcome {
         domain,
         problem,
         mut sources,
-    } = match task(&args.domain, &args.problem, format, color) {
+        warnings,
+    } = match task(&args.domain, &args.problem) {
         Ok(task) => task,
-        Err(outcome) => return outcome,
+        Err((sources, diagnostics)) => {
+            return report_task(format, &sources, &diagnostics, color, "plans");
+        }
     };
     let mut outcome = Outcome::Clean;
+    let shown: &[Diagnostic] = if args.deny_warnings { &warnings } else { &[] };
+    if args.deny_warnings && !warnings.is_empty() {
+        outcome = Outcome::InputErrors;
+    }
+    if format != Format::Json {
+        let view = Sources::new(&sources);
+        print!("{}", render_diagnostics(format, shown, &view, color));
+    }
     let mut reports = Vec::new();
     for (index, path) in args.plans.iter().enumerate() {
-        let text = match read_plan(path) {
+        let file = FileId(2 + index as u32);
+        let text = match read_text(path) {
             Ok(text) => text,
-            Err(outcome) => return outcome,
+            Err(message) => {
+                // An unreadable plan is a row of its own; the other plans' results are kept.
+                outcome = Outcome::Failure;
+                sources.push(SourceFile::new(display_name(path), String::new()));
+                let diagnostics = [io_error(&message, file)];
+                let view = Sources::new(&sources);
+                match format {
+                    Format::Json => reports.push(serde_json::json!({
+                        "plan": display_name(path),
+                        "valid": null,
+                        "diagnostics": render::json_diagnostics(&diagnostics, &view),
+                    })),
+                    _ => print!("{}", render_diagnostics(format, &diagnostics, &view, color)),
+                }
+                continue;
+            }
         };
         let options = ValidateOptions {
             keep_going: args.keep_going,
             tolerance: args.tolerance,
             files: TaskFiles {
-                plan: FileId(2 + index as u32),
+                plan: file,
                 ..TaskFiles::default()
             },
         };
-        sources.push(SourceFile::new(path.display().to_string(), text));
+        sources.push(SourceFile::new(display_name(path), text));
         let report = pddlc::plan::validate(&domain, &problem, &sources[2 + index].text, &options);
         if report.valid != Some(true) {
-            outcome = Outcome::InputErrors;
+            outcome = outcome.max(Outcome::InputErrors);
         }
         let view = Sources::new(&sources);
         match format {
@@ -201,13 +243,15 @@ pub fn run(args: &Args) -> Outcome {
         }
     }
     if format == Format::Json {
-        let value = match reports.len() {
-            1 => reports.remove(0),
-            _ => serde_json::json!({ "plans": reports }),
-        };
+        let view = Sources::new(&sources);
+        let document = serde_json::json!({
+            "version": JSON_VERSION,
+            "diagnostics": render::json_diagnostics(shown, &view),
+            "plans": reports,
+        });
         println!(
             "{}",
-            serde_json::to_string_pretty(&value).unwrap_or_default()
+            serde_json::to_string_pretty(&document).unwrap_or_default()
         );
     }
     outcome
@@ -220,22 +264,36 @@ pub fn applicable(args: &ApplicableArgs) -> Outcome {
         domain,
         problem,
         mut sources,
-    } = match task(&args.domain, &args.problem, format, color) {
+        ..
+    } = match task(&args.domain, &args.problem) {
         Ok(task) => task,
-        Err(outcome) => return outcome,
+        Err((sources, diagnostics)) => {
+            return report_task(format, &sources, &diagnostics, color, "applicable");
+        }
     };
     let (name, text) = match &args.plan {
         None => (String::new(), String::new()),
-        Some(path) => match read_plan(path) {
-            Ok(text) => (path.display().to_string(), text),
-            Err(outcome) => return outcome,
+        Some(path) => match read_text(path) {
+            Ok(text) => (display_name(path), text),
+            Err(message) => {
+                sources.push(SourceFile::new(display_name(path), String::new()));
+                let diagnostics = [io_error(&message, FileId(2))];
+                return report_task(format, &sources, &diagnostics, color, "applicable");
+            }
         },
     };
     sources.push(SourceFile::new(name.clone(), text));
     match pddlc::plan::applicable(&domain, &problem, &sources[2].text) {
         Ok(actions) => {
             match format {
-                Format::Json => println!("{}", serde_json::json!({ "applicable": actions })),
+                Format::Json => println!(
+                    "{}",
+                    serde_json::json!({
+                        "version": JSON_VERSION,
+                        "diagnostics": [],
+                        "applicable": actions,
+                    })
+                ),
                 _ => actions.iter().for_each(|a| println!("{a}")),
             }
             Outcome::Clean
@@ -244,7 +302,14 @@ pub fn applicable(args: &ApplicableArgs) -> Outcome {
             let view = Sources::new(&sources);
             match format {
                 Format::Human => print!("{}", human(&report, Path::new(&name), &view, color)),
-                Format::Json => println!("{}", json(&report, Path::new(&name), &view)),
+                Format::Json => {
+                    let mut value = json(&report, Path::new(&name), &view);
+                    if let Some(object) = value.as_object_mut() {
+                        object.insert("version".into(), JSON_VERSION.into());
+                        object.insert("applicable".into(), serde_json::Value::Null);
+                    }
+                    println!("{value}")
+                }
                 Format::Gcc | Format::Val => {
                     let diagnostics: Vec<Diagnostic> = report.diagnostics().cloned().collect();
                     print!("{}", render_diagnostics(format, &diagnostics, &view, color));

@@ -34,6 +34,14 @@ impl<'a> Sources<'a> {
             None => LineCol { line: 1, column: 1 },
         }
     }
+
+    /// The line and GCC's display column (tabs to stops of 8).
+    fn display_line_col(&self, file: FileId, offset: usize) -> LineCol {
+        match self.get(file) {
+            Some((f, index)) => index.display_line_col(&f.text, offset),
+            None => LineCol { line: 1, column: 1 },
+        }
+    }
 }
 
 /// Options of the graphical renderer.
@@ -276,22 +284,51 @@ fn json_list<'a>(diagnostics: &'a [Diagnostic], sources: &'a Sources) -> Vec<Jso
         .collect()
 }
 
-/// One line a diagnostic, `file:line:col: error[P005]: message`, as GCC prints and Vim's and
-/// Emacs's quickfix read.
+/// GCC's shape, which Vim's quickfix and Emacs's compile-mode read: a line per diagnostic,
+/// `file:line:col: error: message [P005]` (severity `error`, `warning` or `note` for advice),
+/// then a `note:` line per secondary label at its own place, and `note: help: …` with the help
+/// at the primary place. Columns are display columns, tabs to stops of 8, as GCC counts them.
 pub fn gcc(diagnostics: &[Diagnostic], sources: &Sources) -> String {
     let mut out = String::new();
+    let one_line = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
     for d in diagnostics {
         let file = d.primary().map(|l| l.file).unwrap_or_default();
-        let at = sources.line_col(file, d.primary().map(|l| l.span.start).unwrap_or(0));
+        let at = sources.display_line_col(file, d.primary().map(|l| l.span.start).unwrap_or(0));
+        let severity = match d.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Advice => "note",
+        };
         out.push_str(&format!(
-            "{}:{}:{}: {}[{}]: {}\n",
+            "{}:{}:{}: {severity}: {} [{}]\n",
             sources.name(file),
             at.line,
             at.column,
-            d.severity,
+            one_line(&d.message),
             d.code,
-            d.message
         ));
+        for label in d.labels.iter().skip(1) {
+            let Some(message) = &label.message else {
+                continue;
+            };
+            let at = sources.display_line_col(label.file, label.span.start);
+            out.push_str(&format!(
+                "{}:{}:{}: note: {}\n",
+                sources.name(label.file),
+                at.line,
+                at.column,
+                one_line(message),
+            ));
+        }
+        if let Some(help) = &d.help {
+            out.push_str(&format!(
+                "{}:{}:{}: note: help: {}\n",
+                sources.name(file),
+                at.line,
+                at.column,
+                one_line(help),
+            ));
+        }
     }
     out
 }

@@ -49,6 +49,26 @@ impl LineIndex {
         let column = text[line_start..offset].chars().count() + 1;
         LineCol { line, column }
     }
+
+    /// The line and display column of byte `offset`, as GCC counts columns: a tab advances to
+    /// the next multiple of 8, any other character counts one. Emacs and Vim land on the same
+    /// screen column for tab-indented files.
+    pub fn display_line_col(&self, text: &str, offset: usize) -> LineCol {
+        let at = self.line_col(text, offset);
+        let line_start = self.line_starts[at.line - 1];
+        let mut column = 0;
+        for c in text[line_start..].chars().take(at.column - 1) {
+            column = if c == '\t' {
+                (column / 8 + 1) * 8
+            } else {
+                column + 1
+            };
+        }
+        LineCol {
+            line: at.line,
+            column: column + 1,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -68,5 +88,25 @@ mod tests {
         // Past the end and inside a character are clamped.
         assert_eq!(index.line_col(text, 100), LineCol { line: 4, column: 2 });
         assert_eq!(index.line_col(text, 5), LineCol { line: 2, column: 1 });
+    }
+
+    #[test]
+    fn display_columns_expand_tabs_to_stops_of_eight() {
+        let text = "\t(a\n ab\t\tx\n";
+        let index = LineIndex::new(text);
+        // `(` after one tab: display column 9, character column 2.
+        assert_eq!(
+            index.display_line_col(text, 1),
+            LineCol { line: 1, column: 9 }
+        );
+        assert_eq!(index.line_col(text, 1), LineCol { line: 1, column: 2 });
+        // ` ab` then two tabs: stops at 8 and 16, so `x` is at display column 17.
+        assert_eq!(
+            index.display_line_col(text, 9),
+            LineCol {
+                line: 2,
+                column: 17
+            }
+        );
     }
 }

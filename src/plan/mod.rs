@@ -81,6 +81,12 @@ pub fn applicable(
     plan: &str,
 ) -> Result<Vec<String>, Box<Report>> {
     crate::parse::with_stack(|| {
+        // Listing only the instantaneous actions of a durative domain would be a wrong answer.
+        if domain.durative_actions().next().is_some() {
+            return Err(Box::new(Report::new(0).unsupported(
+                "durative actions are not supported by `applicable` yet: no list".into(),
+            )));
+        }
         let mut found = Vec::new();
         let mut collect = |world: &mut World, state: &State| {
             world.warm();

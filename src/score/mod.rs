@@ -30,7 +30,8 @@ pub struct Metrics {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Mode {
-    /// The official scorer's values, quirks included.
+    /// The official scorer's values, quirks included. Spelled as the CLI's `--mode` value.
+    #[serde(rename = "text2world")]
     Text2World,
     /// What the metrics were meant to measure, on the syntax tree.
     Clean,
