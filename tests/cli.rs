@@ -1102,3 +1102,21 @@ fn gcc_counts_display_columns_and_json_counts_characters() {
         (4.into(), 37.into())
     );
 }
+
+/// `check --extract` reads an LLM's answer as `score --response` does: the PDDL in its fence.
+#[test]
+fn check_extract_takes_the_pddl_out_of_a_chat_answer() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let domain = std::fs::read_to_string("domains/blocksworld/domain.pddl").expect("domain");
+    let answer =
+        format!("Sure! Here is the domain:\n\n```pddl\n{domain}```\n\nIt has four actions.\n");
+    let path = write(dir.path(), "answer.md", answer.as_bytes());
+    let path = path.to_string_lossy().to_string();
+    let out = pddlc(&["check", "--format", "gcc", &path]);
+    assert_eq!(code(&out), 1);
+    assert!(stdout(&out).contains("[P018]"), "{}", stdout(&out));
+    assert!(stdout(&out).contains("--extract"), "{}", stdout(&out));
+    let out = pddlc(&["check", "--extract", "--format", "gcc", &path]);
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    assert_eq!(stdout(&out), "");
+}

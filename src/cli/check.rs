@@ -1,6 +1,6 @@
 //! `pddlc check`: parse every input and report its diagnostics.
 
-use super::input::{expand, load_expanded};
+use super::input::{expand, load_expanded_extracting};
 use super::{Color, Format, Outcome, outcome_of};
 use pddlc::ast::{Domain, PddlFile};
 use pddlc::check::{self, Files};
@@ -28,6 +28,10 @@ pub struct Args {
     /// Exit 1 on warnings too.
     #[arg(long)]
     deny_warnings: bool,
+    /// Each input is an LLM's answer: check the PDDL in its longest ```pddl block (else any
+    /// fenced block, else the whole text), as `score --response` and Text2World read it.
+    #[arg(long)]
+    extract: bool,
 }
 
 /// What was done with one input: its kind, the domain a problem was checked against, and a
@@ -52,7 +56,7 @@ pub fn run(args: &Args) -> Outcome {
     let mut files: Vec<Option<PddlFile>> = Vec::new();
     let mut checked: Vec<Checked> = Vec::new();
     for (i, input) in inputs.iter().enumerate() {
-        let loaded = load_expanded(input, FileId(i as u32));
+        let loaded = load_expanded_extracting(input, FileId(i as u32), args.extract);
         let kind = match &loaded.file {
             Some(PddlFile::Domain(_)) => Some("domain"),
             Some(PddlFile::Problem(_)) => Some("problem"),

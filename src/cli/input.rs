@@ -87,8 +87,15 @@ pub fn expand(paths: &[PathBuf]) -> Vec<Expanded> {
 
 /// [`load`] for an expanded input.
 pub fn load_expanded(input: &Expanded, id: FileId) -> Loaded {
+    load_expanded_extracting(input, id, false)
+}
+
+/// [`load_expanded`], taking the PDDL out of a chat answer first when `extract` is set (the
+/// longest ```` ```pddl ```` block, as `score --response` and Text2World do); labels then
+/// point into the extracted text, which is what the renderers show.
+pub fn load_expanded_extracting(input: &Expanded, id: FileId, extract: bool) -> Loaded {
     match &input.1 {
-        None => load(&input.0, id),
+        None => load_extracting(&input.0, id, extract),
         Some(message) => Loaded {
             source: SourceFile::new(display_name(&input.0), String::new()),
             file: None,
@@ -125,6 +132,10 @@ pub struct Loaded {
 /// Reads and parses `path` as input number `id`. Unreadable and undecodable inputs yield
 /// diagnostics, never an error.
 pub fn load(path: &Path, id: FileId) -> Loaded {
+    load_extracting(path, id, false)
+}
+
+fn load_extracting(path: &Path, id: FileId, extract: bool) -> Loaded {
     let name = display_name(path);
     let bytes = match read_bytes(path) {
         Ok(bytes) => bytes,
@@ -146,6 +157,13 @@ pub fn load(path: &Path, id: FileId) -> Loaded {
             unreadable: false,
         },
         Ok(text) => {
+            let extracted;
+            let text = if extract {
+                extracted = pddlc::text2world::extract_response(text);
+                extracted.as_str()
+            } else {
+                text
+            };
             let parsed = pddlc::parse::file(text);
             Loaded {
                 source: SourceFile::new(name, text),
