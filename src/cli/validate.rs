@@ -64,8 +64,8 @@ struct Task {
 fn task(domain: &Path, problem: &Path) -> Result<Task, (Vec<SourceFile>, Vec<Diagnostic>)> {
     let d = load(domain, FileId(0));
     let p = load(problem, FileId(1));
-    let mut diagnostics: Vec<Diagnostic> = d.diagnostics.clone();
-    diagnostics.extend(p.diagnostics.clone());
+    let mut diagnostics: Vec<Diagnostic> = d.diagnostics;
+    diagnostics.extend(p.diagnostics);
     let sources = vec![d.source, p.source];
     let pair = match (d.file, p.file) {
         (Some(PddlFile::Domain(domain)), Some(PddlFile::Problem(problem))) => {

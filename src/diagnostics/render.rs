@@ -4,28 +4,36 @@
 use super::{Diagnostic, FileId, LineCol, LineIndex, Severity, SourceFile};
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource};
 use serde::Serialize;
+use std::cell::OnceCell;
 use std::fmt;
 
-/// The sources diagnostics point into, indexed by [`FileId`], with their line indexes.
+/// The sources diagnostics point into, indexed by [`FileId`]. A file's line index is built the
+/// first time a diagnostic points into it, so a view over large inputs is cheap to make and
+/// files nothing points into are never scanned.
 pub struct Sources<'a> {
-    files: Vec<(&'a SourceFile, LineIndex)>,
+    files: Vec<(&'a SourceFile, OnceCell<LineIndex>)>,
 }
 
 impl<'a> Sources<'a> {
     pub fn new(files: &'a [SourceFile]) -> Sources<'a> {
         Sources {
-            files: files.iter().map(|f| (f, LineIndex::new(&f.text))).collect(),
+            files: files.iter().map(|f| (f, OnceCell::new())).collect(),
         }
     }
 
-    fn get(&self, file: FileId) -> Option<&(&'a SourceFile, LineIndex)> {
-        self.files.get(file.0 as usize)
+    fn get(&self, file: FileId) -> Option<(&'a SourceFile, &LineIndex)> {
+        self.files
+            .get(file.0 as usize)
+            .map(|(f, index)| (*f, index.get_or_init(|| LineIndex::new(&f.text))))
+    }
+
+    /// The file, without building its line index.
+    fn source(&self, file: FileId) -> Option<&'a SourceFile> {
+        self.files.get(file.0 as usize).map(|(f, _)| *f)
     }
 
     fn name(&self, file: FileId) -> &str {
-        self.get(file)
-            .map(|(f, _)| f.name.as_str())
-            .unwrap_or("<input>")
+        self.source(file).map_or("<input>", |f| f.name.as_str())
     }
 
     fn line_col(&self, file: FileId, offset: usize) -> LineCol {
@@ -140,8 +148,8 @@ impl Report {
 
 fn named_source(sources: &Sources, file: FileId) -> Option<NamedSource<String>> {
     sources
-        .get(file)
-        .map(|(f, _)| NamedSource::new(f.name.clone(), f.text.clone()).with_language("lisp"))
+        .source(file)
+        .map(|f| NamedSource::new(f.name.clone(), f.text.clone()).with_language("lisp"))
 }
 
 impl fmt::Display for Report {
