@@ -30,6 +30,11 @@ impl Span {
         self.len() == 0
     }
 
+    /// The byte range, for slicing the source text.
+    pub fn range(&self) -> std::ops::Range<usize> {
+        self.start..self.end
+    }
+
     /// The smallest span that covers both `self` and `other`.
     pub fn to(self, other: Span) -> Span {
         Span::new(self.start.min(other.start), self.end.max(other.end))
@@ -53,6 +58,11 @@ impl Name {
             text: text.into(),
             span,
         }
+    }
+
+    /// The name as written.
+    pub fn as_str(&self) -> &str {
+        &self.text
     }
 
     /// The case-folded form used for lookups.
