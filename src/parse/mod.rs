@@ -6,6 +6,7 @@
 //! of pest pairs into [`crate::ast`].
 
 mod errors;
+mod flat;
 mod grammar;
 mod lower;
 mod prose;
@@ -90,6 +91,56 @@ fn definition(source: &str) -> Parsed<Option<PddlFile>> {
             diagnostics: scan.diagnostics,
         };
     }
+    if scan.diagnostics.is_empty()
+        && scan.surplus_tail.is_none()
+        && let Some(flat) = flat::read(source)
+        && let Some(value) = with_stack(|| lower::file_with_flat_lists(source, flat))
+    {
+        return Parsed {
+            value: Some(value),
+            diagnostics: Vec::new(),
+        };
+    }
+    pest_only(source, scan)
+}
+
+/// Whether the fast path reads some of this text's lists (a problem's objects, initial state
+/// or goal) instead of pest. For tests that must know the fast path ran.
+#[doc(hidden)]
+pub fn reads_flat_lists(source: &str) -> bool {
+    let scan = scan::scan(source);
+    scan.diagnostics.is_empty()
+        && scan.surplus_tail.is_none()
+        && flat::read(source)
+            .is_some_and(|flat| lower::file_with_flat_lists(source, flat).is_some())
+}
+
+/// The whole source through pest, without the fast path for flat lists: what
+/// [`file`] must equal. For tests that compare the two routes.
+#[doc(hidden)]
+pub fn file_through_pest_only(source: &str) -> Parsed<Option<PddlFile>> {
+    let Some((unwrapped, diagnostic)) = prose::unwrap(source) else {
+        return definition_through_pest(source);
+    };
+    let mut parsed = definition_through_pest(&unwrapped);
+    parsed.diagnostics.insert(0, diagnostic);
+    crate::diagnostics::sort(&mut parsed.diagnostics);
+    parsed
+}
+
+fn definition_through_pest(source: &str) -> Parsed<Option<PddlFile>> {
+    let mut scan = scan::scan(source);
+    if scan.diagnostics.iter().any(Diagnostic::is_error) {
+        crate::diagnostics::cap(&mut scan.diagnostics);
+        return Parsed {
+            value: None,
+            diagnostics: scan.diagnostics,
+        };
+    }
+    pest_only(source, scan)
+}
+
+fn pest_only(source: &str, scan: scan::Scan) -> Parsed<Option<PddlFile>> {
     let mut parsed = with_stack(|| lower::file(source, scan.top_level_close, scan.surplus_tail));
     crate::diagnostics::cap(&mut parsed.diagnostics);
     parsed

@@ -8,6 +8,7 @@
 
 use super::Parsed;
 use super::errors::{from_pest, locate};
+use super::flat::Cuts;
 use super::grammar::{PddlParser, Rule};
 use crate::ast::*;
 use crate::diagnostics::{Code, Diagnostic};
@@ -43,6 +44,7 @@ pub(super) fn file(
         diagnostics: Vec::new(),
         top_level_close,
         surplus_tail: None,
+        cuts: None,
     };
     if is_blank(source) {
         lower.diagnostics.push(
@@ -112,6 +114,8 @@ fn is_blank(source: &str) -> bool {
 
 struct Lower<'s> {
     source: &'s str,
+    /// When pest parses a text with flat lists cut out (`super::flat`), where they were.
+    cuts: Option<&'s Cuts>,
     diagnostics: Vec<Diagnostic>,
     top_level_close: Option<usize>,
     /// The run of surplus `)` ending the input, left out of the parse: its first and last `)`
@@ -137,6 +141,49 @@ impl Seen {
     }
 }
 
+/// A problem parsed by pest with its flat lists cut out and read by `super::flat`; `None` when
+/// the result is not certain to equal [`file`]'s (any diagnostic, any unexpected shape), so the
+/// caller parses the whole source with pest instead.
+pub(super) fn file_with_flat_lists(source: &str, flat: super::flat::Flat) -> Option<PddlFile> {
+    let mut lower = Lower {
+        source,
+        diagnostics: Vec::new(),
+        top_level_close: None,
+        surplus_tail: None,
+        cuts: Some(&flat.cuts),
+    };
+    let pair = PddlParser::parse(Rule::file, &flat.text).ok()?.next()?;
+    let Ok(Some(PddlFile::Problem(mut problem))) = lower.file(pair) else {
+        return None;
+    };
+    if !lower.diagnostics.is_empty() {
+        return None;
+    }
+    if let Some(objects) = flat.objects {
+        if !problem.objects.is_empty() {
+            return None;
+        }
+        problem.objects = objects;
+    }
+    if let Some(init) = flat.init {
+        if !problem.init.is_empty() {
+            return None;
+        }
+        problem.init = init;
+    }
+    if let Some(goal) = flat.goal {
+        // pest read the placeholder `()`, an empty conjunction.
+        match &problem.goal {
+            Some(Gd {
+                kind: GdKind::And { args },
+                ..
+            }) if args.is_empty() => problem.goal = Some(goal),
+            _ => return None,
+        }
+    }
+    Some(PddlFile::Problem(problem))
+}
+
 fn span(pair: &P) -> Span {
     let s = pair.as_span();
     Span::new(s.start(), s.end())
@@ -157,6 +204,18 @@ fn unexpected<T>(pair: &P, expected: &'static str) -> R<T> {
 }
 
 impl<'s> Lower<'s> {
+    /// A pair's span in the source.
+    fn span(&self, pair: &P) -> Span {
+        let at = pair.as_span();
+        match self.cuts {
+            None => Span::new(at.start(), at.end()),
+            Some(cuts) => Span::new(
+                cuts.source_position(at.start()),
+                cuts.source_position(at.end()),
+            ),
+        }
+    }
+
     fn finish<T>(self, value: T) -> Parsed<T> {
         let mut diagnostics = self.diagnostics;
         crate::diagnostics::sort(&mut diagnostics);
@@ -184,16 +243,16 @@ impl<'s> Lower<'s> {
                     Diagnostic::new(
                         Code::LispPreamble,
                         "a Lisp `(in-package …)` form before the definition is ignored",
-                        span(&child),
+                        self.span(&child),
                     )
                     .with_help("PDDL files hold one `(define …)`; remove this line"),
                 ),
                 Rule::domain => {
-                    definition_span = Some(span(&child));
+                    definition_span = Some(self.span(&child));
                     value = Some(PddlFile::Domain(self.domain(child)?));
                 }
                 Rule::problem => {
-                    definition_span = Some(span(&child));
+                    definition_span = Some(self.span(&child));
                     value = Some(PddlFile::Problem(self.problem(child)?));
                 }
                 Rule::bad_definition => self.bad_definition(&child),
@@ -201,11 +260,11 @@ impl<'s> Lower<'s> {
                     Diagnostic::new(
                         Code::SyntaxError,
                         format!("unexpected `{}` before the definition", child.as_str()),
-                        span(&child),
+                        self.span(&child),
                     )
                     .with_help("a PDDL file starts with `(define`; remove this"),
                 ),
-                Rule::trailing => trailing.push(span(&child)),
+                Rule::trailing => trailing.push(self.span(&child)),
                 Rule::EOI => {}
                 _ => return unexpected(&child, "a definition"),
             }
@@ -215,7 +274,7 @@ impl<'s> Lower<'s> {
     }
 
     fn bad_definition(&mut self, pair: &P) {
-        let at = span(pair);
+        let at = self.span(pair);
         let text = pair.as_str().to_ascii_lowercase();
         let looks_like_problem = text.contains("(problem");
         let rule = if looks_like_problem {
@@ -306,7 +365,7 @@ impl<'s> Lower<'s> {
     /// A recovery pair where `exact` was expected.
     pub(super) fn bad(&mut self, pair: &P, exact: Rule, what: &str) {
         self.diagnostics
-            .push(locate(self.source, span(pair), exact, what));
+            .push(locate(self.source, self.span(pair), exact, what));
     }
 }
 

@@ -1,7 +1,7 @@
 //! Actions, processes, events, durative actions, ENHSP constraints and derived predicates:
 //! their parts, once each, and parts that did not parse.
 
-use super::{Lower, P, R, Seen, describe_form, list_keywords, next, span, unexpected};
+use super::{Lower, P, R, Seen, describe_form, list_keywords, next, unexpected};
 use crate::ast::*;
 use crate::diagnostics::{Code, Diagnostic};
 use crate::parse::errors::locate;
@@ -10,7 +10,7 @@ use pest::Parser;
 
 impl<'s> Lower<'s> {
     pub(super) fn action(&mut self, pair: P<'s>, kind: &'static str) -> R<Action> {
-        let at = span(&pair);
+        let at = self.span(&pair);
         let mut inner = pair.into_inner();
         next(&mut inner, at, "a keyword")?;
         let name = self.name(&next(&mut inner, at, "a name")?);
@@ -24,7 +24,7 @@ impl<'s> Lower<'s> {
         };
         let mut seen = Seen::default();
         for part in inner {
-            let part_span = span(&part);
+            let part_span = self.span(&part);
             match part.as_rule() {
                 Rule::parameters_part => {
                     let parameters = self.parameters(part)?;
@@ -67,7 +67,7 @@ impl<'s> Lower<'s> {
     }
 
     pub(super) fn durative_action(&mut self, pair: P<'s>) -> R<DurativeAction> {
-        let at = span(&pair);
+        let at = self.span(&pair);
         let mut inner = pair.into_inner();
         next(&mut inner, at, "`:durative-action`")?;
         let name = self.name(&next(&mut inner, at, "a name")?);
@@ -82,7 +82,7 @@ impl<'s> Lower<'s> {
         let kind = "durative action";
         let mut seen = Seen::default();
         for part in inner {
-            let part_span = span(&part);
+            let part_span = self.span(&part);
             match part.as_rule() {
                 Rule::parameters_part => {
                     let parameters = self.parameters(part)?;
@@ -125,7 +125,7 @@ impl<'s> Lower<'s> {
     }
 
     pub(super) fn global_constraint(&mut self, pair: P<'s>) -> R<GlobalConstraint> {
-        let at = span(&pair);
+        let at = self.span(&pair);
         let mut inner = pair.into_inner();
         next(&mut inner, at, "`:constraint`")?;
         let name = self.name(&next(&mut inner, at, "a name")?);
@@ -138,7 +138,7 @@ impl<'s> Lower<'s> {
         let kind = "constraint";
         let mut seen = Seen::default();
         for part in inner {
-            let part_span = span(&part);
+            let part_span = self.span(&part);
             match part.as_rule() {
                 Rule::parameters_part => {
                     let parameters = self.parameters(part)?;
@@ -160,7 +160,7 @@ impl<'s> Lower<'s> {
     }
 
     pub(super) fn derived(&mut self, pair: P<'s>) -> R<Option<Derived>> {
-        let at = span(&pair);
+        let at = self.span(&pair);
         let mut inner = pair.into_inner();
         next(&mut inner, at, "`:derived`")?;
         let predicate = self.skeleton(next(&mut inner, at, "a predicate")?)?;
@@ -192,7 +192,7 @@ impl<'s> Lower<'s> {
     }
 
     fn parameters(&self, part: P) -> R<Vec<Typed<Variable>>> {
-        let at = span(&part);
+        let at = self.span(&part);
         let mut inner = part.into_inner();
         next(&mut inner, at, "`:parameters`")?;
         self.typed_variables(next(&mut inner, at, "a list of variables")?)
@@ -212,7 +212,7 @@ impl<'s> Lower<'s> {
         if text == KEYWORD || strsim::jaro_winkler(&text, KEYWORD) <= 0.8 {
             return None;
         }
-        let value = span(&inner.next()?);
+        let value = self.span(&inner.next()?);
         let before = value.start.checked_sub(KEYWORD.len())?;
         let mut probe = String::with_capacity(self.source.len());
         probe.extend(std::iter::repeat_n(' ', before));
@@ -238,7 +238,7 @@ impl<'s> Lower<'s> {
     /// A part that did not parse: a keyword without a value, an unknown keyword, a value that
     /// is not what the keyword takes, or a form without a keyword.
     fn bad_part(&mut self, part: &P, kind: &str, known: &[&str]) {
-        let at = span(part);
+        let at = self.span(part);
         let mut inner = part.clone().into_inner();
         let first = inner.next();
         let keyword = first
@@ -263,7 +263,7 @@ impl<'s> Lower<'s> {
             return;
         };
         let text = keyword.as_str();
-        let key_span = span(keyword);
+        let key_span = self.span(keyword);
         let has_value = inner.next().is_some();
         if known.iter().any(|k| k.eq_ignore_ascii_case(text)) {
             if !has_value {

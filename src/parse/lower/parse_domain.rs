@@ -1,13 +1,13 @@
 //! Domains: their sections, predicate skeletons and function declarations.
 
 use super::parse_sections::Definition;
-use super::{Lower, P, R, Seen, next, span, unexpected};
+use super::{Lower, P, R, Seen, next, unexpected};
 use crate::ast::*;
 use crate::parse::grammar::Rule;
 
 impl<'s> Lower<'s> {
     pub(super) fn domain(&mut self, pair: P<'s>) -> R<Domain> {
-        let at = span(&pair);
+        let at = self.span(&pair);
         let mut inner = pair.into_inner();
         next(&mut inner, at, "`define`")?;
         next(&mut inner, at, "`domain`")?;
@@ -25,7 +25,7 @@ impl<'s> Lower<'s> {
         };
         let mut seen = Seen::default();
         for section in inner {
-            let section_span = span(&section);
+            let section_span = self.span(&section);
             let keyword = section
                 .clone()
                 .into_inner()
@@ -103,7 +103,7 @@ impl<'s> Lower<'s> {
     }
 
     pub(super) fn skeleton(&self, pair: P) -> R<AtomicSkeleton> {
-        let at = span(&pair);
+        let at = self.span(&pair);
         let mut inner = pair.into_inner();
         let name = self.name(&next(&mut inner, at, "a predicate name")?);
         let parameters = self.typed_variables(next(&mut inner, at, "parameters")?)?;

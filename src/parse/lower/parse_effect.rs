@@ -1,6 +1,6 @@
 //! Effects: conjunctions, universal, conditional, timed and numeric effects, adds and deletes.
 
-use super::{Lower, P, R, next, span, unexpected};
+use super::{Lower, P, R, next, unexpected};
 use crate::ast::*;
 use crate::parse::grammar::Rule;
 
@@ -22,7 +22,7 @@ impl<'s> Lower<'s> {
     }
 
     fn effect(&mut self, pair: P<'s>) -> R<Effect> {
-        let at = span(&pair);
+        let at = self.span(&pair);
         let form = next(&mut pair.into_inner(), at, "an effect")?;
         let mut inner = form.clone().into_inner();
         let kind = match form.as_rule() {

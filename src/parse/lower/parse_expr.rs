@@ -1,13 +1,13 @@
 //! Numeric expressions: function terms, calls, arithmetic and its operator arity.
 
-use super::{Lower, P, R, next, span, unexpected};
+use super::{Lower, P, R, next, unexpected};
 use crate::ast::*;
 use crate::diagnostics::{Code, Diagnostic};
 use crate::parse::grammar::Rule;
 
 impl<'s> Lower<'s> {
     fn function_term(&self, pair: P) -> R<FunctionTerm> {
-        let at = span(&pair);
+        let at = self.span(&pair);
         let mut inner = pair.into_inner();
         let name = self.name(&next(&mut inner, at, "a function name")?);
         let args = inner.map(|p| self.term(&p)).collect::<R<Vec<_>>>()?;
@@ -19,7 +19,7 @@ impl<'s> Lower<'s> {
     }
 
     pub(super) fn expr(&mut self, pair: P) -> R<Expr> {
-        let at = span(&pair);
+        let at = self.span(&pair);
         let form = match pair.as_rule() {
             Rule::f_exp | Rule::f_head => next(&mut pair.into_inner(), at, "an expression")?,
             _ => pair,

@@ -1,7 +1,7 @@
 //! Goal descriptions: connectives, quantifiers, comparisons, preferences, timed and modal
 //! conditions, and atoms.
 
-use super::{Bug, Lower, P, R, next, span, unexpected};
+use super::{Bug, Lower, P, R, next, unexpected};
 use crate::ast::*;
 use crate::parse::grammar::Rule;
 use pest::iterators::Pairs;
@@ -28,7 +28,7 @@ impl<'s> Lower<'s> {
     }
 
     pub(super) fn gd(&mut self, pair: P<'s>) -> R<Gd> {
-        let at = span(&pair);
+        let at = self.span(&pair);
         let form = next(&mut pair.into_inner(), at, "a goal description")?;
         let mut inner = form.clone().into_inner();
         let kind = match form.as_rule() {
@@ -92,7 +92,7 @@ impl<'s> Lower<'s> {
             Rule::modal_gd => {
                 let op_pair = next(&mut inner, at, "a modal operator")?;
                 let op = modal_op(op_pair.as_str()).ok_or(Bug {
-                    span: span(&op_pair),
+                    span: self.span(&op_pair),
                     expected: "a modal operator",
                 })?;
                 let mut numbers = Vec::new();
@@ -136,7 +136,7 @@ impl<'s> Lower<'s> {
     }
 
     pub(super) fn atom(&self, pair: P) -> R<Atom> {
-        let at = span(&pair);
+        let at = self.span(&pair);
         let mut inner = pair.into_inner();
         let predicate = self.name(&next(&mut inner, at, "a predicate")?);
         let args = inner.map(|p| self.term(&p)).collect::<R<Vec<_>>>()?;

@@ -1,13 +1,13 @@
 //! Problems: their sections, the initial state, the metric and `:length`.
 
 use super::parse_sections::Definition;
-use super::{Lower, P, R, Seen, next, span, unexpected};
+use super::{Lower, P, R, Seen, next, unexpected};
 use crate::ast::*;
 use crate::parse::grammar::Rule;
 
 impl<'s> Lower<'s> {
     pub(super) fn problem(&mut self, pair: P<'s>) -> R<Problem> {
-        let at = span(&pair);
+        let at = self.span(&pair);
         let mut inner = pair.into_inner();
         next(&mut inner, at, "`define`")?;
         next(&mut inner, at, "`problem`")?;
@@ -26,7 +26,7 @@ impl<'s> Lower<'s> {
         };
         let mut seen = Seen::default();
         for section in inner {
-            let section_span = span(&section);
+            let section_span = self.span(&section);
             let keyword = section
                 .clone()
                 .into_inner()
@@ -93,7 +93,7 @@ impl<'s> Lower<'s> {
     }
 
     fn init(&mut self, pair: P<'s>) -> R<Init> {
-        let at = span(&pair);
+        let at = self.span(&pair);
         let rule = pair.as_rule();
         let mut inner = pair.clone().into_inner();
         let kind = match rule {
@@ -107,7 +107,7 @@ impl<'s> Lower<'s> {
             Rule::numeric_init => {
                 let target = self.expr(next(&mut inner, at, "a function term")?)?;
                 let value_pair = next(&mut inner, at, "a value")?;
-                let value_span = span(&value_pair);
+                let value_span = self.span(&value_pair);
                 let value = match value_pair.as_rule() {
                     Rule::number => ExprKind::Number(self.number(&value_pair)),
                     _ => ExprKind::Term {
@@ -137,7 +137,7 @@ impl<'s> Lower<'s> {
     }
 
     fn metric(&mut self, pair: P) -> R<Metric> {
-        let at = span(&pair);
+        let at = self.span(&pair);
         let mut inner = pair.into_inner();
         next(&mut inner, at, "`:metric`")?;
         let direction = next(&mut inner, at, "`minimize` or `maximize`")?;
@@ -157,7 +157,7 @@ impl<'s> Lower<'s> {
         let mut length = Length {
             serial: None,
             parallel: None,
-            span: span(&pair),
+            span: self.span(&pair),
         };
         for item in pair
             .into_inner()

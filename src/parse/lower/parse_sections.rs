@@ -1,7 +1,7 @@
 //! What domains and problems share: repeated and single sections, requirements, typed list
 //! sections, goal sections, and sections that did not parse.
 
-use super::{Lower, P, R, Seen, describe_form, list_keywords, next, span};
+use super::{Lower, P, R, Seen, describe_form, list_keywords, next};
 use crate::ast::*;
 use crate::diagnostics::{Code, Diagnostic};
 use crate::parse::errors::locate;
@@ -99,7 +99,7 @@ impl<'s> Lower<'s> {
 
     /// `(:types …)`, `(:constants …)`, `(:objects …)`: a keyword and a typed list of names.
     pub(super) fn list_section(&self, section: P) -> R<Vec<Typed<Name>>> {
-        let at = span(&section);
+        let at = self.span(&section);
         let mut inner = section.into_inner();
         next(&mut inner, at, "a section keyword")?;
         self.typed_names(next(&mut inner, at, "a typed list")?)
@@ -113,7 +113,7 @@ impl<'s> Lower<'s> {
 
     /// A section that did not parse: unknown, in the wrong kind of file, or malformed.
     pub(super) fn bad_section(&mut self, pair: &P, definition: Definition) {
-        let at = span(pair);
+        let at = self.span(pair);
         let text = pair.as_str();
         let head = text
             .strip_prefix('(')

@@ -1,18 +1,18 @@
 //! Tokens and typed lists: names, variables, numbers, terms, types, `a b - t` groups.
 
-use super::{Bug, Lower, P, R, span, unexpected};
+use super::{Bug, Lower, P, R, unexpected};
 use crate::ast::*;
 use crate::parse::grammar::Rule;
 
 impl<'s> Lower<'s> {
     pub(super) fn name(&self, pair: &P) -> Name {
-        Name::new(pair.as_str(), span(pair))
+        Name::new(pair.as_str(), self.span(pair))
     }
 
     fn variable(&self, pair: &P) -> Variable {
         let text = pair.as_str();
         Variable {
-            name: Name::new(text.strip_prefix('?').unwrap_or(text), span(pair)),
+            name: Name::new(text.strip_prefix('?').unwrap_or(text), self.span(pair)),
         }
     }
 
@@ -21,7 +21,7 @@ impl<'s> Lower<'s> {
         Number {
             text: text.to_string(),
             value: text.parse().unwrap_or(f64::NAN),
-            span: span(pair),
+            span: self.span(pair),
         }
     }
 
@@ -37,7 +37,7 @@ impl<'s> Lower<'s> {
         match pair.as_rule() {
             Rule::name => Ok(Type::Name(self.name(&pair))),
             Rule::either_type => {
-                let at = span(&pair);
+                let at = self.span(&pair);
                 let types = pair
                     .into_inner()
                     .filter(|p| p.as_rule() == Rule::name)

@@ -1,0 +1,531 @@
+//! The fast path for a problem's flat lists: `(:objects …)` and `(:init …)`.
+//!
+//! A large problem is almost all objects and initial facts, and pest builds a pair for every
+//! token of them (a megabyte of `(on b1 b2)` is a hundred megabytes of pairs). This module reads
+//! the common shapes of those two lists directly from the bytes: plain ASCII names and
+//! variables, atoms, `(= (f a b) 3)` and `(= f 3)` values, `a b - t` groups, comments. It
+//! accepts a strict subset of what the grammar accepts there and builds exactly the AST the
+//! lowering of pest's pairs builds, spans included; anything else (a number in an atom, a timed
+//! literal, `either`, a non-ASCII name, a syntax error) makes it give the whole section back to
+//! pest. The grammar stays the definition: `tests/corpus.rs` checks that both routes give the
+//! same tree and diagnostics for every corpus file.
+//!
+//! The sections it reads are cut out of the text pest parses, each body replaced by one space;
+//! [`Cuts`] maps positions in that text back to the source.
+
+use crate::ast::*;
+
+/// A problem's lists that the fast path read, and the text pest parses instead of the source.
+pub(super) struct Flat {
+    /// The source with each read section's body replaced by one space.
+    pub text: String,
+    pub cuts: Cuts,
+    /// The objects of the `(:objects …)` section, when it was read here.
+    pub objects: Option<Vec<Typed<Name>>>,
+    /// The facts of the `(:init …)` section, when it was read here.
+    pub init: Option<Vec<Init>>,
+    /// The goal, when it is an atom or a conjunction of atoms read here.
+    pub goal: Option<Gd>,
+}
+
+/// Where bodies were cut out of the text pest parses: for each cut, the first position in that
+/// text after its space, and how far positions from there on move to reach the source.
+#[derive(Default)]
+pub(super) struct Cuts {
+    after: Vec<(usize, usize)>,
+}
+
+impl Cuts {
+    /// The source position of position `at` in the cut text.
+    pub fn source_position(&self, at: usize) -> usize {
+        let shift = self
+            .after
+            .iter()
+            .rev()
+            .find(|(from, _)| at >= *from)
+            .map_or(0, |(_, shift)| *shift);
+        at + shift
+    }
+}
+
+/// Reads the objects and initial facts of a problem when their shapes allow it; `None` when
+/// neither section was read (a domain, a small problem, or shapes left to pest).
+pub(super) fn read(source: &str) -> Option<Flat> {
+    let bytes = source.as_bytes();
+    let sections = sections(bytes)?;
+    let mut objects = None;
+    let mut init = None;
+    let mut goal = None;
+    // Body ranges cut out of the text pest parses, in source order.
+    let mut bodies: Vec<((usize, usize), &str)> = Vec::new();
+    for section in sections {
+        let mut reader = Reader {
+            bytes,
+            at: section.body.0,
+        };
+        let read = match section.kind {
+            SectionKind::Objects if objects.is_none() => {
+                reader.objects(section.body.1).map(|list| {
+                    objects = Some(list);
+                })
+            }
+            SectionKind::Init if init.is_none() => reader.init(section.body.1).map(|list| {
+                init = Some(list);
+            }),
+            SectionKind::Goal if goal.is_none() => reader.goal(section.body.1).map(|gd| {
+                goal = Some(gd);
+            }),
+            // A repeated section is merged with a warning: pest's route reports it.
+            _ => return None,
+        };
+        if read.is_some() {
+            bodies.push((section.body, section.kind.placeholder()));
+        }
+    }
+    if bodies.is_empty() {
+        return None;
+    }
+    let mut text = String::with_capacity(source.len());
+    let mut cuts = Cuts::default();
+    let mut copied = 0;
+    for ((start, end), placeholder) in bodies {
+        text.push_str(&source[copied..start]);
+        text.push_str(placeholder);
+        cuts.after.push((text.len(), end - text.len()));
+        copied = end;
+    }
+    text.push_str(&source[copied..]);
+    Some(Flat {
+        text,
+        cuts,
+        objects,
+        init,
+        goal,
+    })
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum SectionKind {
+    Objects,
+    Init,
+    Goal,
+}
+
+impl SectionKind {
+    /// What pest reads in place of the section's body: nothing, or for the goal, which must
+    /// hold one goal description, the empty one.
+    fn placeholder(self) -> &'static str {
+        match self {
+            SectionKind::Objects | SectionKind::Init => " ",
+            SectionKind::Goal => " ()",
+        }
+    }
+}
+
+/// A section of the definition: its kind and its body, from just after the keyword to its `)`.
+struct Section {
+    kind: SectionKind,
+    body: (usize, usize),
+}
+
+/// The `(:objects …)`, `(:init …)` and `(:goal …)` sections directly inside `(define (problem …) …)`, with
+/// bodies worth cutting; `None` for anything but a problem.
+fn sections(bytes: &[u8]) -> Option<Vec<Section>> {
+    let mut sections = Vec::new();
+    let mut depth = 0usize;
+    let mut is_problem = false;
+    let mut open: Option<(SectionKind, usize)> = None;
+    let mut at = 0;
+    while at < bytes.len() {
+        match bytes[at] {
+            b';' => at = line_end(bytes, at),
+            b'(' => {
+                depth += 1;
+                if depth == 2 {
+                    let word = word_after(bytes, at + 1);
+                    let text = &bytes[word.0..word.1];
+                    if text.eq_ignore_ascii_case(b"problem") {
+                        is_problem = true;
+                    } else if text.eq_ignore_ascii_case(b":objects") {
+                        open = Some((SectionKind::Objects, word.1));
+                    } else if text.eq_ignore_ascii_case(b":init") {
+                        open = Some((SectionKind::Init, word.1));
+                    } else if text.eq_ignore_ascii_case(b":goal") {
+                        open = Some((SectionKind::Goal, word.1));
+                    }
+                }
+                at += 1;
+            }
+            b')' => {
+                if depth == 2
+                    && let Some((kind, body_start)) = open.take()
+                    && at > body_start + 1
+                {
+                    sections.push(Section {
+                        kind,
+                        body: (body_start, at),
+                    });
+                }
+                depth = depth.saturating_sub(1);
+                at += 1;
+            }
+            _ => at += 1,
+        }
+    }
+    (is_problem && !sections.is_empty()).then_some(sections)
+}
+
+fn line_end(bytes: &[u8], from: usize) -> usize {
+    bytes[from..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(bytes.len(), |n| from + n)
+}
+
+/// The token after `from` (past whitespace and comments), as a byte range.
+fn word_after(bytes: &[u8], from: usize) -> (usize, usize) {
+    let mut reader = Reader { bytes, at: from };
+    reader.skip();
+    let start = reader.at;
+    let mut end = start;
+    while end < bytes.len() && !is_delimiter(bytes[end]) {
+        end += 1;
+    }
+    (start, end)
+}
+
+/// The grammar's `WHITESPACE`, as far as ASCII goes (no-break spaces and byte-order marks are
+/// left to pest).
+fn is_space(byte: u8) -> bool {
+    matches!(byte, b' ' | b'\t' | b'\n' | b'\x0C' | b'\r')
+}
+
+/// What ends a token in the grammar, as far as ASCII goes. A token followed by anything else
+/// (a non-ASCII letter, `?`, `.`) is left to pest.
+fn is_delimiter(byte: u8) -> bool {
+    is_space(byte) || matches!(byte, b'(' | b')' | b';')
+}
+
+fn is_name_start(byte: u8) -> bool {
+    byte.is_ascii_alphabetic() || byte == b'_'
+}
+
+fn is_name_char(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'-'
+}
+
+/// Words that open a logical form: the grammar's `reserved`, never a predicate.
+const RESERVED: &[&[u8]] = &[
+    b"and",
+    b"or",
+    b"not",
+    b"imply",
+    b"exists",
+    b"forall",
+    b"when",
+    b"preference",
+];
+
+/// A cursor over the source. Every method returns `None` for a shape it leaves to pest.
+struct Reader<'s> {
+    bytes: &'s [u8],
+    at: usize,
+}
+
+impl<'s> Reader<'s> {
+    fn text(&self, start: usize, end: usize) -> &'s str {
+        // Only ASCII ranges are ever sliced, so the bounds are character boundaries.
+        std::str::from_utf8(&self.bytes[start..end]).unwrap_or_default()
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.at).copied()
+    }
+
+    /// Skips whitespace and comments.
+    fn skip(&mut self) {
+        while let Some(byte) = self.peek() {
+            if is_space(byte) {
+                self.at += 1;
+            } else if byte == b';' {
+                self.at = line_end(self.bytes, self.at);
+            } else {
+                break;
+            }
+        }
+    }
+
+    fn expect(&mut self, byte: u8) -> Option<()> {
+        self.skip();
+        (self.peek()? == byte).then(|| self.at += 1)
+    }
+
+    /// A plain ASCII name that ends at a delimiter.
+    fn name(&mut self) -> Option<Name> {
+        self.skip();
+        let start = self.at;
+        if !is_name_start(self.peek()?) {
+            return None;
+        }
+        self.at += 1;
+        while self.peek().is_some_and(is_name_char) {
+            self.at += 1;
+        }
+        if self.peek().is_some_and(|b| !is_delimiter(b)) {
+            return None;
+        }
+        Some(Name::new(
+            self.text(start, self.at),
+            Span::new(start, self.at),
+        ))
+    }
+
+    /// A name or a `?variable`.
+    fn term(&mut self) -> Option<Term> {
+        self.skip();
+        if self.peek()? != b'?' {
+            return self.name().map(Term::Name);
+        }
+        let start = self.at;
+        self.at += 1;
+        while self.peek().is_some_and(is_name_char) {
+            self.at += 1;
+        }
+        if self.at == start + 1 || self.peek().is_some_and(|b| !is_delimiter(b)) {
+            return None;
+        }
+        Some(Term::Variable(Variable {
+            name: Name::new(self.text(start + 1, self.at), Span::new(start, self.at)),
+        }))
+    }
+
+    /// A numeric literal as the grammar's `number` reads it, ending at a delimiter.
+    fn number(&mut self) -> Option<Number> {
+        self.skip();
+        let start = self.at;
+        let digits = |reader: &mut Self| {
+            let from = reader.at;
+            while reader.peek().is_some_and(|b| b.is_ascii_digit()) {
+                reader.at += 1;
+            }
+            reader.at - from
+        };
+        if matches!(self.peek()?, b'-' | b'+') {
+            self.at += 1;
+        }
+        if digits(self) > 0 {
+            if self.peek() == Some(b'.') {
+                self.at += 1;
+                digits(self);
+            }
+        } else if self.peek() == Some(b'.') {
+            self.at += 1;
+            if digits(self) == 0 {
+                return None;
+            }
+        } else {
+            return None;
+        }
+        if self.peek().is_some_and(|b| b.eq_ignore_ascii_case(&b'e')) {
+            let mark = self.at;
+            self.at += 1;
+            if matches!(self.peek(), Some(b'-' | b'+')) {
+                self.at += 1;
+            }
+            if digits(self) == 0 {
+                self.at = mark;
+            }
+        }
+        if self.peek().is_some_and(|b| !is_delimiter(b)) {
+            return None;
+        }
+        let text = self.text(start, self.at);
+        Some(Number {
+            text: text.to_string(),
+            value: text.parse().unwrap_or(f64::NAN),
+            span: Span::new(start, self.at),
+        })
+    }
+
+    /// Whether only whitespace and comments stand before `end`.
+    fn at_end(&mut self, end: usize) -> bool {
+        self.skip();
+        self.at >= end
+    }
+
+    /// `a b - t c d - u e`: groups typed by a plain name, then untyped names.
+    fn objects(&mut self, end: usize) -> Option<Vec<Typed<Name>>> {
+        let mut list = Vec::new();
+        let mut pending = 0;
+        while !self.at_end(end) {
+            if self.peek()? == b'-' {
+                self.at += 1;
+                if pending == 0 || !self.peek().is_some_and(is_space) {
+                    return None;
+                }
+                let ty = Type::Name(self.name()?);
+                let from = list.len() - pending;
+                for typed in &mut list[from..] {
+                    let typed: &mut Typed<Name> = typed;
+                    typed.ty = Some(ty.clone());
+                }
+                pending = 0;
+            } else {
+                list.push(Typed {
+                    item: self.name()?,
+                    ty: None,
+                });
+                pending += 1;
+            }
+        }
+        (self.at == end).then_some(list)
+    }
+
+    /// Atoms and numeric values, one after another.
+    fn init(&mut self, end: usize) -> Option<Vec<Init>> {
+        let mut facts = Vec::new();
+        while !self.at_end(end) {
+            facts.push(self.fact()?);
+        }
+        (self.at == end).then_some(facts)
+    }
+
+    /// `(p a b)`, `(= (f a) 3)`, `(= (f a) b)` or `(= f 3)`.
+    fn fact(&mut self) -> Option<Init> {
+        let start = self.at;
+        self.expect(b'(')?;
+        self.skip();
+        let kind = if self.peek()? == b'=' {
+            self.at += 1;
+            if !self.peek().is_some_and(is_delimiter) {
+                return None;
+            }
+            self.assignment()?
+        } else {
+            InitKind::Atom(self.atom_after_open(start)?)
+        };
+        self.expect(b')')?;
+        Some(Init {
+            kind,
+            span: Span::new(start, self.at),
+        })
+    }
+
+    /// An atom whose `(` at `start` was read: its predicate (neither `=` nor a reserved word)
+    /// and terms, up to its `)`, which is left to read.
+    fn atom_after_open(&mut self, start: usize) -> Option<Atom> {
+        let predicate = self.name()?;
+        if RESERVED
+            .iter()
+            .any(|word| predicate.as_str().as_bytes().eq_ignore_ascii_case(word))
+        {
+            return None;
+        }
+        let mut args = Vec::new();
+        loop {
+            self.skip();
+            if self.peek()? == b')' {
+                break;
+            }
+            args.push(self.term()?);
+        }
+        Some(Atom {
+            predicate,
+            args,
+            span: Span::new(start, self.at + 1),
+        })
+    }
+
+    /// A goal atom `(p a b)`.
+    fn goal_atom(&mut self) -> Option<Gd> {
+        self.skip();
+        let start = self.at;
+        self.expect(b'(')?;
+        let atom = self.atom_after_open(start)?;
+        self.expect(b')')?;
+        Some(Gd {
+            kind: GdKind::Atom(atom),
+            span: Span::new(start, self.at),
+        })
+    }
+
+    /// `(and atom…)` or one atom, ending the section.
+    fn goal(&mut self, end: usize) -> Option<Gd> {
+        self.skip();
+        let start = self.at;
+        let word = word_after(self.bytes, start + 1);
+        let gd = if self.peek()? == b'(' && self.bytes[word.0..word.1].eq_ignore_ascii_case(b"and")
+        {
+            self.at = word.1;
+            let mut args = Vec::new();
+            loop {
+                self.skip();
+                if self.peek()? == b')' {
+                    break;
+                }
+                args.push(self.goal_atom()?);
+            }
+            self.at += 1;
+            Gd {
+                kind: GdKind::And { args },
+                span: Span::new(start, self.at),
+            }
+        } else {
+            self.goal_atom()?
+        };
+        (self.at_end(end) && self.at == end).then_some(gd)
+    }
+
+    /// After `(=`: the function term and its value, up to the closing `)`.
+    fn assignment(&mut self) -> Option<InitKind> {
+        self.skip();
+        let target = if self.peek()? == b'(' {
+            let start = self.at;
+            self.at += 1;
+            let name = self.name()?;
+            let mut args = Vec::new();
+            loop {
+                self.skip();
+                if self.peek()? == b')' {
+                    break;
+                }
+                args.push(self.term()?);
+            }
+            self.at += 1;
+            let span = Span::new(start, self.at);
+            Expr {
+                kind: ExprKind::Function(FunctionTerm { name, args, span }),
+                span,
+            }
+        } else {
+            let name = self.name()?;
+            let span = name.span;
+            Expr {
+                kind: ExprKind::Term {
+                    term: Term::Name(name),
+                },
+                span,
+            }
+        };
+        self.skip();
+        let first = self.peek()?;
+        let value = if first.is_ascii_digit() || matches!(first, b'-' | b'+' | b'.') {
+            let number = self.number()?;
+            let span = number.span;
+            Expr {
+                kind: ExprKind::Number(number),
+                span,
+            }
+        } else {
+            let name = self.name()?;
+            let span = name.span;
+            Expr {
+                kind: ExprKind::Term {
+                    term: Term::Name(name),
+                },
+                span,
+            }
+        };
+        Some(InitKind::Assign { target, value })
+    }
+}
