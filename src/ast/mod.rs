@@ -5,6 +5,7 @@
 //! goal, `at start` only in a durative action, …) are checked later, where a located diagnostic
 //! can explain them, instead of being syntax errors.
 
+use compact_str::CompactString;
 use serde::{Deserialize, Serialize};
 use std::hash::{Hash, Hasher};
 
@@ -48,12 +49,14 @@ impl Span {
 /// case, whatever their spans. `text` keeps the original spelling for printing.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Name {
-    pub text: String,
+    /// The name as written; stored inline, without an allocation, up to 24 bytes (nearly every
+    /// name), since a large problem is millions of names.
+    pub text: CompactString,
     pub span: Span,
 }
 
 impl Name {
-    pub fn new(text: impl Into<String>, span: Span) -> Name {
+    pub fn new(text: impl Into<CompactString>, span: Span) -> Name {
         Name {
             text: text.into(),
             span,
@@ -67,7 +70,21 @@ impl Name {
 
     /// The case-folded form used for lookups.
     pub fn key(&self) -> String {
-        self.text.to_lowercase()
+        self.folded().into_owned()
+    }
+
+    /// The case-folded form, borrowed when folding changes nothing (the common case), so that
+    /// a lookup allocates nothing.
+    pub fn folded(&self) -> std::borrow::Cow<'_, str> {
+        if self
+            .text
+            .bytes()
+            .any(|b| b.is_ascii_uppercase() || !b.is_ascii())
+        {
+            std::borrow::Cow::Owned(self.text.as_str().to_lowercase())
+        } else {
+            std::borrow::Cow::Borrowed(self.text.as_str())
+        }
     }
 
     /// Whether this name is `other`, ignoring case.
@@ -375,10 +392,11 @@ pub enum GdKind {
         variables: Vec<Typed<Variable>>,
         body: Box<Gd>,
     },
+    /// Boxed, as are the expressions of numeric facts, so that the common atoms stay small.
     Compare {
         op: CompareOp,
-        lhs: Expr,
-        rhs: Expr,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
     },
     Preference {
         name: Option<Name>,
@@ -584,8 +602,8 @@ pub enum InitKind {
     },
     /// `(= (f a) 3)` or, for object fluents, `(= (f a) b)`.
     Assign {
-        target: Expr,
-        value: Expr,
+        target: Box<Expr>,
+        value: Box<Expr>,
     },
     /// A timed initial literal `(at 10 (p))`.
     At {

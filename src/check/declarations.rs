@@ -1,13 +1,13 @@
 //! The symbol tables of a domain: requirement flags, types, constants, predicates, functions
 //! and structure names, with their duplicates and clashes; type and parameter lists.
 
+use super::Map;
 use super::domain::{Checker, type_names};
 use super::requirements;
 use super::suggest;
 use super::types::OBJECT;
 use crate::ast::*;
 use crate::diagnostics::{Code, Diagnostic, FileId};
-use std::collections::HashMap;
 
 impl<'a> Checker<'a> {
     pub(super) fn declarations(&mut self) {
@@ -32,7 +32,7 @@ impl<'a> Checker<'a> {
         // Types. A type declared again under a parent on the same line of the hierarchy as
         // the first one loses nothing; one under an unrelated parent is a conflict, which can
         // only be told once every parent link is known.
-        let mut declared: HashMap<String, Vec<&Typed<Name>>> = HashMap::new();
+        let mut declared: Map<String, Vec<&Typed<Name>>> = Map::default();
         let mut again: Vec<(Vec<&Typed<Name>>, &Typed<Name>)> = Vec::new();
         for t in &d.types {
             let key = t.item.key();
@@ -180,7 +180,7 @@ impl<'a> Checker<'a> {
             self.functions.entry(key).or_default().push(f);
         }
         // Structure names.
-        let mut names: HashMap<String, (&str, &Name, &[Typed<Variable>])> = HashMap::new();
+        let mut names: Map<String, (&str, &Name, &[Typed<Variable>])> = Map::default();
         for s in &d.structures {
             let (kind, name, parameters): (&str, &Name, &[Typed<Variable>]) = match s {
                 Structure::Action(a) => ("action", &a.name, &a.parameters),
@@ -515,7 +515,7 @@ impl<'a> Checker<'a> {
     pub fn parameters(&mut self, params: &[Typed<Variable>], file: FileId, what: &str) {
         // In a declaration the names are placeholders: a repeated one loses nothing.
         let declaration = what.starts_with("predicate") || what.starts_with("function");
-        let mut seen: HashMap<String, Span> = HashMap::new();
+        let mut seen: Map<String, Span> = Map::default();
         for p in params {
             if let Some(ty) = &p.ty {
                 self.check_type(ty, file, false);
@@ -584,7 +584,7 @@ fn with_article(noun: &str) -> String {
 
 fn show_type(ty: &Type) -> String {
     match ty {
-        Type::Name(n) => n.text.clone(),
+        Type::Name(n) => n.text.to_string(),
         Type::Either { types, .. } => {
             let names: Vec<&str> = types.iter().map(|t| t.text.as_str()).collect();
             format!("(either {})", names.join(" "))

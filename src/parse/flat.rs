@@ -526,6 +526,9 @@ impl<'s> Reader<'s> {
                 span,
             }
         };
-        Some(InitKind::Assign { target, value })
+        Some(InitKind::Assign {
+            target: Box::new(target),
+            value: Box::new(value),
+        })
     }
 }

@@ -282,13 +282,13 @@ impl<'a> World<'a> {
                 .ok_or_else(|| EvalError::Unknown(format!("?{}", v.name.text))),
             Term::Name(n) => self
                 .object(&n.text)
-                .ok_or_else(|| EvalError::Unknown(n.text.clone())),
+                .ok_or_else(|| EvalError::Unknown(n.text.to_string())),
         }
     }
 
     pub fn atom_fact(&self, atom: &Atom, binding: &Binding) -> Eval<Fact> {
         let Some(&p) = self.predicate_index.get(&atom.predicate.key()) else {
-            return Err(EvalError::Unknown(atom.predicate.text.clone()));
+            return Err(EvalError::Unknown(atom.predicate.text.to_string()));
         };
         let mut fact = Vec::with_capacity(atom.args.len() + 1);
         fact.push(p);
@@ -300,7 +300,7 @@ impl<'a> World<'a> {
 
     fn function_fact(&self, name: &Name, args: &[Term], binding: &Binding) -> Eval<Fact> {
         let Some(&f) = self.function_index.get(&name.key()) else {
-            return Err(EvalError::Unknown(name.text.clone()));
+            return Err(EvalError::Unknown(name.text.to_string()));
         };
         let mut fact = Vec::with_capacity(args.len() + 1);
         fact.push(f);
@@ -758,7 +758,7 @@ impl<'a> World<'a> {
             Ok(o) => self.objects[o as usize].clone(),
             Err(_) => match t {
                 Term::Variable(v) => format!("?{}", v.name.text),
-                Term::Name(n) => n.text.clone(),
+                Term::Name(n) => n.text.to_string(),
             },
         };
         Some(match &e.kind {
@@ -795,7 +795,7 @@ impl<'a> World<'a> {
                         Ok(o) => out.push_str(&self.objects[o as usize]),
                         Err(_) => out.push_str(&match a {
                             Term::Variable(v) => format!("?{}", v.name.text),
-                            Term::Name(n) => n.text.clone(),
+                            Term::Name(n) => n.text.to_string(),
                         }),
                     }
                 }

@@ -180,7 +180,7 @@ fn score_inner(gold_text: &str, pred_text: &str) -> CleanScore {
                 sums = (sums.0 + a, sums.1 + b, sums.2 + c);
             }
             None => {
-                out.missing_actions.push(g.name.text.clone());
+                out.missing_actions.push(g.name.text.to_string());
                 unmatched_gold.push(*g);
             }
         }
@@ -190,7 +190,10 @@ fn score_inner(gold_text: &str, pred_text: &str) -> CleanScore {
         .actions()
         .filter(|a| !gold_names.contains(&a.name.key()))
         .collect();
-    out.extra_actions = unmatched_pred.iter().map(|a| a.name.text.clone()).collect();
+    out.extra_actions = unmatched_pred
+        .iter()
+        .map(|a| a.name.text.to_string())
+        .collect();
     // Pair renamed actions by how alike they are, name and content together: the most alike
     // pair first, then the most alike of the rest, and so on.
     let mut candidates = Vec::new();
@@ -210,8 +213,8 @@ fn score_inner(gold_text: &str, pred_text: &str) -> CleanScore {
         gold_taken.insert(gi);
         pred_taken.insert(pi);
         out.renamed.push(Renamed {
-            gold: unmatched_gold[gi].name.text.clone(),
-            pred: unmatched_pred[pi].name.text.clone(),
+            gold: unmatched_gold[gi].name.text.to_string(),
+            pred: unmatched_pred[pi].name.text.to_string(),
             f1_param: percent(a),
             f1_precond: percent(b),
             f1_eff: percent(c),
@@ -398,8 +401,8 @@ impl Renamer {
             }
             GdKind::Compare { op, lhs, rhs } => GdKind::Compare {
                 op: *op,
-                lhs: self.expr(lhs),
-                rhs: self.expr(rhs),
+                lhs: Box::new(self.expr(lhs)),
+                rhs: Box::new(self.expr(rhs)),
             },
             GdKind::Preference { name, body } => GdKind::Preference {
                 name: name.clone(),

@@ -118,7 +118,11 @@ impl<'s> Lower<'s> {
                 };
                 let lhs = self.expr(next(&mut inner, at, "an expression")?)?;
                 let rhs = self.expr(next(&mut inner, at, "an expression")?)?;
-                GdKind::Compare { op, lhs, rhs }
+                GdKind::Compare {
+                    op,
+                    lhs: Box::new(lhs),
+                    rhs: Box::new(rhs),
+                }
             }
             _ => return unexpected(&form, "a goal description"),
         };

@@ -115,11 +115,11 @@ impl<'s> Lower<'s> {
                     },
                 };
                 InitKind::Assign {
-                    target,
-                    value: Expr {
+                    target: Box::new(target),
+                    value: Box::new(Expr {
                         kind: value,
                         span: value_span,
-                    },
+                    }),
                 }
             }
             Rule::timed_init => {
