@@ -4,9 +4,9 @@
 
 use super::requirements::Requirements;
 use super::types::{OBJECT, TypeGraph};
+use super::{Map, Set};
 use crate::ast::*;
 use crate::diagnostics::{Code, Diagnostic, FileId};
-use std::collections::{HashMap, HashSet};
 
 /// Lower-cased type names of a typed item: its declared type, or `object`.
 pub(super) fn type_names(ty: &Option<Type>) -> Vec<String> {
@@ -55,14 +55,15 @@ impl Scope {
     }
 }
 
-/// The objects of a problem: lower-cased name to types and declaration span.
-pub(super) type Objects = HashMap<String, (Vec<String>, Span)>;
+/// The objects of a problem: lower-cased name (borrowed from the problem where it is written in
+/// lower case) to types and declaration span. Objects declared together share their types.
+pub(super) type Objects<'a> = Map<std::borrow::Cow<'a, str>, (std::rc::Rc<[String]>, Span)>;
 
 /// What a walk needs to know about where it is.
 #[derive(Clone, Copy)]
 pub(super) struct At<'o> {
     pub file: FileId,
-    pub objects: Option<&'o Objects>,
+    pub objects: Option<&'o Objects<'o>>,
 }
 
 /// An undeclared name already reported: its diagnostic, how to declare the name, the declared
@@ -77,35 +78,35 @@ pub(super) struct Undeclared {
 }
 
 /// A declaration's parameters and where its name stands.
-pub(super) type Signature = (Vec<Typed<Variable>>, Span);
+pub(super) type Signature<'a> = (&'a [Typed<Variable>], Span);
 
 pub(super) struct Checker<'a> {
     pub domain: &'a Domain,
     pub file: FileId,
     pub types: TypeGraph,
     pub typed: bool,
-    pub constants: HashMap<String, &'a Typed<Name>>,
+    pub constants: Map<String, &'a Typed<Name>>,
     /// Every declaration of each predicate: a second one is a warning when it says the same, an
     /// error (C115) when it does not; uses are checked against all of them, so a conflict is
     /// reported once, where it is declared, and not again at every use.
-    pub predicates: HashMap<String, Vec<&'a AtomicSkeleton>>,
-    pub functions: HashMap<String, Vec<&'a FunctionDecl>>,
+    pub predicates: Map<String, Vec<&'a AtomicSkeleton>>,
+    pub functions: Map<String, Vec<&'a FunctionDecl>>,
     pub requirements: Requirements,
     pub declares_requirements: bool,
     pub diagnostics: Vec<Diagnostic>,
     /// Undeclared names reported so far, by code, scope (for variables: the structure they
     /// stand in) and lower-cased name.
-    pub undeclared: HashMap<(Code, usize, String), Undeclared>,
+    pub undeclared: Map<(Code, usize, String), Undeclared>,
     /// Counts the structures walked, so that an undefined variable is one error per structure.
     pub structure: usize,
     pub needs: Vec<Need>,
-    pub used_predicates: HashSet<String>,
-    pub used_types: HashSet<String>,
-    pub used_constants: HashSet<String>,
+    pub used_predicates: Set<String>,
+    pub used_types: Set<String>,
+    pub used_constants: Set<String>,
     /// Predicates that some effect makes true (derived predicates count).
-    pub added: HashSet<String>,
+    pub added: Set<String>,
     /// Predicates that some effect makes false.
-    pub deleted: HashSet<String>,
+    pub deleted: Set<String>,
 }
 
 impl<'a> Checker<'a> {
@@ -116,20 +117,20 @@ impl<'a> Checker<'a> {
             file,
             types: TypeGraph::default(),
             typed: !domain.types.is_empty(),
-            constants: HashMap::new(),
-            predicates: HashMap::new(),
-            functions: HashMap::new(),
+            constants: Map::default(),
+            predicates: Map::default(),
+            functions: Map::default(),
             requirements,
             declares_requirements: !domain.requirements.is_empty(),
             diagnostics: Vec::new(),
-            undeclared: HashMap::new(),
+            undeclared: Map::default(),
             structure: 0,
             needs: Vec::new(),
-            used_predicates: HashSet::new(),
-            used_types: HashSet::new(),
-            used_constants: HashSet::new(),
-            added: HashSet::new(),
-            deleted: HashSet::new(),
+            used_predicates: Set::default(),
+            used_types: Set::default(),
+            used_constants: Set::default(),
+            added: Set::default(),
+            deleted: Set::default(),
         };
         checker.declarations();
         checker

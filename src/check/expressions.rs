@@ -160,7 +160,7 @@ impl<'a> Checker<'a> {
     fn function_use(
         &mut self,
         name: &Name,
-        signatures: &[Signature],
+        signatures: &[Signature<'_>],
         args: &[Term],
         span: Span,
         scope: &mut Scope,

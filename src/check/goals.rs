@@ -6,6 +6,7 @@ use super::suggest;
 use super::types::OBJECT;
 use crate::ast::*;
 use crate::diagnostics::{Code, Diagnostic, FileId};
+use std::borrow::Cow;
 
 fn show_types(types: &[String]) -> String {
     match types {
@@ -163,18 +164,21 @@ impl<'a> Checker<'a> {
     /// The types of a term, after checking that it refers to something, and whether it has all
     /// of them (an object declared with several types) rather than any one of them (a variable
     /// typed `(either …)`).
-    pub(super) fn term(
+    /// The types a term may have, and whether it has all of them (an object given several
+    /// types) rather than one of them (a variable of an `either` type); `None` when the term is
+    /// undeclared (reported here).
+    pub(super) fn term<'o>(
         &mut self,
         term: &Term,
         scope: &mut Scope,
-        at: At,
-    ) -> Option<(Vec<String>, bool)> {
+        at: At<'o>,
+    ) -> Option<(Cow<'o, [String]>, bool)> {
         match term {
             Term::Variable(v) => {
-                let key = v.name.key();
+                let key = v.name.folded();
                 if let Some(bound) = scope.lookup(&key) {
                     bound.used = true;
-                    return Some((bound.types.clone(), false));
+                    return Some((Cow::Owned(bound.types.clone()), false));
                 }
                 let names: Vec<String> =
                     scope.vars.iter().map(|b| format!("?{}", b.name)).collect();
@@ -195,14 +199,16 @@ impl<'a> Checker<'a> {
                 None
             }
             Term::Name(n) => {
-                let key = n.key();
-                if let Some(c) = self.constants.get(&key) {
+                let key = n.folded();
+                if let Some(c) = self.constants.get(key.as_ref()) {
                     let types = type_names(&c.ty);
-                    self.used_constants.insert(key);
-                    return Some((types, false));
+                    if !self.used_constants.contains(key.as_ref()) {
+                        self.used_constants.insert(key.into_owned());
+                    }
+                    return Some((Cow::Owned(types), false));
                 }
-                if let Some((types, _)) = at.objects.and_then(|o| o.get(&key)) {
-                    return Some((types.clone(), true));
+                if let Some((types, _)) = at.objects.and_then(|o| o.get(key.as_ref())) {
+                    return Some((Cow::Borrowed(&types[..]), true));
                 }
                 let mut names: Vec<&str> = self
                     .constants
@@ -210,7 +216,7 @@ impl<'a> Checker<'a> {
                     .map(|c| c.item.text.as_str())
                     .collect();
                 if let Some(objects) = at.objects {
-                    names.extend(objects.keys().map(String::as_str));
+                    names.extend(objects.keys().map(|k| k.as_ref()));
                 }
                 let what = if at.objects.is_some() {
                     "object or constant"
@@ -252,18 +258,18 @@ impl<'a> Checker<'a> {
         &mut self,
         kind: &str,
         name: &Name,
-        declarations: &[Signature],
+        declarations: &[Signature<'_>],
         args: &[Term],
         span: Span,
         scope: &mut Scope,
         at: At,
     ) {
-        let types: Vec<Option<(Vec<String>, bool)>> =
+        let types: Vec<Option<(Cow<[String]>, bool)>> =
             args.iter().map(|a| self.term(a, scope, at)).collect();
         let Some(first) = declarations.first() else {
             return;
         };
-        let same_arity: Vec<&Signature> = declarations
+        let same_arity: Vec<&Signature<'_>> = declarations
             .iter()
             .filter(|d| d.0.len() == args.len())
             .collect();
@@ -295,8 +301,19 @@ impl<'a> Checker<'a> {
         // Each type the argument may have must fit one of the parameter's types; an untyped
         // argument (`object`) fits anything, as planners read it.
         let fits = |checker: &Self,
-                    (arg_types, has_all): &(Vec<String>, bool),
+                    (arg_types, has_all): &(Cow<[String]>, bool),
                     param: &Typed<Variable>| {
+            // The common cases, without building the expected types: an untyped parameter
+            // takes anything, and an argument of exactly the parameter's type fits it.
+            match &param.ty {
+                None if !arg_types.is_empty() => return true,
+                Some(Type::Name(ty))
+                    if arg_types.len() == 1 && ty.folded().as_ref() == arg_types[0].as_str() =>
+                {
+                    return true;
+                }
+                _ => {}
+            }
             let expected = type_names(&param.ty);
             // An undefined parameter type is reported where it is declared; nothing fits it
             // meaningfully, so do not pile type mismatches on top.
@@ -314,7 +331,7 @@ impl<'a> Checker<'a> {
                 arg_types.iter().all(fits_one)
             }
         };
-        let fits_all = |checker: &Self, signature: &Signature| {
+        let fits_all = |checker: &Self, signature: &Signature<'_>| {
             signature
                 .0
                 .iter()
@@ -324,8 +341,8 @@ impl<'a> Checker<'a> {
         if same_arity.iter().any(|s| fits_all(self, s)) {
             return;
         }
-        let params = closest.0.clone();
-        for ((arg, arg_types), param) in args.iter().zip(types).zip(&params) {
+        let params = closest.0;
+        for ((arg, arg_types), param) in args.iter().zip(types).zip(params) {
             let Some(arg_types) = arg_types else {
                 continue;
             };
@@ -359,23 +376,23 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn predicate_signatures(&self, key: &str) -> Vec<Signature> {
+    fn predicate_signatures(&self, key: &str) -> Vec<Signature<'a>> {
         self.predicates
             .get(key)
             .map(|all| {
                 all.iter()
-                    .map(|p| (p.parameters.clone(), p.name.span))
+                    .map(|p| (p.parameters.as_slice(), p.name.span))
                     .collect()
             })
             .unwrap_or_default()
     }
 
-    pub(super) fn function_signatures(&self, key: &str) -> Vec<Signature> {
+    pub(super) fn function_signatures(&self, key: &str) -> Vec<Signature<'a>> {
         self.functions
             .get(key)
             .map(|all| {
                 all.iter()
-                    .map(|f| (f.parameters.clone(), f.name.span))
+                    .map(|f| (f.parameters.as_slice(), f.name.span))
                     .collect()
             })
             .unwrap_or_default()
@@ -399,8 +416,10 @@ impl<'a> Checker<'a> {
             }
             return;
         }
-        let key = atom.predicate.key();
-        self.used_predicates.insert(key.clone());
+        let key = atom.predicate.folded();
+        if !self.used_predicates.contains(key.as_ref()) {
+            self.used_predicates.insert(key.to_string());
+        }
         let signatures = self.predicate_signatures(&key);
         if signatures.is_empty() {
             let candidates: Vec<&str> = self
@@ -415,7 +434,7 @@ impl<'a> Checker<'a> {
                 atom.predicate.span,
             )
             .in_file(at.file);
-            if let Some(f) = self.functions.get(&key).and_then(|all| all.first()) {
+            if let Some(f) = self.functions.get(key.as_ref()).and_then(|all| all.first()) {
                 let span = f.name.span;
                 self.push(
                     diagnostic
@@ -459,7 +478,7 @@ impl<'a> Checker<'a> {
 pub(super) fn signature_help(name: &str, parameters: &[Typed<Variable>]) -> String {
     let mut text = format!("({name}");
     let show = |ty: &Type| match ty {
-        Type::Name(n) => n.text.clone(),
+        Type::Name(n) => n.text.to_string(),
         Type::Either { types, .. } => {
             let names: Vec<&str> = types.iter().map(|t| t.text.as_str()).collect();
             format!("(either {})", names.join(" "))

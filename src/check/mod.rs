@@ -16,6 +16,11 @@ pub(crate) mod types;
 mod usage;
 
 use crate::ast::{Domain, Problem};
+
+/// The checker's maps and sets: foldhash, several times faster than the standard SipHash on the
+/// short names a task is made of, and seeded per map so hostile names cannot force collisions.
+type Map<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
+type Set<K> = std::collections::HashSet<K, foldhash::fast::RandomState>;
 use crate::diagnostics::{Diagnostic, FileId};
 use domain::Checker;
 

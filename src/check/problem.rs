@@ -2,12 +2,13 @@
 //! constraints and metric, and goals that provably cannot be reached.
 
 use super::Files;
+use super::Set;
 use super::domain::{At, Checker, GdPlace, Objects, Scope, type_names};
 use super::requirements::{self, Requirements};
 use super::suggest;
 use crate::ast::*;
 use crate::diagnostics::{Code, Diagnostic};
-use std::collections::HashSet;
+use std::rc::Rc;
 
 pub(super) fn check(domain: &Domain, problem: &Problem, files: Files) -> Vec<Diagnostic> {
     let pf = files.problem;
@@ -64,12 +65,15 @@ pub(super) fn check(domain: &Domain, problem: &Problem, files: Files) -> Vec<Dia
         }
     }
 
-    let mut objects: Objects = Objects::new();
+    let mut objects: Objects =
+        Objects::with_capacity_and_hasher(problem.objects.len(), Default::default());
+    // Objects come in runs of one type: the run shares one list of type names.
+    let mut run: Option<(&Option<Type>, Rc<[String]>)> = None;
     for o in &problem.objects {
         if let Some(ty) = &o.ty {
             checker.check_type(ty, pf, true);
         }
-        let key = o.item.key();
+        let key = o.item.folded();
         if let Some((types, first)) = objects.get_mut(&key) {
             // An object listed again keeps every type it is given: IPC 2000 miconic and IPC 2011
             // machine shop give one object several types on purpose.
@@ -86,7 +90,7 @@ pub(super) fn check(domain: &Domain, problem: &Problem, files: Files) -> Vec<Dia
                 )
             };
             let first = *first;
-            types.extend(new);
+            *types = types.iter().cloned().chain(new).collect();
             checker.diagnostics.push(
                 Diagnostic::new(Code::DuplicateDefinition, message, o.item.span)
                     .with_severity(crate::diagnostics::Severity::Warning)
@@ -96,7 +100,15 @@ pub(super) fn check(domain: &Domain, problem: &Problem, files: Files) -> Vec<Dia
             );
             continue;
         }
-        objects.insert(key, (type_names(&o.ty), o.item.span));
+        let types = match &run {
+            Some((ty, types)) if **ty == o.ty => types.clone(),
+            _ => {
+                let types: Rc<[String]> = type_names(&o.ty).into();
+                run = Some((&o.ty, types.clone()));
+                types
+            }
+        };
+        objects.insert(key, (types, o.item.span));
     }
     let at = At {
         file: pf,
@@ -206,14 +218,6 @@ fn key(atom: &Atom) -> Option<(String, Vec<String>)> {
 /// atom of a predicate no effect adds and the initial state lacks, or a negative one of a
 /// predicate no effect deletes and the initial state has.
 fn unreachable(checker: &mut Checker, goal: &Gd, problem: &Problem, files: Files) {
-    let initial: HashSet<(String, Vec<String>)> = problem
-        .init
-        .iter()
-        .filter_map(|i| match &i.kind {
-            InitKind::Atom(atom) => key(atom),
-            _ => None,
-        })
-        .collect();
     let mut literals: Vec<(&Atom, bool)> = Vec::new();
     let mut stack = vec![goal];
     while let Some(g) = stack.pop() {
@@ -228,6 +232,29 @@ fn unreachable(checker: &mut Checker, goal: &Gd, problem: &Problem, files: Files
             _ => {}
         }
     }
+    // Only literals of a predicate that no effect changes in their direction need the initial
+    // state; on most tasks there are none, and the initial state is not indexed at all.
+    literals.retain(|(atom, positive)| {
+        let predicate = atom.predicate.folded();
+        let changes = if *positive {
+            checker.added.contains(predicate.as_ref())
+        } else {
+            checker.deleted.contains(predicate.as_ref())
+        };
+        !changes && predicate != "=" && checker.predicates.contains_key(predicate.as_ref())
+    });
+    if literals.is_empty() {
+        return;
+    }
+    let needed: Set<String> = literals.iter().map(|(a, _)| a.predicate.key()).collect();
+    let initial: Set<(String, Vec<String>)> = problem
+        .init
+        .iter()
+        .filter_map(|i| match &i.kind {
+            InitKind::Atom(atom) if needed.contains(atom.predicate.folded().as_ref()) => key(atom),
+            _ => None,
+        })
+        .collect();
     for (atom, positive) in literals {
         let predicate = atom.predicate.key();
         if predicate == "=" || !checker.predicates.contains_key(&predicate) {

@@ -1,14 +1,14 @@
 //! The type hierarchy: a graph from each type to its parents, rooted at `object`.
 
+use super::{Map, Set};
 use petgraph::algo::tarjan_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
-use std::collections::{HashMap, HashSet};
 
 /// Types by lower-cased name, with edges from a type to each of its parents.
 #[derive(Debug)]
 pub struct TypeGraph {
     graph: DiGraph<String, ()>,
-    index: HashMap<String, NodeIndex>,
+    index: Map<String, NodeIndex>,
 }
 
 pub const OBJECT: &str = "object";
@@ -17,7 +17,7 @@ impl Default for TypeGraph {
     fn default() -> Self {
         let mut graph = TypeGraph {
             graph: DiGraph::new(),
-            index: HashMap::new(),
+            index: Map::default(),
         };
         graph.node(OBJECT);
         graph
@@ -62,7 +62,7 @@ impl TypeGraph {
         let Some(&start) = self.index.get(sub) else {
             return false;
         };
-        let mut seen = HashSet::new();
+        let mut seen = Set::default();
         let mut stack = vec![start];
         while let Some(node) = stack.pop() {
             if !seen.insert(node) {

@@ -1,11 +1,11 @@
 //! After the walks: missing and unused requirements, and declarations nothing uses.
 
+use super::Set;
 use super::domain::Checker;
 use super::requirements::Requirements;
 use super::types::OBJECT;
 use crate::ast::*;
 use crate::diagnostics::{Code, Diagnostic};
-use std::collections::HashSet;
 
 impl<'a> Checker<'a> {
     /// Reports missing and unused requirements for the needs collected so far; `declared`
@@ -17,7 +17,7 @@ impl<'a> Checker<'a> {
         problem_only: bool,
     ) {
         let needs = std::mem::take(&mut self.needs);
-        let mut reported: HashSet<&'static str> = HashSet::new();
+        let mut reported: Set<&'static str> = Set::default();
         for need in &needs {
             if need.flags.iter().any(|f| declared.allows(f)) {
                 continue;
