@@ -13,8 +13,19 @@ use std::path::{Path, PathBuf};
 pub struct Args {
     /// Domain and problem files (`-` reads one from standard input), or directories to search
     /// for .pddl files.
-    #[arg(required = true)]
+    #[arg(required_unless_present = "batch")]
     files: Vec<PathBuf>,
+    /// Check every input listed in LIST (one a line: `FILE`, or `KIND<TAB>FILE[<TAB>DOMAIN]`)
+    /// in one process, printing one JSON line each and a summary line.
+    #[arg(
+        long,
+        value_name = "LIST",
+        conflicts_with_all = ["files", "format", "profile", "extract"]
+    )]
+    batch: Option<PathBuf>,
+    /// Threads for `--batch` (all cores by default).
+    #[arg(long, requires = "batch")]
+    jobs: Option<usize>,
     /// Output format; `human` on a terminal, `gcc` otherwise.
     #[arg(long, value_enum)]
     format: Option<Format>,
@@ -49,6 +60,9 @@ pub enum Profile {
 }
 
 pub fn run(args: &Args) -> Outcome {
+    if let Some(list) = &args.batch {
+        return super::check_batch::run(list, args.jobs, args.deny_warnings);
+    }
     let inputs = expand(&args.files);
     let paths: Vec<PathBuf> = inputs.iter().map(|(path, _)| path.clone()).collect();
     let mut sources: Vec<SourceFile> = Vec::new();

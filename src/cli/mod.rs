@@ -3,6 +3,7 @@
 //! Exit codes: 0 clean, 1 errors in the input, 2 usage or I/O failure.
 
 mod check;
+mod check_batch;
 mod fmt;
 mod input;
 mod kitchen;

@@ -1,0 +1,167 @@
+//! `pddlc check --batch LIST`: many checks in one process, one JSON line each.
+//!
+//! Each line of LIST names one input: `FILE`, or `KIND<TAB>FILE[<TAB>DOMAIN]` as
+//! `../shared/perf/perf.py` writes it (`KIND` is `domain` or `problem`, and is only a label: the
+//! content decides). A problem with a DOMAIN is checked against it. Blank lines are skipped.
+//! Every input is independent: it is read, parsed and checked on its own, as one `pddlc check`
+//! process would, so the batch measures what a caller checking files in one process pays.
+
+use super::input::{display_name, read_bytes};
+use super::{Outcome, pool};
+use pddlc::ast::PddlFile;
+use pddlc::check::{self, Files};
+use pddlc::diagnostics::{Diagnostic, FileId, Severity};
+use rayon::prelude::*;
+use serde_json::json;
+use std::io::Write;
+use std::path::Path;
+
+/// One line of the list.
+struct Item {
+    line: usize,
+    file: String,
+    domain: Option<String>,
+}
+
+pub fn run(list: &Path, jobs: Option<usize>, deny_warnings: bool) -> Outcome {
+    let text = match super::input::read_text(list) {
+        Ok(text) => text,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return Outcome::Failure;
+        }
+    };
+    let items: Vec<Item> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty())
+        .map(|(i, line)| item(i + 1, line))
+        .collect();
+    let pool = match pool(jobs) {
+        Ok(pool) => pool,
+        Err(outcome) => return outcome,
+    };
+    let rows: Vec<(bool, String)> = pool.install(|| {
+        items
+            .par_iter()
+            .map(|item| check_one(item, deny_warnings))
+            .collect::<Vec<_>>()
+    });
+    let mut out = std::io::stdout().lock();
+    let mut failed = 0;
+    for (ok, row) in &rows {
+        failed += usize::from(!ok);
+        if writeln!(out, "{row}").is_err() {
+            return Outcome::Failure;
+        }
+    }
+    let summary = json!({
+        "version": 1,
+        "summary": true,
+        "items": rows.len(),
+        "failed": failed,
+    });
+    if writeln!(out, "{summary}").is_err() {
+        return Outcome::Failure;
+    }
+    if failed > 0 {
+        Outcome::InputErrors
+    } else {
+        Outcome::Clean
+    }
+}
+
+fn item(line: usize, text: &str) -> Item {
+    let fields: Vec<&str> = text.split('\t').collect();
+    let (file, domain) = match fields.as_slice() {
+        [kind, file, rest @ ..] if matches!(*kind, "domain" | "problem") => {
+            (*file, rest.first().copied())
+        }
+        [file, domain, ..] => (*file, Some(*domain)),
+        _ => (text, None),
+    };
+    Item {
+        line,
+        file: file.to_string(),
+        domain: domain.filter(|d| !d.is_empty()).map(str::to_string),
+    }
+}
+
+/// Parses and checks one item: `(ok, JSON row)`. `ok` is false when the input or its domain
+/// cannot be read or has errors (or, with `deny_warnings`, warnings).
+fn check_one(item: &Item, deny_warnings: bool) -> (bool, String) {
+    let mut diagnostics: Vec<Diagnostic> = Vec::new();
+    let mut error: Option<String> = None;
+    let main = load(&item.file, FileId(0), &mut diagnostics, &mut error);
+    if let Some(PddlFile::Problem(problem)) = &main
+        && let Some(domain_path) = &item.domain
+        && let Some(PddlFile::Domain(domain)) =
+            load(domain_path, FileId(1), &mut diagnostics, &mut error)
+    {
+        diagnostics.extend(check::domain(&domain, FileId(1)));
+        let files = Files {
+            domain: FileId(1),
+            problem: FileId(0),
+        };
+        diagnostics.extend(check::problem(&domain, problem, files));
+    } else if let Some(PddlFile::Domain(domain)) = &main {
+        diagnostics.extend(check::domain(domain, FileId(0)));
+    }
+    let errors: Vec<&Diagnostic> = diagnostics.iter().filter(|d| d.is_error()).collect();
+    let warnings = diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Warning)
+        .count();
+    let mut codes: Vec<&str> = errors.iter().map(|d| d.code.as_str()).collect();
+    codes.sort_unstable();
+    codes.dedup();
+    let ok =
+        error.is_none() && errors.is_empty() && main.is_some() && !(deny_warnings && warnings > 0);
+    let error = error.or_else(|| errors.first().map(|d| d.message.clone()));
+    let kind = match &main {
+        Some(PddlFile::Domain(_)) => Some("domain"),
+        Some(PddlFile::Problem(_)) => Some("problem"),
+        None => None,
+    };
+    let row = json!({
+        "version": 1,
+        "line": item.line,
+        "file": item.file,
+        "domain": item.domain,
+        "kind": kind,
+        "ok": ok,
+        "errors": errors.len(),
+        "warnings": warnings,
+        "codes": codes,
+        "error": error,
+    });
+    (ok, row.to_string())
+}
+
+/// Reads and parses one file, adding its diagnostics; an unreadable or undecodable file sets
+/// `error` and yields `None`.
+fn load(
+    path: &str,
+    id: FileId,
+    diagnostics: &mut Vec<Diagnostic>,
+    error: &mut Option<String>,
+) -> Option<PddlFile> {
+    let path = Path::new(path);
+    let bytes = match read_bytes(path) {
+        Ok(bytes) => bytes,
+        Err(message) => {
+            error.get_or_insert(message);
+            return None;
+        }
+    };
+    let text = match pddlc::parse::decode(&bytes) {
+        Ok(text) => text,
+        Err(diagnostic) => {
+            error.get_or_insert(format!("{}: {}", display_name(path), diagnostic.message));
+            return None;
+        }
+    };
+    let parsed = pddlc::parse::file(text);
+    diagnostics.extend(parsed.diagnostics.into_iter().map(|d| d.in_file(id)));
+    parsed.value
+}
