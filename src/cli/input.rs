@@ -157,14 +157,16 @@ fn load_extracting(path: &Path, id: FileId, extract: bool) -> Loaded {
             unreadable: false,
         },
         Ok(text) => {
-            let extracted;
-            let text = if extract {
-                extracted = pddlc::text2world::extract_response(text);
-                extracted.as_str()
+            let (parsed, text) = if extract {
+                let extracted = pddlc::text2world::extract_response(text);
+                (pddlc::parse::file(&extracted), extracted)
             } else {
-                text
+                let parsed = pddlc::parse::file(text);
+                // The bytes are the text: keep them rather than a copy of a large file.
+                let text = String::from_utf8(bytes)
+                    .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+                (parsed, text)
             };
-            let parsed = pddlc::parse::file(text);
             Loaded {
                 source: SourceFile::new(name, text),
                 file: parsed.value,

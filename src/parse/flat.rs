@@ -26,6 +26,9 @@ pub(super) struct Flat {
     pub init: Option<Vec<Init>>,
     /// The goal, when it is an atom or a conjunction of atoms read here.
     pub goal: Option<Gd>,
+    /// A domain's actions read here (of the shape a grounded domain has: typed parameters, a
+    /// conjunction of literals as precondition and as effect), in source order.
+    pub actions: Vec<Action>,
 }
 
 /// Where bodies were cut out of the text pest parses: for each cut, the first position in that
@@ -38,13 +41,9 @@ pub(super) struct Cuts {
 impl Cuts {
     /// The source position of position `at` in the cut text.
     pub fn source_position(&self, at: usize) -> usize {
-        let shift = self
-            .after
-            .iter()
-            .rev()
-            .find(|(from, _)| at >= *from)
-            .map_or(0, |(_, shift)| *shift);
-        at + shift
+        // A domain may have thousands of cuts (one per action): search, do not scan.
+        let index = self.after.partition_point(|(from, _)| *from <= at);
+        at + index.checked_sub(1).map_or(0, |i| self.after[i].1)
     }
 }
 
@@ -56,12 +55,14 @@ pub(super) fn read(source: &str) -> Option<Flat> {
     let mut objects = None;
     let mut init = None;
     let mut goal = None;
+    let mut actions = Vec::new();
     // Body ranges cut out of the text pest parses, in source order.
     let mut bodies: Vec<((usize, usize), &str)> = Vec::new();
     for section in sections {
         let mut reader = Reader {
             bytes,
             at: section.body.0,
+            terms: Vec::new(),
         };
         let read = match section.kind {
             SectionKind::Objects if objects.is_none() => {
@@ -74,6 +75,9 @@ pub(super) fn read(source: &str) -> Option<Flat> {
             }),
             SectionKind::Goal if goal.is_none() => reader.goal(section.body.1).map(|gd| {
                 goal = Some(gd);
+            }),
+            SectionKind::Action => reader.action(section.body.1).map(|action| {
+                actions.push(action);
             }),
             // A repeated section is merged with a warning: pest's route reports it.
             _ => return None,
@@ -101,6 +105,7 @@ pub(super) fn read(source: &str) -> Option<Flat> {
         objects,
         init,
         goal,
+        actions,
     })
 }
 
@@ -109,6 +114,8 @@ enum SectionKind {
     Objects,
     Init,
     Goal,
+    /// A whole `(:action …)` section of a domain.
+    Action,
 }
 
 impl SectionKind {
@@ -116,24 +123,27 @@ impl SectionKind {
     /// hold one goal description, the empty one.
     fn placeholder(self) -> &'static str {
         match self {
-            SectionKind::Objects | SectionKind::Init => " ",
+            SectionKind::Objects | SectionKind::Init | SectionKind::Action => " ",
             SectionKind::Goal => " ()",
         }
     }
 }
 
-/// A section of the definition: its kind and its body, from just after the keyword to its `)`.
+/// A section of the definition: its kind and its body, from just after the keyword to its `)`
+/// (for an action, the whole section, its parentheses included).
 struct Section {
     kind: SectionKind,
     body: (usize, usize),
 }
 
-/// The `(:objects …)`, `(:init …)` and `(:goal …)` sections directly inside `(define (problem …) …)`, with
-/// bodies worth cutting; `None` for anything but a problem.
+/// The `(:objects …)`, `(:init …)` and `(:goal …)` sections directly inside
+/// `(define (problem …) …)`, and the `(:action …)` sections of a domain, with bodies worth
+/// cutting.
 fn sections(bytes: &[u8]) -> Option<Vec<Section>> {
     let mut sections = Vec::new();
     let mut depth = 0usize;
     let mut is_problem = false;
+    let mut is_domain = false;
     let mut open: Option<(SectionKind, usize)> = None;
     let mut at = 0;
     while at < bytes.len() {
@@ -146,6 +156,12 @@ fn sections(bytes: &[u8]) -> Option<Vec<Section>> {
                     let text = &bytes[word.0..word.1];
                     if text.eq_ignore_ascii_case(b"problem") {
                         is_problem = true;
+                    } else if text.eq_ignore_ascii_case(b"domain") {
+                        is_domain = true;
+                    } else if !is_problem {
+                        if is_domain && text.eq_ignore_ascii_case(b":action") {
+                            open = Some((SectionKind::Action, at));
+                        }
                     } else if text.eq_ignore_ascii_case(b":objects") {
                         open = Some((SectionKind::Objects, word.1));
                     } else if text.eq_ignore_ascii_case(b":init") {
@@ -161,9 +177,14 @@ fn sections(bytes: &[u8]) -> Option<Vec<Section>> {
                     && let Some((kind, body_start)) = open.take()
                     && at > body_start + 1
                 {
+                    let end = if kind == SectionKind::Action {
+                        at + 1
+                    } else {
+                        at
+                    };
                     sections.push(Section {
                         kind,
-                        body: (body_start, at),
+                        body: (body_start, end),
                     });
                 }
                 depth = depth.saturating_sub(1);
@@ -172,7 +193,7 @@ fn sections(bytes: &[u8]) -> Option<Vec<Section>> {
             _ => at += 1,
         }
     }
-    (is_problem && !sections.is_empty()).then_some(sections)
+    ((is_problem || is_domain) && !sections.is_empty()).then_some(sections)
 }
 
 fn line_end(bytes: &[u8], from: usize) -> usize {
@@ -184,7 +205,11 @@ fn line_end(bytes: &[u8], from: usize) -> usize {
 
 /// The token after `from` (past whitespace and comments), as a byte range.
 fn word_after(bytes: &[u8], from: usize) -> (usize, usize) {
-    let mut reader = Reader { bytes, at: from };
+    let mut reader = Reader {
+        bytes,
+        at: from,
+        terms: Vec::new(),
+    };
     reader.skip();
     let start = reader.at;
     let mut end = start;
@@ -230,7 +255,12 @@ const RESERVED: &[&[u8]] = &[
 struct Reader<'s> {
     bytes: &'s [u8],
     at: usize,
+    /// Terms being read, so that each atom's list is allocated once at its exact length (a
+    /// vector grown by pushing starts at four terms).
+    terms: Vec<Term>,
 }
+
+mod action;
 
 impl<'s> Reader<'s> {
     fn text(&self, start: usize, end: usize) -> &'s str {
@@ -347,6 +377,20 @@ impl<'s> Reader<'s> {
         })
     }
 
+    /// Terms up to a `)`, which is left to read.
+    fn terms_to_close(&mut self) -> Option<Vec<Term>> {
+        self.terms.clear();
+        loop {
+            self.skip();
+            if self.peek()? == b')' {
+                break;
+            }
+            let term = self.term()?;
+            self.terms.push(term);
+        }
+        Some(self.terms.drain(..).collect())
+    }
+
     /// Whether only whitespace and comments stand before `end`.
     fn at_end(&mut self, end: usize) -> bool {
         self.skip();
@@ -378,6 +422,7 @@ impl<'s> Reader<'s> {
                 pending += 1;
             }
         }
+        list.shrink_to_fit();
         (self.at == end).then_some(list)
     }
 
@@ -387,6 +432,7 @@ impl<'s> Reader<'s> {
         while !self.at_end(end) {
             facts.push(self.fact()?);
         }
+        facts.shrink_to_fit();
         (self.at == end).then_some(facts)
     }
 
@@ -421,14 +467,7 @@ impl<'s> Reader<'s> {
         {
             return None;
         }
-        let mut args = Vec::new();
-        loop {
-            self.skip();
-            if self.peek()? == b')' {
-                break;
-            }
-            args.push(self.term()?);
-        }
+        let args = self.terms_to_close()?;
         Some(Atom {
             predicate,
             args,
@@ -465,6 +504,7 @@ impl<'s> Reader<'s> {
                 }
                 args.push(self.goal_atom()?);
             }
+            args.shrink_to_fit();
             self.at += 1;
             Gd {
                 kind: GdKind::And { args },
@@ -483,14 +523,7 @@ impl<'s> Reader<'s> {
             let start = self.at;
             self.at += 1;
             let name = self.name()?;
-            let mut args = Vec::new();
-            loop {
-                self.skip();
-                if self.peek()? == b')' {
-                    break;
-                }
-                args.push(self.term()?);
-            }
+            let args = self.terms_to_close()?;
             self.at += 1;
             let span = Span::new(start, self.at);
             Expr {

@@ -153,12 +153,23 @@ pub(super) fn file_with_flat_lists(source: &str, flat: super::flat::Flat) -> Opt
         cuts: Some(&flat.cuts),
     };
     let pair = PddlParser::parse(Rule::file, &flat.text).ok()?.next()?;
-    let Ok(Some(PddlFile::Problem(mut problem))) = lower.file(pair) else {
-        return None;
-    };
+    let value = lower.file(pair).ok()??;
     if !lower.diagnostics.is_empty() {
         return None;
     }
+    let mut problem = match value {
+        PddlFile::Problem(problem) if flat.actions.is_empty() => problem,
+        PddlFile::Domain(mut domain) if flat.objects.is_none() && flat.init.is_none() => {
+            // The actions read from the bytes take their places among the structures pest
+            // read: their spans are disjoint, so source order is span order.
+            domain
+                .structures
+                .extend(flat.actions.into_iter().map(Structure::Action));
+            domain.structures.sort_by_key(|s| s.span().start);
+            return Some(PddlFile::Domain(domain));
+        }
+        _ => return None,
+    };
     if let Some(objects) = flat.objects {
         if !problem.objects.is_empty() {
             return None;

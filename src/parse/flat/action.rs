@@ -1,0 +1,245 @@
+//! The fast path for a domain's actions in the shape grounded domains write thousands of:
+//! `(:action name :parameters (?x - t) :precondition (and (p ?x) (not (q ?x))) :effect (and
+//! (r ?x) (not (p ?x))))`. Each part at most once; a precondition is `()`, a literal or a
+//! conjunction of literals, an effect the same. Anything else leaves the action to pest.
+
+use super::{Reader, word_after};
+use crate::ast::*;
+
+/// Predicates that open a numeric effect in the grammar (`(increase a b)` is one), so never
+/// read here as an atom in an effect.
+const ASSIGN_OPS: &[&[u8]] = &[
+    b"assign",
+    b"increase",
+    b"decrease",
+    b"scale-up",
+    b"scale-down",
+];
+
+impl Reader<'_> {
+    /// A `:keyword` token ending at a delimiter, as a byte range.
+    fn keyword(&mut self) -> Option<(usize, usize)> {
+        self.skip();
+        let start = self.at;
+        if self.peek()? != b':' {
+            return None;
+        }
+        let word = word_after(self.bytes, start);
+        if word.0 != start || word.1 == start + 1 {
+            return None;
+        }
+        self.at = word.1;
+        Some(word)
+    }
+
+    fn keyword_is(&self, word: (usize, usize), keyword: &[u8]) -> bool {
+        self.bytes[word.0..word.1].eq_ignore_ascii_case(keyword)
+    }
+
+    /// The action whose `(` is at the cursor and whose `)` ends just before `end`.
+    pub(super) fn action(&mut self, end: usize) -> Option<Action> {
+        let start = self.at;
+        self.expect(b'(')?;
+        let keyword = self.keyword()?;
+        if !self.keyword_is(keyword, b":action") {
+            return None;
+        }
+        let mut action = Action {
+            name: self.name()?,
+            parameters: Vec::new(),
+            vars: Vec::new(),
+            precondition: None,
+            effect: None,
+            span: Span::new(start, end),
+        };
+        let (mut parameters, mut precondition, mut effect) = (false, false, false);
+        loop {
+            self.skip();
+            if self.peek()? == b')' {
+                break;
+            }
+            let part = self.keyword()?;
+            if self.keyword_is(part, b":parameters") && !parameters {
+                parameters = true;
+                self.expect(b'(')?;
+                action.parameters = self.typed_variables()?;
+            } else if self.keyword_is(part, b":precondition") && !precondition {
+                precondition = true;
+                action.precondition = Some(self.condition()?);
+            } else if self.keyword_is(part, b":effect") && !effect {
+                effect = true;
+                action.effect = Some(self.effect()?);
+            } else {
+                return None;
+            }
+        }
+        self.at += 1;
+        (self.at == end).then_some(action)
+    }
+
+    /// `?a ?b - t ?c` up to and including the `)`.
+    fn typed_variables(&mut self) -> Option<Vec<Typed<Variable>>> {
+        let mut list: Vec<Typed<Variable>> = Vec::new();
+        let mut pending = 0;
+        loop {
+            self.skip();
+            match self.peek()? {
+                b')' => break,
+                b'-' => {
+                    self.at += 1;
+                    if pending == 0 || !self.peek().is_some_and(super::is_space) {
+                        return None;
+                    }
+                    let ty = Type::Name(self.name()?);
+                    let from = list.len() - pending;
+                    for typed in &mut list[from..] {
+                        typed.ty = Some(ty.clone());
+                    }
+                    pending = 0;
+                }
+                b'?' => {
+                    let Term::Variable(variable) = self.term()? else {
+                        return None;
+                    };
+                    list.push(Typed {
+                        item: variable,
+                        ty: None,
+                    });
+                    pending += 1;
+                }
+                _ => return None,
+            }
+        }
+        self.at += 1;
+        list.shrink_to_fit();
+        Some(list)
+    }
+
+    /// The word after the `(` at the cursor, when the cursor is at a `(`.
+    fn head(&mut self) -> Option<(usize, usize)> {
+        self.skip();
+        if self.peek()? != b'(' {
+            return None;
+        }
+        Some(word_after(self.bytes, self.at + 1))
+    }
+
+    /// `()` at the cursor: its span, past its `)`.
+    fn empty_list(&mut self) -> Option<Span> {
+        let start = self.at;
+        self.expect(b'(')?;
+        self.expect(b')')?;
+        Some(Span::new(start, self.at))
+    }
+
+    /// A precondition: `()`, a literal, or `(and literal…)`.
+    fn condition(&mut self) -> Option<Gd> {
+        let head = self.head()?;
+        if head.0 == head.1 {
+            let span = self.empty_list()?;
+            return Some(Gd {
+                kind: GdKind::And { args: Vec::new() },
+                span,
+            });
+        }
+        if !self.keyword_is(head, b"and") {
+            return self.literal();
+        }
+        let start = self.at;
+        self.at = head.1;
+        let mut args = Vec::new();
+        loop {
+            self.skip();
+            if self.peek()? == b')' {
+                break;
+            }
+            args.push(self.literal()?);
+        }
+        self.at += 1;
+        args.shrink_to_fit();
+        Some(Gd {
+            kind: GdKind::And { args },
+            span: Span::new(start, self.at),
+        })
+    }
+
+    /// An atom or `(not atom)` in a condition.
+    fn literal(&mut self) -> Option<Gd> {
+        let head = self.head()?;
+        if !self.keyword_is(head, b"not") {
+            return self.goal_atom();
+        }
+        let start = self.at;
+        self.at = head.1;
+        let atom = self.goal_atom()?;
+        self.expect(b')')?;
+        Some(Gd {
+            kind: GdKind::Not {
+                arg: Box::new(atom),
+            },
+            span: Span::new(start, self.at),
+        })
+    }
+
+    /// An effect: `()`, an add or delete, or `(and …)` of them.
+    fn effect(&mut self) -> Option<Effect> {
+        let head = self.head()?;
+        if head.0 == head.1 {
+            let span = self.empty_list()?;
+            return Some(Effect {
+                kind: EffectKind::And { args: Vec::new() },
+                span,
+            });
+        }
+        if !self.keyword_is(head, b"and") {
+            return self.effect_literal();
+        }
+        let start = self.at;
+        self.at = head.1;
+        let mut args = Vec::new();
+        loop {
+            self.skip();
+            if self.peek()? == b')' {
+                break;
+            }
+            args.push(self.effect_literal()?);
+        }
+        self.at += 1;
+        args.shrink_to_fit();
+        Some(Effect {
+            kind: EffectKind::And { args },
+            span: Span::new(start, self.at),
+        })
+    }
+
+    /// `(p a)` adds, `(not (p a))` deletes.
+    fn effect_literal(&mut self) -> Option<Effect> {
+        let head = self.head()?;
+        if ASSIGN_OPS.iter().any(|op| self.keyword_is(head, op)) {
+            return None;
+        }
+        let start = self.at;
+        let deletes = self.keyword_is(head, b"not");
+        if deletes {
+            self.at = head.1;
+        }
+        let Gd {
+            kind: GdKind::Atom(atom),
+            span,
+        } = self.goal_atom()?
+        else {
+            return None;
+        };
+        if !deletes {
+            return Some(Effect {
+                kind: EffectKind::Add { atom },
+                span,
+            });
+        }
+        self.expect(b')')?;
+        Some(Effect {
+            kind: EffectKind::Delete { atom },
+            span: Span::new(start, self.at),
+        })
+    }
+}
