@@ -352,24 +352,6 @@ fn the_tarski_profile_gives_tarskis_verdict() {
     assert!(!stdout(&out).contains("error"), "{}", stdout(&out));
 }
 
-/// The VS Code PDDL extension's default problem pattern for VAL's parser output,
-/// `^(file)\s*:\s*line\s*:\s*(\d*)\s*:\s*(Error|Warning)\s*:\s*(.*)$`, written out by hand:
-/// the file, the line number and the severity word of a VAL-shaped line.
-fn val_pattern(line: &str) -> Option<(&str, usize, &str)> {
-    let (file, rest) = line.split_once(':')?;
-    let rest = rest
-        .trim_start()
-        .strip_prefix("line")?
-        .trim_start()
-        .strip_prefix(':')?;
-    let (number, rest) = rest.trim_start().split_once(':')?;
-    let (severity, _message) = rest.trim_start().split_once(':')?;
-    let severity = severity.trim();
-    matches!(severity, "Error" | "Warning")
-        .then(|| Some((file.trim(), number.trim().parse().ok()?, severity)))
-        .flatten()
-}
-
 /// Runs pddlc with `stdin` on its standard input, `NO_COLOR` set and `TERM=dumb`.
 fn pddlc_piped(args: &[&str], stdin: Option<&[u8]>) -> Output {
     use std::io::Write;
