@@ -265,13 +265,15 @@ fn fixtures_produce_their_codes() {
             (name, path)
         })
         .filter(|(name, _)| {
-            ["K401_", "K402_", "K403_", "K404_", "K405_", "K406_"]
-                .iter()
-                .any(|c| name.starts_with(c))
+            [
+                "K401_", "K402_", "K403_", "K404_", "K405_", "K406_", "K407_", "K408_",
+            ]
+            .iter()
+            .any(|c| name.starts_with(c))
         })
         .collect();
     assert!(
-        cases.len() >= 6,
+        cases.len() >= 8,
         "fixtures/kitchen holds a fixture per code"
     );
     common::run_each(cases, |name, path| {
@@ -332,8 +334,33 @@ fn fixtures_produce_their_codes() {
             // The step named in the fixture fails with its code first; Simmer may add more
             // (a step with a missing object still runs its handler, Q6).
             outcome.diagnostics.iter().take(1).map(|d| d.code).collect()
+        } else if name.starts_with("K407_") {
+            kitchen::compile::TaskGoal::from_toml(&text)
+                .err()
+                .unwrap_or_default()
+                .iter()
+                .map(|d| d.code)
+                .collect()
+        } else if name.starts_with("K408_") {
+            // A PDDL plan for the compiled salad kitchen: every step that cannot be translated
+            // is reported on its own line.
+            let env = Env::from_json(&read(
+                &root().join("domains/kitchen/examples/salad/env.json"),
+            ))
+            .expect("the salad env loads");
+            let diagnostics = kitchen::from_pddl_plan(&World::embedded(), &env, &text)
+                .err()
+                .unwrap_or_default();
+            for diagnostic in &diagnostics {
+                let label = diagnostic
+                    .primary()
+                    .map(|l| &text[l.span.start..l.span.end]);
+                let line = label.and_then(|label| text.lines().find(|l| l.trim() == label));
+                assert!(line.is_some(), "{name}: {diagnostic:?} is on a step's line");
+            }
+            diagnostics.iter().map(|d| d.code).collect()
         } else {
-            unreachable!("only K401–K406 fixtures are run")
+            unreachable!("only K401–K408 fixtures are run")
         };
         let expected = &name[..4];
         assert!(

@@ -48,7 +48,7 @@ fn goals_in(dir: &Path) -> BTreeMap<String, TaskGoal> {
         let path = e.path();
         if path.extension().is_some_and(|x| x == "toml") {
             let goal = TaskGoal::from_toml(&read(&path))
-                .unwrap_or_else(|err| panic!("{}: {err}", path.display()));
+                .unwrap_or_else(|err| panic!("{}: {err:?}", path.display()));
             out.insert(goal.task.clone(), goal);
         }
     }
@@ -556,7 +556,7 @@ fn lama_solves_small_tasks_and_the_plans_run_clean() {
             panic!("task {task}: no plan within 60 s ({status}, {seconds:.1} s)")
         });
         let simmer = kitchen::from_pddl_plan(&world, &env, &plan)
-            .unwrap_or_else(|e| panic!("task {task}: the plan does not translate back: {e}"));
+            .unwrap_or_else(|e| panic!("task {task}: the plan does not translate back: {e:?}"));
         let outcome = kitchen::run(&world, &env, &simmer, Mode::Simmer);
         let failures: Vec<String> = outcome
             .failures

@@ -96,3 +96,254 @@ fn kitchen_compile_and_validate_agree_with_kitchen_run() {
     assert!(stdout(&validated).contains("(present missing-tomato_1)"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+const SALAD_ENV: &str = "domains/kitchen/examples/salad/env.json";
+
+/// The JSON document of a run, which must parse and carry `version`.
+fn document(out: &std::process::Output) -> Value {
+    let json: Value = serde_json::from_str(&stdout(out)).expect("valid JSON");
+    assert_eq!(json["version"], 1, "{json}");
+    json
+}
+
+/// The codes of a JSON `diagnostics` array.
+fn codes(diagnostics: &Value) -> Vec<&str> {
+    diagnostics
+        .as_array()
+        .expect("a diagnostics array")
+        .iter()
+        .filter_map(|d| d["code"].as_str())
+        .collect()
+}
+
+#[test]
+fn kitchen_compile_reports_a_malformed_or_missing_goal_as_a_diagnostic() {
+    let goal = "fixtures/kitchen/K407_misspelled_ingredient.toml";
+    let args = ["kitchen", "compile", "--env", SALAD_ENV, "--goal", goal];
+    let out = pddlc(&[&args[..], &["--format", "gcc"]].concat());
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert!(
+        stderr(&out).starts_with(&format!("{goal}:4:3: error: unknown field `ingredients`")),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(stdout(&out), "", "no PDDL without its goal");
+    let out = pddlc(&[&args[..], &["--format", "json"]].concat());
+    assert_eq!(code(&out), 1);
+    let json = document(&out);
+    assert_eq!(codes(&json["diagnostics"]), ["K407"]);
+    assert_eq!(json["diagnostics"][0]["line"], 4);
+    assert_eq!(json["output"], Value::Null);
+    // A goal named with --goal must be there.
+    let out = pddlc(&[
+        "kitchen",
+        "compile",
+        "--env",
+        SALAD_ENV,
+        "--goal",
+        "no/such.toml",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code(&out), 2);
+    let json = document(&out);
+    assert_eq!(codes(&json["diagnostics"]), ["P090"]);
+    assert_eq!(json["diagnostics"][0]["file"], "no/such.toml");
+}
+
+/// `--all --out`: a task whose goal is malformed is reported, the others are written.
+#[test]
+fn kitchen_compile_all_keeps_the_tasks_that_compile() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let tasks = dir.path().join("tasks");
+    let simmer = dir.path().join("simmer");
+    let out_dir = dir.path().join("out");
+    std::fs::create_dir_all(&tasks).expect("tasks directory");
+    let env = std::fs::read(SALAD_ENV).expect("the salad env");
+    for task in ["900", "901"] {
+        let env_dir = simmer.join(format!("tasks/{task}"));
+        std::fs::create_dir_all(&env_dir).expect("env directory");
+        write(&env_dir, &format!("env_{task}.json"), &env);
+    }
+    write(
+        &tasks,
+        "900.toml",
+        b"task = \"900\"\nserve = [\"lettuce_1\"]\n",
+    );
+    let bad = std::fs::read("fixtures/kitchen/K407_misspelled_ingredient.toml").expect("fixture");
+    write(&tasks, "901.toml", &bad);
+    let (tasks, simmer, out_dir) = (
+        tasks.to_string_lossy().to_string(),
+        simmer.to_string_lossy().to_string(),
+        out_dir.to_string_lossy().to_string(),
+    );
+    let out = pddlc(&[
+        "kitchen",
+        "compile",
+        "--all",
+        "--tasks-dir",
+        &tasks,
+        "--simmer",
+        &simmer,
+        "--out",
+        &out_dir,
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code(&out), 1, "{}{}", stdout(&out), stderr(&out));
+    let json = document(&out);
+    assert_eq!(codes(&json["diagnostics"]), ["K407"]);
+    assert!(
+        json["diagnostics"][0]["file"]
+            .as_str()
+            .is_some_and(|f| f.ends_with("901.toml")),
+        "{json}"
+    );
+    let written: Vec<&str> = json["written"]
+        .as_array()
+        .expect("written")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert_eq!(
+        written,
+        [
+            format!("{out_dir}/domain.pddl"),
+            format!("{out_dir}/900.pddl")
+        ]
+    );
+    assert!(std::path::Path::new(&format!("{out_dir}/900.pddl")).is_file());
+    assert!(!std::path::Path::new(&format!("{out_dir}/901.pddl")).exists());
+    // A tasks directory that cannot be listed is an I/O error, in the document.
+    let out = pddlc(&[
+        "kitchen",
+        "compile",
+        "--all",
+        "--tasks-dir",
+        "no/such/dir",
+        "--out",
+        &out_dir,
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code(&out), 2);
+    assert_eq!(codes(&document(&out)["diagnostics"]), ["P090"]);
+}
+
+/// Usage errors are the argument parser's, exit 2, as for every subcommand.
+#[test]
+fn kitchen_compile_usage_errors_exit_two() {
+    for args in [
+        vec!["kitchen", "compile"],
+        vec!["kitchen", "compile", "--all"],
+        vec!["kitchen", "compile", "--all", "--task", "004", "--out", "x"],
+    ] {
+        let out = pddlc(&args);
+        assert_eq!(code(&out), 2, "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("Usage:"),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+        assert_eq!(stdout(&out), "", "{args:?}");
+    }
+}
+
+#[test]
+fn kitchen_plan_from_pddl_reports_every_step_it_cannot_translate() {
+    let plan = "fixtures/kitchen/K408_unknown_action.pddl";
+    let args = ["kitchen", "plan", "--from-pddl", "--env", SALAD_ENV, plan];
+    let out = pddlc(&[&args[..], &["--format", "gcc"]].concat());
+    assert_eq!(code(&out), 1);
+    let shown = stderr(&out);
+    let lines: Vec<&str> = shown
+        .lines()
+        .filter(|l| l.contains(": error: "))
+        .map(|l| l.split(": error: ").next().unwrap_or(""))
+        .collect();
+    assert_eq!(lines, [format!("{plan}:4:1"), format!("{plan}:6:1")]);
+    assert_eq!(stdout(&out), "");
+    let out = pddlc(&[&args[..], &["--format", "json"]].concat());
+    let json = document(&out);
+    assert_eq!(codes(&json["diagnostics"]), ["K408", "K408"]);
+    assert_eq!(json["output"], Value::Null);
+}
+
+/// An unreadable plan is one row among the others, not the end of the run.
+#[test]
+fn kitchen_run_keeps_the_other_plans_when_one_cannot_be_read() {
+    let safe = "domains/kitchen/examples/salad/safe.txt";
+    let args = ["kitchen", "run", "--env", SALAD_ENV, "no/such.txt", safe];
+    let out = pddlc(&[&args[..], &["--format", "json"]].concat());
+    assert_eq!(code(&out), 2);
+    let json = document(&out);
+    assert_eq!(codes(&json["diagnostics"]), Vec::<&str>::new());
+    let plans = json["plans"].as_array().expect("plans");
+    assert_eq!(plans.len(), 2, "{json}");
+    assert_eq!(plans[0]["plan"], "no/such.txt");
+    assert_eq!(plans[0]["steps"], Value::Null);
+    assert_eq!(codes(&plans[0]["diagnostics"]), ["P090"]);
+    assert_eq!(plans[1]["plan"], safe);
+    assert_eq!(plans[1]["steps"], 7);
+    assert_eq!(json["summary"]["plans"], 1);
+    let out = pddlc(&[&args[..], &["--format", "gcc"]].concat());
+    assert_eq!(code(&out), 2);
+    assert!(
+        stdout(&out).starts_with("no/such.txt:1:1: error: ") && stdout(&out).contains("[P090]"),
+        "{}",
+        stdout(&out)
+    );
+    let out = pddlc(&args);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stdout(&out).contains("safe.txt: no failures"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(stderr(&out).contains("P090"), "{}", stderr(&out));
+}
+
+/// A world or environment that cannot be used is reported inside each subcommand's document.
+#[test]
+fn kitchen_inputs_that_cannot_be_used_are_diagnostics_in_the_document() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let malformed = write(dir.path(), "env.json", b"{\"initial_objects\": 3}");
+    let malformed = malformed.to_string_lossy().to_string();
+    let safe = "domains/kitchen/examples/salad/safe.txt";
+    for (env, expected, exit) in [("no/such.json", "P090", 2), (malformed.as_str(), "K402", 1)] {
+        let runs = [
+            vec!["kitchen", "run", "--env", env, safe],
+            vec!["kitchen", "describe", "--env", env],
+            vec!["kitchen", "compile", "--env", env],
+            vec!["kitchen", "plan", "--to-pddl", "--env", env, safe],
+        ];
+        for args in runs {
+            let out = pddlc(&[&args[..], &["--format", "json"]].concat());
+            assert_eq!(code(&out), exit, "{args:?}: {}", stderr(&out));
+            let json = document(&out);
+            assert_eq!(codes(&json["diagnostics"]), [expected], "{args:?}: {json}");
+            if args[1] == "run" {
+                assert_eq!(json["plans"], serde_json::json!([]));
+                assert_eq!(json["summary"], Value::Null);
+            } else {
+                assert_eq!(json["output"], Value::Null, "{args:?}");
+            }
+            // In the other formats: the diagnostic alone, nothing on stdout but for `run`'s
+            // diagnostics in gcc.
+            let out = pddlc(&[&args[..], &["--format", "gcc"]].concat());
+            assert_eq!(code(&out), exit, "{args:?}");
+            let shown = if args[1] == "run" {
+                stdout(&out)
+            } else {
+                stderr(&out)
+            };
+            assert!(
+                shown.contains(&format!("[{expected}]")),
+                "{args:?}: {shown}"
+            );
+            if args[1] != "run" {
+                assert_eq!(stdout(&out), "", "{args:?}");
+            }
+        }
+    }
+}
