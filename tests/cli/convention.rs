@@ -1,52 +1,199 @@
 //! The convention every subcommand follows (docs/cli.md): formats, standard input, colour, I/O
 //! errors as diagnostics, and a closed pipe.
 
-use crate::{code, pddlc, pddlc_piped, stderr, stdout, write};
+use crate::{code, pddlc, stderr, stdout, write};
 use serde_json::Value;
-use std::process::Command;
+use std::process::{Command, Output};
 
-/// Output into a pipe whose reader has gone ends the process quietly: no panic, no message.
-#[cfg(unix)]
-#[test]
-fn writing_into_a_closed_pipe_ends_quietly() {
-    use std::os::unix::process::ExitStatusExt;
+/// What the reader of pddlc's standard output does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Reader {
+    /// Reads everything, as a script does.
+    All,
+    /// Is gone before pddlc starts, so that pddlc's first write, however small, meets a closed
+    /// pipe.
+    Gone,
+    /// Reads the first line and leaves, as `| head -1` does.
+    FirstLine,
+}
+
+/// Runs pddlc with `stdin` on its standard input, `NO_COLOR` set and `TERM=dumb`, its standard
+/// output read as `reader` says. Standard input is written from a thread of its own and
+/// standard error read from another, so that no order of the child's reads and writes
+/// deadlocks.
+fn pddlc_with(args: &[&str], stdin: Option<&[u8]>, reader: Reader) -> Output {
+    use std::io::{BufRead, Read, Write};
     use std::process::Stdio;
-    let dir = tempfile::tempdir().expect("temporary directory");
-    // Output far larger than a pipe's buffer, so the writer meets the closed pipe.
-    let predicates: String = (0..5000).map(|i| format!("(p{i} ?x)\n")).collect();
-    let domain = format!("(define (domain big)\n(:predicates\n{predicates}))\n");
-    let big = write(dir.path(), "big.pddl", domain.as_bytes());
-    let big = big.to_string_lossy().to_string();
-    for run in [
-        vec!["fmt", big.as_str()],
-        vec!["parse", "--json", big.as_str()],
-        vec!["check", "--format", "gcc", big.as_str()],
-    ] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_pddlc"))
-            .args(&run)
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("pddlc runs");
-        // Close the reading end at once, as `| head -0` would.
-        drop(child.stdout.take());
-        let out = child.wait_with_output().expect("pddlc ends");
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(!stderr.contains("panicked"), "{run:?}: {stderr}");
-        // Ended by SIGPIPE (13), as `cat` or `grep` are.
-        assert_eq!(
-            out.status.signal(),
-            Some(13),
-            "{run:?}: {:?} {stderr}",
-            out.status
-        );
+    let mut command = Command::new(env!("CARGO_BIN_EXE_pddlc"));
+    command
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .env("TERM", "dumb")
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped());
+    match reader {
+        Reader::Gone => {
+            let (read_end, write_end) = std::io::pipe().expect("a pipe");
+            drop(read_end);
+            command.stdout(write_end);
+        }
+        Reader::All | Reader::FirstLine => {
+            command.stdout(Stdio::piped());
+        }
+    }
+    let mut child = command.spawn().expect("pddlc runs");
+    // The command holds the pipe's write end: drop it, or the pipe never reports its end.
+    drop(command);
+    let mut input = child.stdin.take().expect("stdin");
+    let bytes = stdin.map(<[u8]>::to_vec);
+    let writer = std::thread::spawn(move || {
+        if let Some(bytes) = bytes {
+            // A run that refuses its flags, or is ended by SIGPIPE, may not read it all.
+            let _ = input.write_all(&bytes);
+        }
+    });
+    let mut error = child.stderr.take().expect("stderr");
+    let errors = std::thread::spawn(move || {
+        let mut text = Vec::new();
+        let _ = error.read_to_end(&mut text);
+        text
+    });
+    let mut output = Vec::new();
+    if let Some(out) = child.stdout.take() {
+        let mut out = std::io::BufReader::new(out);
+        let _ = match reader {
+            Reader::FirstLine => out.read_until(b'\n', &mut output),
+            _ => out.read_to_end(&mut output),
+        };
+    }
+    let status = child.wait().expect("pddlc ends");
+    let _ = writer.join();
+    Output {
+        status,
+        stdout: output,
+        stderr: errors.join().unwrap_or_default(),
     }
 }
 
+/// [`pddlc_with`] whose output is read whole.
+fn pddlc_piped(args: &[&str], stdin: Option<&[u8]>) -> Output {
+    pddlc_with(args, stdin, Reader::All)
+}
+
+/// Whether the run was ended by SIGPIPE, as `cat` or `grep` are in `… | head -1`.
+#[cfg(unix)]
+fn ended_by_sigpipe(output: &Output) -> bool {
+    use std::os::unix::process::ExitStatusExt;
+    output.status.signal() == Some(13)
+}
+
+/// A pipe's buffer on Linux (64 KiB): output larger than this cannot all be written before the
+/// reader leaves.
+const PIPE_BUFFER: usize = 64 * 1024;
+
+/// Every subcommand writing into a pipe whose reader has left ends quietly: killed by SIGPIPE as
+/// other Unix tools are, with no panic (exit 101) and no message. Each row either prints more
+/// than a pipe holds to a reader that takes one line and leaves (`| head -1`), which the
+/// row's full output is checked to exceed, or meets a pipe closed before it started.
+#[cfg(unix)]
+#[test]
+fn writing_into_a_closed_pipe_ends_quietly() {
+    const D: &str = "domains/blocksworld/domain.pddl";
+    const P: &str = "domains/blocksworld/problem.pddl";
+    const PLAN: &str = "fixtures/validate/valid_reverse_tower/plan.txt";
+    const ENV: &str = "domains/kitchen/examples/salad/env.json";
+    const SAFE: &str = "domains/kitchen/examples/salad/safe.txt";
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let path = |name: &str, text: &str| write(dir.path(), name, text.as_bytes());
+    let shown = |path: std::path::PathBuf| path.to_string_lossy().to_string();
+    // 20,000 unused predicates: a long canonical text, tree and list of warnings.
+    let predicates: String = (0..20_000).map(|i| format!("(p{i} ?x)\n")).collect();
+    let big = shown(path(
+        "big.pddl",
+        &format!("(define (domain big)\n(:predicates\n{predicates}))\n"),
+    ));
+    // 200 objects and an action of two parameters with no precondition: 40,000 ground actions.
+    let objects: String = (0..200).map(|i| format!("o{i} ")).collect();
+    let wide_domain = shown(path(
+        "wide-domain.pddl",
+        "(define (domain wide) (:predicates (p ?x ?y))\n\
+         (:action a :parameters (?x ?y) :effect (p ?x ?y)))\n",
+    ));
+    let wide_problem = shown(path(
+        "wide-problem.pddl",
+        &format!(
+            "(define (problem w) (:domain wide) (:objects {objects})\n\
+             (:init) (:goal (p o0 o1)))\n"
+        ),
+    ));
+    // 600 inline pairs.
+    let gold = std::fs::read_to_string(D).expect("shipped domain");
+    let pair = serde_json::json!({"gold": gold, "pred": gold}).to_string();
+    let pairs = shown(path("pairs.jsonl", &vec![pair.as_str(); 600].join("\n")));
+    // A Simmer plan of 4,200 steps.
+    let safe = std::fs::read_to_string(SAFE).expect("shipped plan");
+    let long_plan = shown(path("long.txt", &safe.repeat(600)));
+
+    let many_plans = vec![PLAN; 1000];
+    let many_kitchen_plans = vec![SAFE; 400];
+    type Row<'a> = (Vec<&'a str>, Reader);
+    let rows: Vec<Row> = vec![
+        (vec!["check", "--format", "gcc", &big], Reader::FirstLine),
+        (vec!["fmt", &big], Reader::FirstLine),
+        (vec!["parse", "--format", "json", &big], Reader::FirstLine),
+        (
+            [&["validate", "--format", "json", D, P][..], &many_plans].concat(),
+            Reader::FirstLine,
+        ),
+        (
+            vec!["applicable", &wide_domain, &wide_problem],
+            Reader::FirstLine,
+        ),
+        // One pair's scores are a few lines: they meet a pipe closed before the run.
+        (vec!["score", "--format", "json", D, D], Reader::Gone),
+        (vec!["score", "--pairs", &pairs], Reader::FirstLine),
+        (
+            [
+                &["kitchen", "run", "--format", "json", "--env", ENV][..],
+                &many_kitchen_plans,
+            ]
+            .concat(),
+            Reader::FirstLine,
+        ),
+        (vec!["kitchen", "compile", "--env", ENV], Reader::FirstLine),
+        (vec!["kitchen", "describe", "--env", ENV], Reader::Gone),
+        (
+            vec!["kitchen", "plan", "--to-pddl", "--env", ENV, &long_plan],
+            Reader::FirstLine,
+        ),
+    ];
+    let mut failures = Vec::new();
+    for (args, reader) in &rows {
+        let shown = args.iter().take(8).copied().collect::<Vec<_>>().join(" ");
+        if *reader == Reader::FirstLine {
+            let whole = pddlc_with(args, None, Reader::All);
+            if whole.stdout.len() <= PIPE_BUFFER {
+                failures.push(format!(
+                    "{shown}: {} bytes fit in a pipe's buffer",
+                    whole.stdout.len()
+                ));
+            }
+        }
+        let out = pddlc_with(args, None, *reader);
+        let error = stderr(&out);
+        if error.contains("panicked") || out.status.code() == Some(101) || !error.is_empty() {
+            failures.push(format!("{shown}: {:?}\n{error}", out.status));
+        } else if !ended_by_sigpipe(&out) {
+            failures.push(format!("{shown}: {:?}, not SIGPIPE", out.status));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// The CLI convention (docs/cli.md) as a table: every subcommand under every `--format`, from
-/// files and from standard input, without colour; the exit code each must give, and every JSON
-/// output parses and carries `version`.
+/// files and from standard input, without colour, and again into a closed pipe; the exit code
+/// each must give, and every JSON output parses and carries `version`.
 #[test]
 fn every_subcommand_speaks_every_format() {
     const D: &str = "domains/blocksworld/domain.pddl";
@@ -97,7 +244,7 @@ fn every_subcommand_speaks_every_format() {
             [0; 4],
         ),
         (vec!["kitchen", "describe", "--env", ENV], Some(ENV), [0; 4]),
-        (vec!["kitchen", "compile", "--env", ENV], None, [0; 4]),
+        (vec!["kitchen", "compile", "--env", ENV], Some(ENV), [0; 4]),
         (
             vec!["kitchen", "plan", "--to-pddl", "--env", ENV, SAFE],
             Some(SAFE),
@@ -139,6 +286,25 @@ fn every_subcommand_speaks_every_format() {
                         Err(e) => {
                             failures.push(format!("{shown}: not JSON ({e}): {}", stdout(&out)))
                         }
+                    }
+                }
+                // The same run into a pipe closed before it starts: what printed anything is
+                // ended by SIGPIPE, what printed nothing exits as before; never a panic.
+                #[cfg(unix)]
+                {
+                    let closed = pddlc_with(&full, stdin.as_deref(), Reader::Gone);
+                    let wrote = !out.stdout.is_empty();
+                    let quiet = if wrote {
+                        ended_by_sigpipe(&closed)
+                    } else {
+                        closed.status.code() == Some(*expected)
+                    };
+                    if stderr(&closed).contains("panicked") || !quiet {
+                        failures.push(format!(
+                            "{shown} into a closed pipe: {:?}\n{}",
+                            closed.status,
+                            stderr(&closed)
+                        ));
                     }
                 }
             }

@@ -354,29 +354,6 @@ fn the_tarski_profile_gives_tarskis_verdict() {
     assert!(!stdout(&out).contains("error"), "{}", stdout(&out));
 }
 
-/// Runs pddlc with `stdin` on its standard input, `NO_COLOR` set and `TERM=dumb`.
-fn pddlc_piped(args: &[&str], stdin: Option<&[u8]>) -> Output {
-    use std::io::Write;
-    use std::process::Stdio;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pddlc"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .env("TERM", "dumb")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("pddlc runs");
-    let mut input = child.stdin.take().expect("stdin");
-    if let Some(bytes) = stdin {
-        // A run that refuses its flags may end before reading: a closed pipe is fine.
-        let _ = input.write_all(bytes);
-    }
-    drop(input);
-    child.wait_with_output().expect("pddlc ends")
-}
-
 #[test]
 fn deny_warnings_makes_warnings_exit_one() {
     let file = "fixtures/parse/P013_repeated_section.pddl";
