@@ -13,9 +13,10 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// `../shared/kitchen`, or `None` with a message.
-fn shared() -> Option<PathBuf> {
-    common::shared_part("kitchen", "the kitchen agreement tests")
+/// `../shared/kitchen` when it holds `needs` (`simmer`, Simmer's public files; `plans`, the
+/// plans with its executor's verdicts), or `None` with a message naming `test`.
+fn shared(test: &str, needs: &[&str]) -> Option<PathBuf> {
+    common::shared_part_with("kitchen", needs, test)
 }
 
 fn read(path: &Path) -> String {
@@ -64,7 +65,12 @@ fn the_embedded_world_covers_every_action_and_class() {
 
 #[test]
 fn simmer_mode_agrees_with_every_dev_verdict() {
-    let Some(shared) = shared() else { return };
+    let Some(shared) = shared(
+        "simmer_mode_agrees_with_every_dev_verdict",
+        &["simmer", "plans"],
+    ) else {
+        return;
+    };
     let world = World::embedded();
     let mut envs = Envs(HashMap::new());
     let mut by_mode: BTreeMap<String, (usize, usize)> = BTreeMap::new();
@@ -133,7 +139,12 @@ fn as_set(v: &Value) -> BTreeSet<String> {
 
 #[test]
 fn simmer_mode_reproduces_every_final_state() {
-    let Some(shared) = shared() else { return };
+    let Some(shared) = shared(
+        "simmer_mode_reproduces_every_final_state",
+        &["simmer", "plans"],
+    ) else {
+        return;
+    };
     let world = World::embedded();
     let mut envs = Envs(HashMap::new());
     let states: HashMap<String, Value> = read(&shared.join("plans/dev/states.jsonl"))
@@ -179,7 +190,12 @@ fn simmer_mode_reproduces_every_final_state() {
 
 #[test]
 fn simmer_json_world_and_ours_give_the_same_verdicts() {
-    let Some(shared) = shared() else { return };
+    let Some(shared) = shared(
+        "simmer_json_world_and_ours_give_the_same_verdicts",
+        &["simmer", "plans"],
+    ) else {
+        return;
+    };
     let ours = World::embedded();
     let theirs = simmer_world(&shared);
     assert_eq!(theirs.actions.len(), 77);
@@ -210,7 +226,9 @@ fn simmer_json_world_and_ours_give_the_same_verdicts() {
 
 #[test]
 fn nothing_in_shared_kitchen_panics() {
-    let Some(shared) = shared() else { return };
+    let Some(shared) = shared("nothing_in_shared_kitchen_panics", &["simmer"]) else {
+        return;
+    };
     let world = World::embedded();
     let mut files = Vec::new();
     let mut stack = vec![shared.clone()];
@@ -468,7 +486,9 @@ fn strict_mode_stops_steps_with_bad_arguments_and_unknown_actions() {
 
 #[test]
 fn damaged_inputs_do_not_panic() {
-    let Some(shared) = shared() else { return };
+    let Some(shared) = shared("damaged_inputs_do_not_panic", &["simmer"]) else {
+        return;
+    };
     let world = World::embedded();
     let env_text = read(&shared.join("simmer/benchmark/tasks/000/env_000.json"));
     let env = Env::from_json(&env_text).expect("env");
