@@ -23,10 +23,11 @@ pub fn skip(test: &str, what: &str) {
     if under_ci() {
         panic!("{test} cannot run: {what}; under CI nothing may be skipped");
     }
-    let _ = writeln!(
-        std::io::stderr(),
-        "skipping {test}: {what}; it checked nothing (README, \"`../shared`: the reference data\")"
+    // One write, so that the line is not cut by libtest's own lines from other threads.
+    let line = format!(
+        "skipping {test}: {what}; it checked nothing (README, \"`../shared`: the reference data\")\n"
     );
+    let _ = std::io::stderr().write_all(line.as_bytes());
 }
 
 /// The reference data: the directory `PDDLC_SHARED` names, else `../shared` beside the crate.
