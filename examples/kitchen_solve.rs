@@ -100,11 +100,15 @@ pub fn solve(
                 note,
             }
         }
-        Err(e) => Solved {
+        Err(diagnostics) => Solved {
             seconds,
             plan: None,
             failures: 0,
-            note: e,
+            note: diagnostics
+                .iter()
+                .map(|d| d.message.as_str())
+                .collect::<Vec<_>>()
+                .join("; "),
         },
     }
 }

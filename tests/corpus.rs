@@ -144,3 +144,42 @@ fn printing_every_corpus_file_is_lossless_and_keeps_its_comments() {
             .join("\n")
     );
 }
+
+/// A test that needs ../shared and does not find it says so where `cargo test` shows it, without
+/// `--nocapture`, and passes; under CI it fails. Runs this test program again, as `cargo test`
+/// runs it (output captured), on the corpus test with `PDDLC_SHARED` naming an empty directory.
+#[test]
+fn a_test_without_shared_says_so_visibly_and_fails_under_ci() {
+    let empty = tempfile::tempdir().expect("temporary directory");
+    let probe = "every_corpus_file_parses_and_the_invalid_ones_are_located";
+    let run = |ci: Option<&str>| {
+        let mut command = std::process::Command::new(std::env::current_exe().expect("this test"));
+        command
+            .args(["--exact", probe, "--test-threads", "1"])
+            .env("PDDLC_SHARED", empty.path())
+            .env_remove("CI");
+        if let Some(ci) = ci {
+            command.env("CI", ci);
+        }
+        command.output().expect("the test program runs")
+    };
+    let out = run(None);
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(stdout.contains("1 passed"), "{stdout}");
+    let expected = format!(
+        "skipping every_corpus_file_parses: {}/corpus is absent",
+        empty.path().display()
+    );
+    assert!(stderr.contains(&expected), "not shown:\n{stderr}");
+    let out = run(Some("true"));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("under CI nothing may be skipped"),
+        "{stdout}"
+    );
+}

@@ -13,9 +13,10 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// `../shared/kitchen`, or `None` with a message.
-fn shared() -> Option<PathBuf> {
-    common::shared_part("kitchen", "the kitchen agreement tests")
+/// `../shared/kitchen` when it holds `needs` (`simmer`, Simmer's public files; `plans`, the
+/// plans with its executor's verdicts), or `None` with a message naming `test`.
+fn shared(test: &str, needs: &[&str]) -> Option<PathBuf> {
+    common::shared_part_with("kitchen", needs, test)
 }
 
 fn read(path: &Path) -> String {
@@ -64,7 +65,12 @@ fn the_embedded_world_covers_every_action_and_class() {
 
 #[test]
 fn simmer_mode_agrees_with_every_dev_verdict() {
-    let Some(shared) = shared() else { return };
+    let Some(shared) = shared(
+        "simmer_mode_agrees_with_every_dev_verdict",
+        &["simmer", "plans"],
+    ) else {
+        return;
+    };
     let world = World::embedded();
     let mut envs = Envs(HashMap::new());
     let mut by_mode: BTreeMap<String, (usize, usize)> = BTreeMap::new();
@@ -133,7 +139,12 @@ fn as_set(v: &Value) -> BTreeSet<String> {
 
 #[test]
 fn simmer_mode_reproduces_every_final_state() {
-    let Some(shared) = shared() else { return };
+    let Some(shared) = shared(
+        "simmer_mode_reproduces_every_final_state",
+        &["simmer", "plans"],
+    ) else {
+        return;
+    };
     let world = World::embedded();
     let mut envs = Envs(HashMap::new());
     let states: HashMap<String, Value> = read(&shared.join("plans/dev/states.jsonl"))
@@ -179,7 +190,12 @@ fn simmer_mode_reproduces_every_final_state() {
 
 #[test]
 fn simmer_json_world_and_ours_give_the_same_verdicts() {
-    let Some(shared) = shared() else { return };
+    let Some(shared) = shared(
+        "simmer_json_world_and_ours_give_the_same_verdicts",
+        &["simmer", "plans"],
+    ) else {
+        return;
+    };
     let ours = World::embedded();
     let theirs = simmer_world(&shared);
     assert_eq!(theirs.actions.len(), 77);
@@ -210,7 +226,9 @@ fn simmer_json_world_and_ours_give_the_same_verdicts() {
 
 #[test]
 fn nothing_in_shared_kitchen_panics() {
-    let Some(shared) = shared() else { return };
+    let Some(shared) = shared("nothing_in_shared_kitchen_panics", &["simmer"]) else {
+        return;
+    };
     let world = World::embedded();
     let mut files = Vec::new();
     let mut stack = vec![shared.clone()];
@@ -265,13 +283,15 @@ fn fixtures_produce_their_codes() {
             (name, path)
         })
         .filter(|(name, _)| {
-            ["K401_", "K402_", "K403_", "K404_", "K405_", "K406_"]
-                .iter()
-                .any(|c| name.starts_with(c))
+            [
+                "K401_", "K402_", "K403_", "K404_", "K405_", "K406_", "K407_", "K408_",
+            ]
+            .iter()
+            .any(|c| name.starts_with(c))
         })
         .collect();
     assert!(
-        cases.len() >= 6,
+        cases.len() >= 8,
         "fixtures/kitchen holds a fixture per code"
     );
     common::run_each(cases, |name, path| {
@@ -332,8 +352,33 @@ fn fixtures_produce_their_codes() {
             // The step named in the fixture fails with its code first; Simmer may add more
             // (a step with a missing object still runs its handler, Q6).
             outcome.diagnostics.iter().take(1).map(|d| d.code).collect()
+        } else if name.starts_with("K407_") {
+            kitchen::compile::TaskGoal::from_toml(&text)
+                .err()
+                .unwrap_or_default()
+                .iter()
+                .map(|d| d.code)
+                .collect()
+        } else if name.starts_with("K408_") {
+            // A PDDL plan for the compiled salad kitchen: every step that cannot be translated
+            // is reported on its own line.
+            let env = Env::from_json(&read(
+                &root().join("domains/kitchen/examples/salad/env.json"),
+            ))
+            .expect("the salad env loads");
+            let diagnostics = kitchen::from_pddl_plan(&World::embedded(), &env, &text)
+                .err()
+                .unwrap_or_default();
+            for diagnostic in &diagnostics {
+                let label = diagnostic
+                    .primary()
+                    .map(|l| &text[l.span.start..l.span.end]);
+                let line = label.and_then(|label| text.lines().find(|l| l.trim() == label));
+                assert!(line.is_some(), "{name}: {diagnostic:?} is on a step's line");
+            }
+            diagnostics.iter().map(|d| d.code).collect()
         } else {
-            unreachable!("only K401–K406 fixtures are run")
+            unreachable!("only K401–K408 fixtures are run")
         };
         let expected = &name[..4];
         assert!(
@@ -441,7 +486,9 @@ fn strict_mode_stops_steps_with_bad_arguments_and_unknown_actions() {
 
 #[test]
 fn damaged_inputs_do_not_panic() {
-    let Some(shared) = shared() else { return };
+    let Some(shared) = shared("damaged_inputs_do_not_panic", &["simmer"]) else {
+        return;
+    };
     let world = World::embedded();
     let env_text = read(&shared.join("simmer/benchmark/tasks/000/env_000.json"));
     let env = Env::from_json(&env_text).expect("env");

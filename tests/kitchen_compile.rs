@@ -19,9 +19,10 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// `../shared/kitchen`, or `None` with a message.
-fn shared() -> Option<PathBuf> {
-    common::shared_part("kitchen", "the kitchen compilation tests")
+/// `../shared/kitchen` when it holds `needs` (`simmer`, Simmer's public files; `plans`, the
+/// plans with its executor's verdicts), or `None` with a message naming `test`.
+fn shared(test: &str, needs: &[&str]) -> Option<PathBuf> {
+    common::shared_part_with("kitchen", needs, test)
 }
 
 fn read(path: &Path) -> String {
@@ -48,7 +49,7 @@ fn goals_in(dir: &Path) -> BTreeMap<String, TaskGoal> {
         let path = e.path();
         if path.extension().is_some_and(|x| x == "toml") {
             let goal = TaskGoal::from_toml(&read(&path))
-                .unwrap_or_else(|err| panic!("{}: {err}", path.display()));
+                .unwrap_or_else(|err| panic!("{}: {err:?}", path.display()));
             out.insert(goal.task.clone(), goal);
         }
     }
@@ -83,7 +84,9 @@ fn round_trip(
 
 #[test]
 fn compiled_domains_and_problems_check_clean() {
-    let Some(shared) = shared() else { return };
+    let Some(shared) = shared("compiled_domains_and_problems_check_clean", &["simmer"]) else {
+        return;
+    };
     let world = World::embedded();
     // The goals LAMA does not solve in time are kept too, and must stay valid.
     let mut goals = goals();
@@ -390,7 +393,12 @@ fn planning_flavour_refuses_the_executors_gaps() {
 
 #[test]
 fn audit_flavour_agrees_with_the_executor() {
-    let Some(shared) = shared() else { return };
+    let Some(shared) = shared(
+        "audit_flavour_agrees_with_the_executor",
+        &["simmer", "plans"],
+    ) else {
+        return;
+    };
     let world = World::embedded();
     let mut envs: HashMap<String, Env> = HashMap::new();
     let (mut plans, mut same_steps, mut same_audit, mut expressible) = (0, 0, 0, 0);
@@ -446,7 +454,9 @@ fn audit_flavour_agrees_with_the_executor() {
 
 #[test]
 fn compiling_every_task_is_fast() {
-    let Some(shared) = shared() else { return };
+    let Some(shared) = shared("compiling_every_task_is_fast", &["simmer"]) else {
+        return;
+    };
     let world = World::embedded();
     let goals = goals();
     let envs: Vec<(String, Env)> = goals
@@ -480,7 +490,12 @@ fn compiling_every_task_is_fast() {
 /// same PDDL.
 #[test]
 fn simmer_world_files_compile_as_the_embedded_world() {
-    let Some(shared) = shared() else { return };
+    let Some(shared) = shared(
+        "simmer_world_files_compile_as_the_embedded_world",
+        &["simmer"],
+    ) else {
+        return;
+    };
     let dir = shared.join("simmer/world_model");
     let simmer = World::from_simmer(
         &read(&dir.join("action_def.json")),
@@ -515,7 +530,12 @@ const SOLVED_IN_CI: &[&str] = &["016", "017", "020", "043"];
 
 #[test]
 fn lama_solves_small_tasks_and_the_plans_run_clean() {
-    let Some(shared) = shared() else { return };
+    let Some(shared) = shared(
+        "lama_solves_small_tasks_and_the_plans_run_clean",
+        &["simmer"],
+    ) else {
+        return;
+    };
     let Some(fd) = common::fast_downward::fast_downward() else {
         common::skip(
             "the Fast Downward solvability test",
@@ -556,7 +576,7 @@ fn lama_solves_small_tasks_and_the_plans_run_clean() {
             panic!("task {task}: no plan within 60 s ({status}, {seconds:.1} s)")
         });
         let simmer = kitchen::from_pddl_plan(&world, &env, &plan)
-            .unwrap_or_else(|e| panic!("task {task}: the plan does not translate back: {e}"));
+            .unwrap_or_else(|e| panic!("task {task}: the plan does not translate back: {e:?}"));
         let outcome = kitchen::run(&world, &env, &simmer, Mode::Simmer);
         let failures: Vec<String> = outcome
             .failures

@@ -231,10 +231,11 @@ fn mutations_of_the_shipped_task_never_panic() {
 /// constants, quantifiers, conditional effects, derived predicates, numeric fluents, costs).
 #[test]
 fn mutations_of_corpus_tasks_never_panic() {
-    let Some(plans) = common::shared_part("plans", "mutations_of_corpus_tasks_never_panic") else {
+    let test = "mutations_of_corpus_tasks_never_panic";
+    let Some(shared) = common::shared_with(&["plans", "corpus"], test) else {
         return;
     };
-    let shared = plans.parent().expect("shared/");
+    let plans = shared.join("plans");
     let index = std::fs::read_to_string(plans.join("index.jsonl")).expect("index.jsonl");
     let mut seen_domains = std::collections::HashSet::new();
     let mut tasks = Vec::new();

@@ -12,9 +12,9 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-/// `../shared/text2world`, or `None` with a message.
+/// `../shared/text2world` with its scored pairs and gold domains, or `None` with a message.
 fn text2world(test: &str) -> Option<PathBuf> {
-    common::shared_part("text2world", test)
+    common::shared_part_with("text2world", &["pairs", "domains"], test)
 }
 
 /// The file as UTF-8, byte for byte: no newline translation, no trimming.

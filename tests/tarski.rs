@@ -9,9 +9,9 @@ use pddlc::text2world::extract_response;
 use pddlc::text2world::tarski::check;
 use std::path::{Path, PathBuf};
 
-/// `../shared/text2world`, or `None` with a message.
-fn text2world(test: &str) -> Option<PathBuf> {
-    common::shared_part("text2world", test)
+/// `../shared/text2world` when it holds `needs`, or `None` with a message.
+fn text2world(test: &str, needs: &[&str]) -> Option<PathBuf> {
+    common::shared_part_with("text2world", needs, test)
 }
 
 /// The file as UTF-8, byte for byte: no newline translation, no trimming.
@@ -34,7 +34,7 @@ fn describe(text: &str) -> String {
 
 #[test]
 fn exec_probes_agree_with_tarski() {
-    let Some(dir) = text2world("exec_probes_agree_with_tarski") else {
+    let Some(dir) = text2world("exec_probes_agree_with_tarski", &["exec_probes"]) else {
         return;
     };
     let dir = dir.join("exec_probes");
@@ -66,7 +66,8 @@ fn exec_probes_agree_with_tarski() {
 
 /// Checks every pair of a `scores.jsonl`; returns the number of pairs compared.
 fn pairs_agree(set: &str, expected_pairs: usize) {
-    let Some(dir) = text2world(&format!("{set}_pairs_agree_with_tarski")) else {
+    let test = format!("{set}_pairs_agree_with_tarski");
+    let Some(dir) = text2world(&test, &["pairs", "domains"]) else {
         return;
     };
     let scores = read(&dir.join("pairs").join(set).join("scores.jsonl"));

@@ -112,7 +112,7 @@ fn agrees(val: &Value, report: &pddlc::plan::Report, timed: bool) -> Result<(), 
 
 #[test]
 fn validate_agrees_with_val() {
-    let Some(shared) = common::shared("validate_agrees_with_val") else {
+    let Some(shared) = common::shared_with(&["plans", "corpus"], "validate_agrees_with_val") else {
         return;
     };
     let index = shared.join("plans/index.jsonl");

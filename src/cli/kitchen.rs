@@ -1,10 +1,14 @@
-//! `pddlc kitchen`: run plans in the kitchen world, describe it.
+//! `pddlc kitchen`: run plans in the kitchen world, describe it, compile it to PDDL, translate
+//! plans. Every problem with an input (an unreadable file, a malformed world, environment, goal
+//! or plan) is a diagnostic shown in the run's format, next to what the other inputs gave.
 
-use super::{Color, Format, Outcome, render_diagnostics};
+use super::input::{display_name, io_error, read_text};
+use super::{Color, Format, Outcome, outcome_of, render_diagnostics};
 use clap::{Subcommand, ValueEnum};
 use pddlc::diagnostics::render::{self, JSON_VERSION, Sources};
 use pddlc::diagnostics::{Code, Diagnostic, FileId, SourceFile};
 use pddlc::kitchen::{self, Env, Mode, World};
+use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]
@@ -13,16 +17,13 @@ pub struct Args {
     command: Command,
     /// `run`: `human` (Simmer's failure lines and a summary), `json` (the verdicts with their
     /// diagnostics), `gcc` and `val` (one line per failure, located on the plan step). Every
-    /// subcommand: how diagnostics about its inputs are shown (on stderr; `json`: one versioned
-    /// document on stdout instead of the output).
+    /// subcommand: how diagnostics about its inputs are shown (`compile`, `plan`, `describe`:
+    /// on stderr, the output on stdout; `json`: one versioned document on stdout holding both).
     #[arg(long, value_enum, global = true, default_value_t = Format::Human)]
     format: Format,
     #[arg(long, value_enum, global = true, default_value_t = Color::Auto)]
     color: Color,
 }
-
-/// The diagnostic style of this run, set once from the arguments.
-static STYLE: std::sync::OnceLock<(Format, bool)> = std::sync::OnceLock::new();
 
 #[derive(Subcommand)]
 enum Command {
@@ -45,12 +46,15 @@ enum FlavourArg {
 }
 
 #[derive(clap::Args)]
+#[command(group(
+    clap::ArgGroup::new("tasks").required(true).multiple(true).args(["task", "env", "all"])
+))]
 struct CompileArgs {
     /// One task, `004`.
     #[arg(long, conflicts_with = "all")]
     task: Option<String>,
-    /// Every task that has a formal goal in the tasks directory.
-    #[arg(long)]
+    /// Every task that has a formal goal in the tasks directory (written to `--out`).
+    #[arg(long, requires = "out")]
     all: bool,
     /// Where to write `domain.pddl` and `NNN.pddl` (default: standard output, one task only).
     #[arg(long)]
@@ -131,92 +135,147 @@ struct DescribeArgs {
 }
 
 pub fn run(args: &Args) -> Outcome {
-    let _ = STYLE.set((args.format, args.color.enabled()));
+    let report = Report::new(args.format, args.color.enabled());
     match &args.command {
-        Command::Run(run_args) => run_plans(run_args, args.format, args.color),
-        Command::Describe(describe_args) => describe(describe_args),
-        Command::Compile(compile_args) => compile(compile_args),
-        Command::Plan(plan_args) => plan(plan_args),
+        Command::Run(run_args) => run_plans(run_args, report),
+        Command::Describe(describe_args) => describe(describe_args, report),
+        Command::Compile(compile_args) => compile(compile_args, report),
+        Command::Plan(plan_args) => plan(plan_args, report),
     }
 }
 
-fn read(path: &Path) -> Result<String, Outcome> {
-    super::input::read_text(path).map_err(|message| {
-        report(
-            &[super::input::io_error(&message, FileId(0))],
-            vec![SourceFile::new(
-                super::input::display_name(path),
-                String::new(),
-            )],
-        );
-        Outcome::Failure
-    })
+/// What a kitchen subcommand has found wrong with its inputs: diagnostics, each in the file its
+/// `FileId` names among `files`, shown once at the end in the run's format.
+struct Report {
+    format: Format,
+    color: bool,
+    files: Vec<SourceFile>,
+    diagnostics: Vec<Diagnostic>,
 }
 
-/// Prints diagnostics about the inputs in the run's format, each in the file its `FileId`
-/// names: on stderr, or as the versioned JSON document on stdout.
-fn report(diagnostics: &[Diagnostic], files: Vec<SourceFile>) {
-    let (format, color) = STYLE.get().copied().unwrap_or((Format::Gcc, false));
-    let view = Sources::new(&files);
-    if format == Format::Json {
-        let document = serde_json::json!({
-            "version": JSON_VERSION,
-            "diagnostics": render::json_diagnostics(diagnostics, &view),
-        });
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&document).unwrap_or_default()
+impl Report {
+    fn new(format: Format, color: bool) -> Report {
+        Report {
+            format,
+            color,
+            files: Vec::new(),
+            diagnostics: Vec::new(),
+        }
+    }
+
+    /// Takes diagnostics about `files`, whose `FileId`s count from 0 in that list (as the
+    /// library's loaders number the files they are given).
+    fn add(&mut self, files: Vec<SourceFile>, diagnostics: Vec<Diagnostic>) {
+        let base = self.files.len() as u32;
+        self.files.extend(files);
+        self.diagnostics
+            .extend(diagnostics.into_iter().map(|mut diagnostic| {
+                for label in &mut diagnostic.labels {
+                    label.file = FileId(label.file.0 + base);
+                }
+                diagnostic
+            }));
+    }
+
+    /// Diagnostics about one file, `name` with `text`.
+    fn add_one(&mut self, name: String, text: String, diagnostics: Vec<Diagnostic>) {
+        self.add(vec![SourceFile::new(name, text)], diagnostics);
+    }
+
+    /// A `P090 io-error` about `path`, with the reason.
+    fn io_error(&mut self, path: &Path, message: String) {
+        self.add_one(
+            display_name(path),
+            String::new(),
+            vec![io_error(&message, FileId(0))],
         );
-    } else {
-        eprint!("{}", render_diagnostics(format, diagnostics, &view, color));
+    }
+
+    /// The text of `path` (or `-`), or `None` after a `P090` diagnostic.
+    fn read(&mut self, path: &Path) -> Option<String> {
+        match read_text(path) {
+            Ok(text) => Some(text),
+            Err(message) => {
+                self.io_error(path, message);
+                None
+            }
+        }
+    }
+
+    fn outcome(&self) -> Outcome {
+        outcome_of(&self.diagnostics, false)
+    }
+
+    fn json_diagnostics(&self) -> Value {
+        render::json_diagnostics(&self.diagnostics, &Sources::new(&self.files))
+    }
+
+    /// The diagnostics in the run's format, for the given output stream.
+    fn rendered(&self) -> String {
+        render_diagnostics(
+            self.format,
+            &self.diagnostics,
+            &Sources::new(&self.files),
+            self.color,
+        )
+    }
+
+    /// Ends a subcommand whose output is text (PDDL, a plan, a description): the diagnostics on
+    /// stderr and `output` on stdout, or under `--format json` one versioned document
+    /// `{"version", "diagnostics", "output", …extra}` on stdout. `output` is `None` when the
+    /// inputs' errors left nothing to print.
+    fn finish(self, output: Option<&str>, extra: Option<(&str, Value)>) -> Outcome {
+        if self.format == Format::Json {
+            let mut document = json!({
+                "version": JSON_VERSION,
+                "diagnostics": self.json_diagnostics(),
+                "output": output,
+            });
+            if let (Some((key, value)), Some(object)) = (extra, document.as_object_mut()) {
+                object.insert(key.to_string(), value);
+            }
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&document).unwrap_or_default()
+            );
+        } else {
+            eprint!("{}", self.rendered());
+            if let Some(output) = output {
+                print!("{output}");
+            }
+        }
+        self.outcome()
     }
 }
 
-/// Prints a text output (PDDL, a plan, a description): as it is, or under `--format json` as
-/// the versioned document `{"version", "diagnostics": [], "output": text}`.
-fn emit(text: &str) {
-    if STYLE
-        .get()
-        .is_some_and(|(format, _)| *format == Format::Json)
-    {
-        let document = serde_json::json!({
-            "version": JSON_VERSION,
-            "diagnostics": [],
-            "output": text,
-        });
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&document).unwrap_or_default()
-        );
-    } else {
-        print!("{text}");
-    }
-}
-
-/// The embedded world, or the one in `dir` (ours if it has `actions.toml`, else Simmer's).
-fn load_world(dir: Option<&Path>) -> Result<World, Outcome> {
+/// The embedded world, or the one in `dir` (ours if it has `actions.toml`, else Simmer's);
+/// `None` after diagnostics when it cannot be read or loaded.
+fn load_world(dir: Option<&Path>, report: &mut Report) -> Option<World> {
     let Some(dir) = dir else {
-        return Ok(World::embedded());
+        return Some(World::embedded());
     };
     let ours = dir.join("actions.toml");
     let (result, files) = if ours.is_file() {
         let names = ["actions.toml", "world.toml", "classes.toml"];
-        let mut texts = Vec::new();
-        for name in names {
-            texts.push(read(&dir.join(name))?);
-        }
-        let result = World::from_toml(&texts[0], &texts[1], &texts[2]);
+        // Read all three before giving up, so that every unreadable one is reported.
+        let actions = report.read(&dir.join(names[0]));
+        let world = report.read(&dir.join(names[1]));
+        let classes = report.read(&dir.join(names[2]));
+        let (Some(actions), Some(world), Some(classes)) = (actions, world, classes) else {
+            return None;
+        };
+        let result = World::from_toml(&actions, &world, &classes);
         let files = names
             .iter()
-            .zip(&texts)
-            .map(|(n, t)| SourceFile::new(dir.join(n).display().to_string(), t.clone()))
+            .zip([actions, world, classes])
+            .map(|(name, text)| SourceFile::new(dir.join(name).display().to_string(), text))
             .collect::<Vec<_>>();
         (result, files)
     } else {
-        let actions = read(&dir.join("action_def.json"))?;
+        let actions = report.read(&dir.join("action_def.json"))?;
         let objects_path = dir.join("object_def.json");
         let objects = if objects_path.is_file() {
-            Some(read(&objects_path)?)
+            Some(report.read(&objects_path)?)
         } else {
             None
         };
@@ -230,21 +289,17 @@ fn load_world(dir: Option<&Path>) -> Result<World, Outcome> {
         ];
         (result, files)
     };
-    result.map_err(|diagnostics| {
-        report(&diagnostics, files);
-        Outcome::InputErrors
-    })
+    result
+        .map_err(|diagnostics| report.add(files, diagnostics))
+        .ok()
 }
 
-fn load_env(path: &Path) -> Result<Env, Outcome> {
-    let text = read(path)?;
-    Env::from_json(&text).map_err(|diagnostics| {
-        report(
-            &diagnostics,
-            vec![SourceFile::new(path.display().to_string(), text)],
-        );
-        Outcome::InputErrors
-    })
+/// The task environment in `path`; `None` after a diagnostic when it cannot be read or loaded.
+fn load_env(path: &Path, report: &mut Report) -> Option<Env> {
+    let text = report.read(path)?;
+    Env::from_json(&text)
+        .map_err(|diagnostics| report.add_one(display_name(path), text, diagnostics))
+        .ok()
 }
 
 fn human(path: &Path, outcome: &kitchen::Outcome) -> String {
@@ -278,64 +333,71 @@ fn human(path: &Path, outcome: &kitchen::Outcome) -> String {
     out
 }
 
-fn run_plans(args: &RunArgs, format: Format, color: Color) -> Outcome {
-    let world = match load_world(args.world.as_deref()) {
-        Ok(world) => world,
-        Err(outcome) => return outcome,
-    };
-    let env = match load_env(&args.env) {
-        Ok(env) => env,
-        Err(outcome) => return outcome,
-    };
-    let mode = match args.mode {
-        ModeArg::Simmer => Mode::Simmer,
-        ModeArg::Strict => Mode::Strict,
-    };
+/// `kitchen run`: every plan that can be read runs; an unreadable plan is a `P090` (in JSON, a
+/// row of its own with the run's fields `null`) and the other plans' results are kept. Problems
+/// with the world or the environment stop the run before any plan.
+fn run_plans(args: &RunArgs, mut report: Report) -> Outcome {
+    let format = report.format;
+    let color = report.color;
+    let world = load_world(args.world.as_deref(), &mut report);
+    let env = load_env(&args.env, &mut report);
     let mut outcomes = Vec::new();
-    let mut plans = Vec::new();
-    for path in &args.plans {
-        let text = match read(path) {
-            Ok(text) => text,
-            Err(outcome) => return outcome,
+    let mut rows = Vec::new();
+    let mut unreadable = false;
+    if let (Some(world), Some(env)) = (&world, &env) {
+        let mode = match args.mode {
+            ModeArg::Simmer => Mode::Simmer,
+            ModeArg::Strict => Mode::Strict,
         };
-        let outcome = kitchen::run(&world, &env, &text, mode);
-        let sources = [SourceFile::new(super::input::display_name(path), text)];
-        let view = Sources::new(&sources);
-        let color = color.enabled();
-        match format {
-            Format::Human => {
-                // Problems with the plan text itself go to stderr; the failures are listed in
-                // Simmer's own line shape below.
-                let text_problems: Vec<Diagnostic> = outcome
-                    .diagnostics
-                    .iter()
-                    .filter(|d| d.code == Code::KitchenPlanEmpty)
-                    .cloned()
-                    .collect();
-                if !text_problems.is_empty() {
-                    eprint!("{}", render::gcc(&text_problems, &view));
+        for path in &args.plans {
+            let text = match read_text(path) {
+                Ok(text) => text,
+                Err(message) => {
+                    unreadable = true;
+                    unreadable_plan(path, &message, format, color, &mut rows);
+                    continue;
                 }
-                print!("{}", human(path, &outcome));
+            };
+            let outcome = kitchen::run(world, env, &text, mode);
+            let sources = [SourceFile::new(display_name(path), text)];
+            let view = Sources::new(&sources);
+            match format {
+                Format::Human => {
+                    // Problems with the plan text itself go to stderr; the failures are listed
+                    // in Simmer's own line shape below.
+                    let text_problems: Vec<Diagnostic> = outcome
+                        .diagnostics
+                        .iter()
+                        .filter(|d| d.code == Code::KitchenPlanEmpty)
+                        .cloned()
+                        .collect();
+                    if !text_problems.is_empty() {
+                        eprint!("{}", render::gcc(&text_problems, &view));
+                    }
+                    print!("{}", human(path, &outcome));
+                }
+                Format::Json => {
+                    let mut row = kitchen::plan_json(&display_name(path), &outcome);
+                    row["diagnostics"] = render::json_diagnostics(&outcome.diagnostics, &view);
+                    rows.push(row);
+                }
+                Format::Gcc | Format::Val => print!(
+                    "{}",
+                    render_diagnostics(format, &outcome.diagnostics, &view, color)
+                ),
             }
-            Format::Json => {
-                let mut value = kitchen::plan_json(&super::input::display_name(path), &outcome);
-                value["diagnostics"] = render::json_diagnostics(&outcome.diagnostics, &view);
-                plans.push(value);
-            }
-            Format::Gcc | Format::Val => print!(
-                "{}",
-                render_diagnostics(format, &outcome.diagnostics, &view, color)
-            ),
+            outcomes.push(outcome);
         }
-        outcomes.push(outcome);
     }
-    let summary = kitchen::summary(&outcomes);
+    let ran = world.is_some() && env.is_some();
+    let summary = ran.then(|| kitchen::summary(&outcomes));
     match format {
         Format::Json => {
-            // One shape for one plan or many.
-            let value = serde_json::json!({
+            // One shape for one plan or many, and for inputs that could not be used.
+            let value = json!({
                 "version": JSON_VERSION,
-                "plans": plans,
+                "diagnostics": report.json_diagnostics(),
+                "plans": rows,
                 "summary": summary,
             });
             println!(
@@ -343,133 +405,124 @@ fn run_plans(args: &RunArgs, format: Format, color: Color) -> Outcome {
                 serde_json::to_string_pretty(&value).unwrap_or_default()
             );
         }
-        Format::Human if outcomes.len() > 1 => {
-            let pct = |x: f64| format!("{:.1}%", 100.0 * x);
-            println!(
-                "\n{} plans: any failure {}, immediate {}, syntax {}, latent {}, irreversible {}; {:.2} failures per plan",
-                summary.plans,
-                pct(summary.share_any),
-                pct(summary.share_immediate),
-                pct(summary.share_syntax),
-                pct(summary.share_latent),
-                pct(summary.share_irreversible),
-                summary.failures_per_plan
-            );
+        // Problems with the inputs go where this format's other diagnostics go.
+        Format::Gcc | Format::Val => print!("{}", report.rendered()),
+        Format::Human => {
+            eprint!("{}", report.rendered());
+            if let Some(summary) = summary.as_ref().filter(|_| outcomes.len() > 1) {
+                let pct = |x: f64| format!("{:.1}%", 100.0 * x);
+                println!(
+                    "\n{} plans: any failure {}, immediate {}, syntax {}, latent {}, irreversible {}; {:.2} failures per plan",
+                    summary.plans,
+                    pct(summary.share_any),
+                    pct(summary.share_immediate),
+                    pct(summary.share_syntax),
+                    pct(summary.share_latent),
+                    pct(summary.share_irreversible),
+                    summary.failures_per_plan
+                );
+            }
         }
-        Format::Human | Format::Gcc | Format::Val => {}
     }
-    if summary.with_any > 0 {
+    let plans = if unreadable {
+        Outcome::Failure
+    } else if summary.is_some_and(|s| s.with_any > 0) {
         Outcome::InputErrors
     } else {
         Outcome::Clean
-    }
-}
-
-fn describe(args: &DescribeArgs) -> Outcome {
-    let world = match load_world(args.world.as_deref()) {
-        Ok(world) => world,
-        Err(outcome) => return outcome,
     };
-    match &args.env {
-        None => emit(&kitchen::describe::world(&world)),
-        Some(path) => match load_env(path) {
-            Ok(env) => emit(&kitchen::describe::env(&world, &env)),
-            Err(outcome) => return outcome,
-        },
-    }
-    Outcome::Clean
+    report.outcome().max(plans)
 }
 
-fn compile(args: &CompileArgs) -> Outcome {
-    use kitchen::compile::{self, Flavour, Options, TaskGoal};
-    let world = match load_world(args.world.as_deref()) {
-        Ok(w) => w,
-        Err(o) => return o,
+/// Shows a plan that cannot be read where its results would be: its `P090` in the run's
+/// format, under JSON as a row with the run's fields `null`.
+fn unreadable_plan(path: &Path, message: &str, format: Format, color: bool, rows: &mut Vec<Value>) {
+    let sources = [SourceFile::new(display_name(path), String::new())];
+    let diagnostics = [io_error(message, FileId(0))];
+    let view = Sources::new(&sources);
+    match format {
+        Format::Json => rows.push(json!({
+            "plan": display_name(path),
+            "steps": null,
+            "failures": null,
+            "counts": null,
+            "irreversible_actions": null,
+            "diagnostics": render::json_diagnostics(&diagnostics, &view),
+        })),
+        Format::Human => eprint!("{}", render_diagnostics(format, &diagnostics, &view, color)),
+        Format::Gcc | Format::Val => {
+            print!("{}", render_diagnostics(format, &diagnostics, &view, color))
+        }
+    }
+}
+
+fn describe(args: &DescribeArgs, mut report: Report) -> Outcome {
+    let world = load_world(args.world.as_deref(), &mut report);
+    let env = match &args.env {
+        Some(path) => load_env(path, &mut report).map(Some),
+        None => Some(None),
+    };
+    let text = match (&world, &env) {
+        (Some(world), Some(None)) => Some(kitchen::describe::world(world)),
+        (Some(world), Some(Some(env))) => Some(kitchen::describe::env(world, env)),
+        _ => None,
+    };
+    report.finish(text.as_deref(), None)
+}
+
+/// `kitchen compile`: the domain, then a problem per task. With `--out`, a task whose inputs
+/// cannot be used is reported and the others are written (listed under JSON as `written`);
+/// on standard output, nothing is printed unless every input could be used.
+fn compile(args: &CompileArgs, mut report: Report) -> Outcome {
+    use kitchen::compile::{self, Flavour, Options};
+    let Some(world) = load_world(args.world.as_deref(), &mut report) else {
+        return report.finish(None, None);
     };
     let flavour = match args.flavour {
         FlavourArg::Audit => Flavour::Audit,
         FlavourArg::Planning => Flavour::Planning,
     };
-    let mut tasks: Vec<String> = Vec::new();
-    if let Some(t) = &args.task {
-        tasks.push(t.clone());
-    } else if let Some(env) = &args.env {
-        let stem = env.file_stem().map(|s| s.to_string_lossy().into_owned());
-        tasks.push(stem.unwrap_or_else(|| "env".to_string()));
-    } else if args.all {
-        let Ok(entries) = std::fs::read_dir(&args.tasks_dir) else {
-            eprintln!("error: {}: not a directory", args.tasks_dir.display());
-            return Outcome::Failure;
-        };
-        for e in entries.flatten() {
-            let path = e.path();
-            if path.extension().is_some_and(|x| x == "toml")
-                && let Some(stem) = path.file_stem()
-            {
-                tasks.push(stem.to_string_lossy().into_owned());
-            }
-        }
-        tasks.sort();
-    } else {
-        eprintln!("error: give --task NNN, --env FILE or --all");
-        return Outcome::Failure;
-    }
-    if args.out.is_none() && tasks.len() > 1 {
-        eprintln!("error: --all needs --out DIR");
-        return Outcome::Failure;
-    }
+    let Some(tasks) = task_names(args, &mut report) else {
+        return report.finish(None, None);
+    };
     let domain = pddlc::print::domain(&compile::domain(&world, flavour));
-    if let Some(out) = &args.out
-        && let Err(e) = std::fs::create_dir_all(out)
-            .and_then(|_| std::fs::write(out.join("domain.pddl"), &domain))
-    {
-        eprintln!("error: {}: {e}", out.display());
-        return Outcome::Failure;
-    }
+    let mut written = Vec::new();
     let mut printed = String::new();
-    if args.out.is_none() {
-        printed.push_str(&format!("{domain}\n"));
+    match &args.out {
+        Some(out) => {
+            let path = out.join("domain.pddl");
+            let done = std::fs::create_dir_all(out).and_then(|()| std::fs::write(&path, &domain));
+            if let Err(e) = done {
+                report.io_error(&path, format!("{}: {e}", path.display()));
+                return report.finish(None, None);
+            }
+            written.push(path.display().to_string());
+        }
+        None => printed.push_str(&format!("{domain}\n")),
     }
     for task in &tasks {
         let env_path = match &args.env {
             Some(path) => path.clone(),
             None => args.simmer.join(format!("tasks/{task}/env_{task}.json")),
         };
-        let env = match load_env(&env_path) {
-            Ok(e) => e,
-            Err(o) => return o,
-        };
-        // A goal named with --goal must be there; the tasks directory's is optional.
-        let (goal_path, required) = match &args.goal {
-            Some(path) => (path.clone(), true),
-            None => (args.tasks_dir.join(format!("{task}.toml")), false),
-        };
-        let goal = match std::fs::read_to_string(&goal_path) {
-            Ok(text) => match TaskGoal::from_toml(&text) {
-                Ok(g) => Some(g),
-                Err(e) => {
-                    eprintln!("error: {}: {e}", goal_path.display());
-                    return Outcome::InputErrors;
-                }
-            },
-            Err(e) if required => {
-                eprintln!("error: {}: {e}", goal_path.display());
-                return Outcome::Failure;
-            }
-            Err(_) => None,
-        };
+        let env = load_env(&env_path, &mut report);
+        let goal = load_goal(args, task, &mut report);
         let mut options = Options {
             flavour,
             ..Options::default()
         };
         if let Some(path) = &args.plan {
-            let text = match read(path) {
-                Ok(t) => t,
-                Err(o) => return o,
+            let Some(text) = report.read(path) else {
+                continue;
             };
-            options.spares = compile::plan_spares(&world, &env, &text);
-            options.phantoms = compile::plan_phantoms(&world, &env, &text);
+            if let Some(env) = &env {
+                options.spares = compile::plan_spares(&world, env, &text);
+                options.phantoms = compile::plan_phantoms(&world, env, &text);
+            }
         }
+        let (Some(env), Some(goal)) = (env, goal) else {
+            continue;
+        };
         let problem = compile::problem(
             &world,
             &env,
@@ -480,41 +533,105 @@ fn compile(args: &CompileArgs) -> Outcome {
         let text = pddlc::print::problem(&problem);
         match &args.out {
             Some(out) => {
-                if let Err(e) = std::fs::write(out.join(format!("{task}.pddl")), text) {
-                    eprintln!("error: {}: {e}", out.display());
-                    return Outcome::Failure;
+                let path = out.join(format!("{task}.pddl"));
+                match std::fs::write(&path, text) {
+                    Ok(()) => written.push(path.display().to_string()),
+                    Err(e) => report.io_error(&path, format!("{}: {e}", path.display())),
                 }
             }
             None => printed.push_str(&format!("{text}\n")),
         }
     }
-    emit(&printed);
-    Outcome::Clean
+    let output = match (&args.out, report.outcome()) {
+        (None, Outcome::Clean) => Some(printed.as_str()),
+        _ => None,
+    };
+    let written = args.out.is_some().then(|| ("written", json!(written)));
+    report.finish(output, written)
 }
 
-fn plan(args: &PlanArgs) -> Outcome {
-    let world = match load_world(args.world.as_deref()) {
-        Ok(w) => w,
-        Err(o) => return o,
-    };
-    let env = match load_env(&args.env) {
-        Ok(e) => e,
-        Err(o) => return o,
-    };
-    let text = match read(&args.plan) {
-        Ok(t) => t,
-        Err(o) => return o,
-    };
-    if args.from_pddl {
-        match kitchen::from_pddl_plan(&world, &env, &text) {
-            Ok(plan) => emit(&plan),
-            Err(e) => {
-                eprintln!("error: {}: {e}", args.plan.display());
-                return Outcome::InputErrors;
-            }
-        }
-    } else {
-        emit(&kitchen::to_pddl_plan(&world, &env, &text));
+/// The tasks to compile: `--task`, else the environment file's name, else (`--all`) every goal
+/// in the tasks directory; `None` after a `P090` when that directory cannot be listed or holds
+/// no goal.
+fn task_names(args: &CompileArgs, report: &mut Report) -> Option<Vec<String>> {
+    if let Some(task) = &args.task {
+        return Some(vec![task.clone()]);
     }
-    Outcome::Clean
+    if let Some(env) = &args.env {
+        let stem = env.file_stem().map(|s| s.to_string_lossy().into_owned());
+        return Some(vec![stem.unwrap_or_else(|| "env".to_string())]);
+    }
+    let dir = &args.tasks_dir;
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) => {
+            report.io_error(dir, format!("{}: {e}", dir.display()));
+            return None;
+        }
+    };
+    let mut tasks: Vec<String> = entries
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|x| x == "toml"))
+        .filter_map(|path| Some(path.file_stem()?.to_string_lossy().into_owned()))
+        .collect();
+    tasks.sort();
+    if tasks.is_empty() {
+        report.io_error(
+            dir,
+            format!(
+                "{}: no task goal (NNN.toml) in this directory",
+                dir.display()
+            ),
+        );
+        return None;
+    }
+    Some(tasks)
+}
+
+/// The goal of `task`: the file `--goal` names (which must be there), else the tasks
+/// directory's `NNN.toml` if there is one. `Some(None)` means no goal; `None`, that the goal
+/// could not be read or loaded (after its diagnostic).
+fn load_goal(
+    args: &CompileArgs,
+    task: &str,
+    report: &mut Report,
+) -> Option<Option<kitchen::compile::TaskGoal>> {
+    let path = match &args.goal {
+        Some(path) => path.clone(),
+        None => {
+            let path = args.tasks_dir.join(format!("{task}.toml"));
+            if !path.exists() {
+                return Some(None);
+            }
+            path
+        }
+    };
+    let text = report.read(&path)?;
+    match kitchen::compile::TaskGoal::from_toml(&text) {
+        Ok(goal) => Some(Some(goal)),
+        Err(diagnostics) => {
+            report.add_one(display_name(&path), text, diagnostics);
+            None
+        }
+    }
+}
+
+fn plan(args: &PlanArgs, mut report: Report) -> Outcome {
+    let world = load_world(args.world.as_deref(), &mut report);
+    let env = load_env(&args.env, &mut report);
+    let text = report.read(&args.plan);
+    let (Some(world), Some(env), Some(text)) = (world, env, text) else {
+        return report.finish(None, None);
+    };
+    if !args.from_pddl {
+        return report.finish(Some(&kitchen::to_pddl_plan(&world, &env, &text)), None);
+    }
+    match kitchen::from_pddl_plan(&world, &env, &text) {
+        Ok(plan) => report.finish(Some(&plan), None),
+        Err(diagnostics) => {
+            report.add_one(display_name(&args.plan), text, diagnostics);
+            report.finish(None, None)
+        }
+    }
 }

@@ -2,8 +2,8 @@
 
 use super::input::{io_error, read_text};
 use super::{Color, Outcome};
-use pddlc::diagnostics::FileId;
 use pddlc::diagnostics::render::{self, JSON_VERSION, Sources};
+use pddlc::diagnostics::{Diagnostic, FileId, SourceFile};
 use pddlc::score::{self, Metrics, Mode, Scored};
 use rayon::prelude::*;
 use serde_json::{Value, json};
@@ -59,7 +59,8 @@ pub struct Args {
     /// Threads for `--pairs` (all cores by default).
     #[arg(long)]
     jobs: Option<usize>,
-    /// Accepted for the common convention; score output has no colour.
+    /// Colour of the diagnostics shown in the human format (an unreadable input); the metrics
+    /// have none.
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     color: Color,
 }
@@ -72,7 +73,6 @@ fn mode(arg: ModeArg) -> Mode {
 }
 
 pub fn run(args: &Args) -> Outcome {
-    let _ = args.color;
     if matches!(args.format, Some(Format::Gcc | Format::Val)) {
         eprintln!(
             "error: score prints metrics, not diagnostics: use --format human, json or jsonl"
@@ -88,7 +88,14 @@ pub fn run(args: &Args) -> Outcome {
                 );
                 return Outcome::Failure;
             }
-            batch(file, mode(args.mode), args.response, format, args.jobs)
+            batch(
+                file,
+                mode(args.mode),
+                args.response,
+                format,
+                args.jobs,
+                args.color,
+            )
         }
         None => {
             if args.format == Some(Format::Jsonl) {
@@ -108,20 +115,30 @@ fn read(path: &Path) -> Result<String, String> {
     read_text(path)
 }
 
-/// An unreadable input as the versioned JSON document (exit code 2), so that a script reading
-/// the JSON sees why.
-fn io_failure(message: &str, format: Format, name: &Path) -> Outcome {
+/// Unreadable inputs, each a `P090` diagnostic (exit code 2): in the human format on stderr,
+/// otherwise as the versioned JSON document on stdout, so that a script reading the JSON sees
+/// why.
+fn io_failure(unreadable: &[(&Path, String)], format: Format, color: Color) -> Outcome {
+    let sources: Vec<SourceFile> = unreadable
+        .iter()
+        .map(|(path, _)| SourceFile::new(super::input::display_name(path), String::new()))
+        .collect();
+    let diagnostics: Vec<Diagnostic> = unreadable
+        .iter()
+        .enumerate()
+        .map(|(i, (_, message))| io_error(message, FileId(i as u32)))
+        .collect();
+    let view = Sources::new(&sources);
     if format == Format::Human {
-        eprintln!("error: {message}");
+        let shown = super::Format::Human;
+        eprint!(
+            "{}",
+            super::render_diagnostics(shown, &diagnostics, &view, color.enabled())
+        );
     } else {
-        let sources = [pddlc::diagnostics::SourceFile::new(
-            super::input::display_name(name),
-            String::new(),
-        )];
-        let diagnostics = [io_error(message, FileId(0))];
         let document = json!({
             "version": JSON_VERSION,
-            "diagnostics": render::json_diagnostics(&diagnostics, &Sources::new(&sources)),
+            "diagnostics": render::json_diagnostics(&diagnostics, &view),
         });
         println!("{document}");
     }
@@ -138,13 +155,16 @@ fn one(args: &Args) -> Outcome {
     } else {
         Format::Json
     });
-    let gold = match read(gold_path) {
-        Ok(g) => g,
-        Err(e) => return io_failure(&e, format, gold_path),
-    };
-    let pred = match read(pred_path) {
-        Ok(p) => p,
-        Err(e) => return io_failure(&e, format, pred_path),
+    // Both are read before giving up, so that each unreadable one is reported.
+    let (gold, pred) = match (read(gold_path), read(pred_path)) {
+        (Ok(gold), Ok(pred)) => (gold, pred),
+        (gold, pred) => {
+            let unreadable: Vec<(&Path, String)> = [(gold_path, gold), (pred_path, pred)]
+                .into_iter()
+                .filter_map(|(path, text)| Some((path.as_path(), text.err()?)))
+                .collect();
+            return io_failure(&unreadable, format, args.color);
+        }
     };
     let scored = score::compare(&gold, &pred, mode(args.mode), args.response);
     match format {
@@ -196,14 +216,21 @@ fn text(value: &Value, base: &Path) -> Result<String, String> {
     }
 }
 
-fn batch(file: &Path, mode: Mode, response: bool, format: Format, jobs: Option<usize>) -> Outcome {
+fn batch(
+    file: &Path,
+    mode: Mode,
+    response: bool,
+    format: Format,
+    jobs: Option<usize>,
+    color: Color,
+) -> Outcome {
     let pool = match super::pool(jobs) {
         Ok(pool) => pool,
         Err(outcome) => return outcome,
     };
     let content = match read(file) {
         Ok(c) => c,
-        Err(e) => return io_failure(&e, format, file),
+        Err(e) => return io_failure(&[(file, e)], format, color),
     };
     let base = if super::input::is_stdin(file) {
         Path::new(".")
@@ -285,7 +312,19 @@ fn score_line(
     mode: Mode,
     response: bool,
 ) -> (Value, Option<Metrics>) {
-    let parsed: Result<Value, String> = serde_json::from_str(line).map_err(|e| e.to_string());
+    let parsed = serde_json::from_str::<Value>(line)
+        .map_err(|e| {
+            // serde_json says "… at line 1 column 7": the line is the row's, the column is kept.
+            let message = e.to_string();
+            let reason = message
+                .rsplit_once(" at line ")
+                .map_or(message.as_str(), |(r, _)| r);
+            format!("not valid JSON: {reason} (column {})", e.column())
+        })
+        .and_then(|v| match v {
+            Value::Object(_) => Ok(v),
+            _ => Err("not a JSON object with `gold` and `pred`".to_string()),
+        });
     let id = parsed.as_ref().ok().and_then(|v| v.get("id")).cloned();
     let result = parsed.and_then(|v| {
         let gold = text(&v["gold"], base).map_err(|e| format!("gold: {e}"))?;

@@ -112,6 +112,8 @@ codes! {
     KitchenSyntaxFailure, "K404", "kitchen-syntax-failure", Error, "a plan step that Simmer's executor rejects before running it: the wrong number of arguments, an object that is not there, one object in two roles";
     KitchenImmediateFailure, "K405", "kitchen-immediate-failure", Error, "a plan step that cannot run: its precondition does not hold, or the world has no such action";
     KitchenLatentFailure, "K406", "kitchen-latent-failure", Error, "a hazard the plan leaves behind, found by the end-of-plan audits: contaminated or undercooked food, an appliance left on";
+    KitchenGoalInvalid, "K407", "kitchen-goal-invalid", Error, "a task goal file (`domains/kitchen/tasks/NNN.toml`) is malformed";
+    KitchenPddlPlanInvalid, "K408", "kitchen-pddl-plan-invalid", Error, "a PDDL plan to translate into Simmer's format names an action the compiled domain does not have, or too few arguments";
     IoError, "P090", "io-error", Error, "an input could not be read: no such file, no permission, a directory where a file was expected, stdin asked for twice";
     ValidateUnsupported, "V310", "validate-unsupported", Error, "the task uses a feature the validator does not interpret yet: no verdict";
 }

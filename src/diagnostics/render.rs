@@ -298,7 +298,6 @@ fn json_list<'a>(diagnostics: &'a [Diagnostic], sources: &'a Sources) -> Vec<Jso
 /// at the primary place. Columns are display columns, tabs to stops of 8, as GCC counts them.
 pub fn gcc(diagnostics: &[Diagnostic], sources: &Sources) -> String {
     let mut out = String::new();
-    let one_line = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
     for d in diagnostics {
         let file = d.primary().map(|l| l.file).unwrap_or_default();
         let at = sources.display_line_col(file, d.primary().map(|l| l.span.start).unwrap_or(0));
@@ -341,8 +340,18 @@ pub fn gcc(diagnostics: &[Diagnostic], sources: &Sources) -> String {
     out
 }
 
-/// One line a diagnostic in VAL's shape, `file: line: N: Error: message`, which the VS Code
-/// PDDL extension parses.
+/// A message on one line: runs of whitespace, newlines included, become one space, so that a
+/// one-line format stays one line a diagnostic.
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// VAL's shape, which the VS Code PDDL extension reads with
+/// `^(file)\s*:\s*line\s*:\s*(\d*)\s*:\s*(Error|Warning)\s*:\s*(.*)$` (case-insensitive):
+/// `file: line: N: Error: [P005] message; help: …` (`Warning` for warnings and advice). The help
+/// stays on that line, so that the message the extension shows carries it. Each secondary label
+/// follows as `file: line: M: Note: …` at its own place: the extension's pattern, which accepts
+/// `Error` and `Warning` only, skips those lines instead of counting them as problems.
 pub fn val(diagnostics: &[Diagnostic], sources: &Sources) -> String {
     let mut out = String::new();
     for d in diagnostics {
@@ -352,14 +361,30 @@ pub fn val(diagnostics: &[Diagnostic], sources: &Sources) -> String {
             Severity::Error => "Error",
             Severity::Warning | Severity::Advice => "Warning",
         };
+        let help = d
+            .help
+            .as_deref()
+            .map(|help| format!("; help: {}", one_line(help)))
+            .unwrap_or_default();
         out.push_str(&format!(
-            "{}: line: {}: {}: [{}] {}\n",
+            "{}: line: {}: {severity}: [{}] {}{help}\n",
             sources.name(file),
             at.line,
-            severity,
             d.code,
-            d.message
+            one_line(&d.message),
         ));
+        for label in d.labels.iter().skip(1) {
+            let Some(message) = &label.message else {
+                continue;
+            };
+            let at = sources.line_col(label.file, label.span.start);
+            out.push_str(&format!(
+                "{}: line: {}: Note: {}\n",
+                sources.name(label.file),
+                at.line,
+                one_line(message),
+            ));
+        }
     }
     out
 }

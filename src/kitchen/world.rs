@@ -156,7 +156,8 @@ fn find(text: &str, needle: &str, from: usize) -> Span {
     }
 }
 
-fn toml_error(code: Code, error: &toml::de::Error, file: FileId) -> Diagnostic {
+/// A TOML parse or schema error as a diagnostic located where the parser stopped.
+pub(crate) fn toml_error(code: Code, error: &toml::de::Error, file: FileId) -> Diagnostic {
     let message = error.message().trim().to_string();
     match error.span() {
         Some(range) => {

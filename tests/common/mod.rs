@@ -13,37 +13,78 @@ pub fn under_ci() -> bool {
 
 /// Says that `test` skips for want of `what`; under CI, where a skipped test would pass while
 /// doing nothing, fails instead.
+///
+/// The message is written to the process's standard error handle, not with `eprintln!`:
+/// libtest captures what `print!` and `eprint!` write while a test runs and shows it only for
+/// tests that fail, but it does not capture the handle, so `cargo test` shows the line without
+/// `--nocapture` (tests/corpus.rs runs a skipping test to check it).
 pub fn skip(test: &str, what: &str) {
+    use std::io::Write;
     if under_ci() {
         panic!("{test} cannot run: {what}; under CI nothing may be skipped");
     }
-    eprintln!("skipping {test}: {what}");
+    // One write, so that the line is not cut by libtest's own lines from other threads.
+    let line = format!(
+        "skipping {test}: {what}; it checked nothing (README, \"`../shared`: the reference data\")\n"
+    );
+    let _ = std::io::stderr().write_all(line.as_bytes());
 }
 
-/// `../shared` beside the crate, or `None` (with a message) when it is absent, so the crate
-/// still tests on its own; under CI its absence fails the test.
+/// The reference data: the directory `PDDLC_SHARED` names, else `../shared` beside the crate.
+pub fn shared_root() -> PathBuf {
+    match std::env::var_os("PDDLC_SHARED") {
+        Some(dir) if !dir.is_empty() => PathBuf::from(dir),
+        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
+    }
+}
+
+/// The reference data, when it holds every one of `parts` (`"corpus"`, `"kitchen/plans"`);
+/// otherwise `None`, after saying which parts are absent (under CI, a failure). The parts a
+/// user can assemble from public sources (scripts/fetch-shared.sh) and those only the team's
+/// copy has are asked for separately, so that each test runs on what it needs.
+pub fn shared_with(parts: &[&str], test: &str) -> Option<PathBuf> {
+    let root = shared_root();
+    // Named as the user knows it: `../shared`, or the path `PDDLC_SHARED` gave.
+    let shown = match std::env::var_os("PDDLC_SHARED") {
+        Some(dir) if !dir.is_empty() => PathBuf::from(dir),
+        _ => PathBuf::from("../shared"),
+    };
+    let absent: Vec<String> = parts
+        .iter()
+        .filter(|part| !root.join(part).exists())
+        .map(|part| shown.join(part).display().to_string())
+        .collect();
+    match absent.as_slice() {
+        [] => Some(root),
+        [one] => {
+            skip(test, &format!("{one} is absent"));
+            None
+        }
+        several => {
+            skip(test, &format!("{} are absent", several.join(" and ")));
+            None
+        }
+    }
+}
+
+/// `../shared` beside the crate when it holds the corpus, or `None` (with a message) when it
+/// does not, so the crate still tests on its own; under CI its absence fails the test.
 pub fn shared(test: &str) -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
-    if dir.join("corpus").is_dir() {
-        Some(dir)
-    } else {
-        skip(test, "../shared/corpus is absent");
-        None
-    }
+    shared_with(&["corpus"], test)
 }
 
-/// `../shared/<part>` beside the crate, or `None` (with a message naming `test`) when it is
-/// absent, so the crate still tests on its own; under CI its absence fails the test.
+/// `../shared/<part>`, or `None` (with a message naming `test`) when it is absent, so the crate
+/// still tests on its own; under CI its absence fails the test.
 pub fn shared_part(part: &str, test: &str) -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared")
-        .join(part);
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        skip(test, &format!("../shared/{part} is absent"));
-        None
-    }
+    shared_with(&[part], test).map(|root| root.join(part))
+}
+
+/// `../shared/<part>` when it holds every one of `needs` (paths inside it), or `None` with a
+/// message naming `test`.
+pub fn shared_part_with(part: &str, needs: &[&str], test: &str) -> Option<PathBuf> {
+    let parts: Vec<String> = needs.iter().map(|need| format!("{part}/{need}")).collect();
+    let parts: Vec<&str> = parts.iter().map(String::as_str).collect();
+    shared_with(&parts, test).map(|root| root.join(part))
 }
 
 /// Every `.pddl` file below `dir`, sorted.

@@ -5,8 +5,9 @@ use super::Flavour;
 use super::ir::{Formula, Term, and, atom, not};
 use super::spares::{Spare, spares_that_may_be_sources};
 use super::vocabulary::status;
+use crate::diagnostics::{Code, Diagnostic, FileId};
 use crate::kitchen::simmer::Env;
-use crate::kitchen::world::{Primitive, World};
+use crate::kitchen::world::{Primitive, World, toml_error};
 use serde::Deserialize;
 
 /// `domains/kitchen/tasks/NNN.toml`.
@@ -79,8 +80,17 @@ pub fn class_of(id: &str) -> String {
 }
 
 impl TaskGoal {
-    pub fn from_toml(text: &str) -> Result<TaskGoal, String> {
-        toml::from_str(text).map_err(|e| e.to_string())
+    /// The goal in `text`, or a `K407` diagnostic located where the TOML is malformed or does
+    /// not fit the format (an unknown field, a missing `task`).
+    pub fn from_toml(text: &str) -> Result<TaskGoal, Vec<Diagnostic>> {
+        toml::from_str(text).map_err(|e| {
+            vec![
+                toml_error(Code::KitchenGoalInvalid, &e, FileId(0)).with_help(
+                    "a goal file has `task = \"NNN\"` and optionally `title`, `[dish]`, \
+                     `serve`, `[[ingredient]]`, `[[states]]` and `tools` (docs/kitchen.md)",
+                ),
+            ]
+        })
     }
 
     /// The objects the goal names.

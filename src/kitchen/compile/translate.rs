@@ -7,6 +7,8 @@
 use super::goal::class_of;
 use super::lower::{creates, variant_name, variants};
 use super::{Spare, phantom_name};
+use crate::ast::Span;
+use crate::diagnostics::{Code, Diagnostic, FileId};
 use crate::kitchen::engine::Engine;
 use crate::kitchen::simmer::Env;
 use crate::kitchen::world::World;
@@ -151,8 +153,14 @@ fn default_value(role: &str) -> &'static str {
 }
 
 /// A PDDL plan for the compiled domain, in Simmer's format, one step a line. Created objects
-/// are renamed to the ids Simmer gives them. An unknown action is an error.
-pub fn from_pddl_plan(world: &World, env: &Env, pddl_plan: &str) -> Result<String, String> {
+/// are renamed to the ids Simmer gives them. A step naming an action the domain does not have,
+/// or giving it too few arguments, is a `K408` diagnostic on its line; every such step is
+/// reported, and there is then no translation.
+pub fn from_pddl_plan(
+    world: &World,
+    env: &Env,
+    pddl_plan: &str,
+) -> Result<String, Vec<Diagnostic>> {
     let mut by_name = BTreeMap::new();
     for action in world.actions.values() {
         for bound in variants(action) {
@@ -163,11 +171,23 @@ pub fn from_pddl_plan(world: &World, env: &Env, pddl_plan: &str) -> Result<Strin
     let mut rename: BTreeMap<String, String> = BTreeMap::new();
     let mut out = String::new();
     let mut number = 0;
-    for raw in pddl_plan.lines() {
-        let line = raw.split(';').next().unwrap_or("").trim();
+    let mut errors = Vec::new();
+    let mut start = 0;
+    for raw in pddl_plan.split_inclusive('\n') {
+        let line_start = start;
+        start += raw.len();
+        let code = raw.split(';').next().unwrap_or("");
+        let line = code.trim();
         if line.is_empty() {
             continue;
         }
+        let at = line_start + (code.len() - code.trim_start().len());
+        let span = Span::new(at, at + line.len());
+        let invalid = |message: String, help: &str| {
+            Diagnostic::new(Code::KitchenPddlPlanInvalid, message, span)
+                .in_file(FileId(0))
+                .with_help(help)
+        };
         let inner = line
             .trim_start_matches(|c: char| c.is_ascii_digit() || c == '.' || c == ':' || c == ' ')
             .trim_start_matches('(')
@@ -175,12 +195,17 @@ pub fn from_pddl_plan(world: &World, env: &Env, pddl_plan: &str) -> Result<Strin
         let mut words = inner.split_whitespace().map(str::to_lowercase);
         let Some(name) = words.next() else { continue };
         let Some((action, bound)) = by_name.get(&name) else {
-            return Err(format!("unknown action `{name}`"));
+            errors.push(invalid(
+                format!("the compiled kitchen domain has no action `{name}`"),
+                "a step is `(action arg…)` with an action of `pddlc kitchen compile`'s domain",
+            ));
+            continue;
         };
         let mut args: Vec<String> = words.collect();
         let new = if creates(action) { args.pop() } else { None };
         let mut parts = Vec::new();
         let mut given = args.iter();
+        let mut missing = false;
         for (role, &b) in action.roles.iter().zip(bound) {
             if !b {
                 continue;
@@ -190,7 +215,8 @@ pub fn from_pddl_plan(world: &World, env: &Env, pddl_plan: &str) -> Result<Strin
                 continue;
             }
             let Some(id) = given.next() else {
-                return Err(format!("too few arguments for `{name}`"));
+                missing = true;
+                break;
             };
             let id = rename.get(id).cloned().unwrap_or_else(|| id.clone());
             // A hallucinated id, as `to_pddl_plan` names it.
@@ -199,6 +225,14 @@ pub fn from_pddl_plan(world: &World, env: &Env, pddl_plan: &str) -> Result<Strin
                 None => id,
             };
             parts.push(render(&id));
+        }
+        if missing {
+            errors.push(invalid(
+                format!("too few arguments for `{name}`"),
+                "give the action its parameters as the compiled domain declares them, the \
+                 object it creates last",
+            ));
+            continue;
         }
         let text = format!("[{}] {}", action.name.to_uppercase(), parts.join(" "));
         number += 1;
@@ -216,5 +250,9 @@ pub fn from_pddl_plan(world: &World, env: &Env, pddl_plan: &str) -> Result<Strin
             }
         }
     }
-    Ok(out)
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(errors)
+    }
 }
