@@ -40,7 +40,11 @@ fn each_line_gets_its_verdict_and_the_summary_counts_the_failures() {
     );
     let (code, rows) = run(&list, &["--jobs", "1"]);
     assert_eq!(code, 1, "a failed input exits 1: {rows:?}");
-    assert_eq!(rows.len(), 5, "four inputs (the blank line skipped) and a summary");
+    assert_eq!(
+        rows.len(),
+        5,
+        "four inputs (the blank line skipped) and a summary"
+    );
     assert_eq!(rows[0]["line"], 1);
     assert_eq!(rows[0]["kind"], "problem");
     assert_eq!(rows[0]["ok"], true);
@@ -51,7 +55,10 @@ fn each_line_gets_its_verdict_and_the_summary_counts_the_failures() {
     assert_eq!(rows[2]["codes"], serde_json::json!(["C101"]));
     assert_eq!(rows[3]["ok"], false);
     assert!(
-        rows[3]["error"].as_str().unwrap_or_default().contains("/no/such/file.pddl"),
+        rows[3]["error"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("/no/such/file.pddl"),
         "an unreadable file says which: {}",
         rows[3]
     );
