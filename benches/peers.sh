@@ -3,7 +3,8 @@
 #
 # Installs the peers into a venv of its own (kept in $PEERS_DIR, default target/peers), builds
 # the release binary, and measures pddlc (`pddlc check domain problem`, one process per file)
-# and Loki (pypddl, in one interpreter) on the same inputs:
+# and, on the corpus, `pddlc check --batch --jobs 1` (one process, one core), and Loki (pypddl,
+# in one interpreter) on the same inputs:
 #   1. the corpus (../shared/corpus): the files both accept, with the ratio Loki / pddlc;
 #   2. the 20,000-block problem of gen_blocks.py (1.06 MB);
 #   3. a 240,000-block problem (14 MB).
@@ -50,6 +51,13 @@ for tool in $PEERS; do
 done
 python3 "$PERF/perf.py" parse pddlc-check --root "$SHARED/corpus" --budget "$BUDGET" \
     "${SHARD_ARGS[@]}" --records "$OUT/pddlc.jsonl" --out "$OUT/pddlc.json" >/dev/null
+# pddlc in one process on one core, as Loki runs in one interpreter.
+PDDLC_BATCH="{pddlc} check --batch {list} --jobs 1" python3 "$PERF/perf.py" parse pddlc-batch \
+    --root "$SHARED/corpus" --budget "$BUDGET" "${SHARD_ARGS[@]}" \
+    --records "$OUT/pddlc-batch.jsonl" --out "$OUT/pddlc-batch.json" >/dev/null
+summaries=()
+for tool in $PEERS; do summaries+=("$OUT/$tool.json"); done
+python3 "$PERF/perf.py" table "${summaries[@]}" "$OUT/pddlc.json" "$OUT/pddlc-batch.json"
 records=()
 for tool in $PEERS; do records+=("$OUT/$tool.jsonl"); done
 python3 "$PERF/perf.py" common "${records[@]}" "$OUT/pddlc.jsonl" --ratio-to pddlc
