@@ -51,7 +51,7 @@ impl<'a> Checker<'a> {
                             )
                             .in_file(at.file)
                             .with_label_in(self.file, first.1, "declared here")
-                            .with_help(super::goals::signature_help(&function.text, &first.0)),
+                            .with_help(super::goals::signature_help(&function.text, first.0)),
                         );
                     }
                 } else if !MATH_FUNCTIONS.contains(&key.as_str()) {
