@@ -244,38 +244,75 @@ enum Step {
     Error(usize),
 }
 
-/// Splits `text` into the tokens the parser sees (comments and whitespace are dropped). The list
-/// ends with an `Eof` token, or with an `Error` token where a token recognition error occurs;
-/// nothing after that point is lexed, because tarski would stop there too.
-pub fn tokens(text: &str) -> Vec<Token> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::new();
-    let mut at = 0;
-    while at < bytes.len() {
-        match step(text, at) {
-            Step::Token(kind, len) => {
-                out.push(Token {
-                    kind,
-                    span: Span::new(at, at + len),
-                });
-                at += len;
-            }
-            Step::Hidden(len) => at += len,
-            Step::Error(len) => {
-                let end = clamp_to_char_boundary(text, at + len.max(1));
-                out.push(Token {
-                    kind: Kind::Error,
-                    span: Span::new(at, end),
-                });
-                return out;
-            }
+/// tarski's lexer over `text`, one token at a time as the parser asks for them (ANTLR's token
+/// stream reads ahead only as far as the parser looks), so that a hostile text is lexed only as
+/// far as tarski would read it. Comments and whitespace are dropped. The stream ends with an
+/// `Eof` token, or with an `Error` token where a token recognition error occurs, and then
+/// repeats that token.
+pub struct Lexer<'a> {
+    text: &'a str,
+    at: usize,
+    last: Option<Token>,
+}
+
+impl<'a> Lexer<'a> {
+    pub fn new(text: &'a str) -> Lexer<'a> {
+        Lexer {
+            text,
+            at: 0,
+            last: None,
         }
     }
-    out.push(Token {
-        kind: Kind::Eof,
-        span: Span::new(bytes.len(), bytes.len()),
-    });
-    out
+
+    /// The next token; after the last one (`Eof` or `Error`), that token again.
+    pub fn next_token(&mut self) -> Token {
+        if let Some(last) = self.last {
+            return last;
+        }
+        let text = self.text;
+        while self.at < text.len() {
+            let at = self.at;
+            match step(text, at) {
+                Step::Token(kind, len) => {
+                    self.at += len;
+                    return Token {
+                        kind,
+                        span: Span::new(at, at + len),
+                    };
+                }
+                Step::Hidden(len) => self.at += len,
+                Step::Error(len) => {
+                    let end = clamp_to_char_boundary(text, at + len.max(1));
+                    let token = Token {
+                        kind: Kind::Error,
+                        span: Span::new(at, end),
+                    };
+                    self.last = Some(token);
+                    return token;
+                }
+            }
+        }
+        let token = Token {
+            kind: Kind::Eof,
+            span: Span::new(text.len(), text.len()),
+        };
+        self.last = Some(token);
+        token
+    }
+}
+
+/// Every token of `text`, up to and including the `Eof` or `Error` token.
+#[cfg(test)]
+pub fn tokens(text: &str) -> Vec<Token> {
+    let mut lexer = Lexer::new(text);
+    let mut out = Vec::new();
+    loop {
+        let token = lexer.next_token();
+        out.push(token);
+        if matches!(token.kind, Kind::Eof | Kind::Error) {
+            return out;
+        }
+    }
 }
 
 fn clamp_to_char_boundary(text: &str, mut at: usize) -> usize {
@@ -301,6 +338,27 @@ fn step(text: &str, at: usize) -> Step {
             .take_while(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
             .count();
         return Step::Hidden(whitespace);
+    }
+    match first {
+        b')' => return Step::Token(Kind::RParen, 1),
+        b'(' if !rest.starts_with(b"(total-time)") => return Step::Token(Kind::LParen, 1),
+        // A fixed word that starts with a letter is made of name characters, so it matches
+        // only as long as the name does, and then wins the tie (it is declared before `NAME`).
+        // Nothing else starts with a letter.
+        _ if first.is_ascii_alphabetic() => {
+            let len = name_len(rest);
+            let word = words_starting_with(first)
+                .iter()
+                .find(|word| word.text.len() == len && matches_keyword(rest, word.text, word.case));
+            return Step::Token(word.map_or(Kind::Name, |word| word.kind), len);
+        }
+        b'?' => {
+            let len = name_len(&rest[1..]);
+            if len > 0 {
+                return Step::Token(Kind::Variable, len + 1);
+            }
+        }
+        _ => {}
     }
     // (length, kind); a candidate replaces the best only when strictly longer, so the rules are
     // tried in declaration order.
@@ -538,6 +596,24 @@ mod tests {
         let t = tokens("(:requirements :fo)");
         let last = t.last().map(|t| t.span);
         assert_eq!(last, Some(Span::new(15, 18)));
+    }
+
+    #[test]
+    fn the_lexer_reads_only_as_far_as_asked_and_then_repeats_its_last_token() {
+        // Nothing after the second token is read: the unreadable `#` stays unseen.
+        let text = format!("(define {}#", "(".repeat(1000));
+        let mut lexer = Lexer::new(&text);
+        assert_eq!(lexer.next_token().kind, Kind::LParen);
+        assert_eq!(lexer.next_token().kind, Kind::Define);
+        assert_eq!(lexer.at, "(define".len());
+        let mut lexer = Lexer::new("x #");
+        assert_eq!(lexer.next_token().kind, Kind::Name);
+        let error = lexer.next_token();
+        assert_eq!(error.kind, Kind::Error);
+        assert_eq!(lexer.next_token(), error);
+        let mut lexer = Lexer::new("");
+        assert_eq!(lexer.next_token().kind, Kind::Eof);
+        assert_eq!(lexer.next_token().kind, Kind::Eof);
     }
 
     #[test]

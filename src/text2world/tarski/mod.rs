@@ -15,6 +15,7 @@ pub(crate) mod syntax;
 
 use crate::ast::Span;
 use crate::diagnostics::{Code, Diagnostic};
+use std::borrow::Cow;
 
 /// Why tarski rejects a domain: the first error it would raise.
 #[derive(Clone, Debug)]
@@ -47,6 +48,18 @@ impl Rejection {
     }
 }
 
+/// `text` as a message quotes it: a name of more than [`SHOWN_CHARS`] characters is cut short
+/// with `…`, so that a hostile input does not make a message of megabytes.
+fn shown(text: &str) -> Cow<'_, str> {
+    match text.char_indices().nth(SHOWN_CHARS) {
+        Some((cut, _)) => Cow::Owned(format!("{}…", &text[..cut])),
+        None => Cow::Borrowed(text),
+    }
+}
+
+/// How many characters of a name a message quotes.
+const SHOWN_CHARS: usize = 60;
+
 /// The reasons tarski 0.8.2 would reject `text` as a domain; empty when it accepts it.
 pub fn check(text: &str) -> Vec<Diagnostic> {
     // The parser and the visitor recurse at most `parser::MAX_DEPTH` forms deep; a stack of
@@ -64,8 +77,7 @@ pub(crate) fn read(text: &str) -> Result<syntax::Domain, Diagnostic> {
 }
 
 fn verdict(text: &str) -> Result<syntax::Domain, Rejection> {
-    let tokens = lexer::tokens(text);
-    let domain = parser::Parser::new(text, &tokens).domain()?;
+    let domain = parser::Parser::new(text).domain()?;
     semantics::check(&domain)?;
     Ok(domain)
 }

@@ -2,12 +2,12 @@
 //! 0.8.2). ANTLR stops at the first syntax error and tarski raises on it, so the first error is
 //! the verdict; the parse starts at the `domain` rule and stops at its closing `)`.
 
-use super::Rejection;
-use super::lexer::{Kind, Token};
+use super::lexer::{Kind, Lexer, Token};
 use super::syntax::{
     Action, Atom, AtomicEffect, Domain, Effect, Formula, FunctionDef, Ident, PredicateDef, Term,
     TypeName, TypedNames, VarDecl,
 };
+use super::{Rejection, shown};
 use crate::ast::Span;
 
 /// How deep forms may nest before we give up, as tarski (Python's recursion limit) does.
@@ -15,7 +15,9 @@ pub const MAX_DEPTH: usize = 256;
 
 pub struct Parser<'a> {
     text: &'a str,
-    tokens: &'a [Token],
+    lexer: Lexer<'a>,
+    /// The tokens lexed so far; the parser reads at `at` and looks a few tokens ahead.
+    tokens: Vec<Token>,
     at: usize,
     depth: usize,
 }
@@ -23,34 +25,38 @@ pub struct Parser<'a> {
 type Parsed<T> = Result<T, Rejection>;
 
 impl<'a> Parser<'a> {
-    pub fn new(text: &'a str, tokens: &'a [Token]) -> Parser<'a> {
+    pub fn new(text: &'a str) -> Parser<'a> {
         Parser {
             text,
-            tokens,
+            lexer: Lexer::new(text),
+            tokens: Vec::new(),
             at: 0,
             depth: 0,
         }
     }
 
     /// The token `k` places ahead; the last token (`Eof` or `Error`) repeats forever.
-    fn peek(&self, k: usize) -> Token {
-        let last = self.tokens.len().saturating_sub(1);
-        self.tokens
-            .get((self.at + k).min(last))
-            .copied()
-            .unwrap_or(Token {
-                kind: Kind::Eof,
-                span: Span::new(self.text.len(), self.text.len()),
-            })
+    fn peek(&mut self, k: usize) -> Token {
+        let wanted = self.at + k;
+        while self.tokens.len() <= wanted {
+            if let Some(last) = self.tokens.last()
+                && matches!(last.kind, Kind::Eof | Kind::Error)
+            {
+                return *last;
+            }
+            let token = self.lexer.next_token();
+            self.tokens.push(token);
+        }
+        self.tokens[wanted]
     }
 
-    fn kind(&self, k: usize) -> Kind {
+    fn kind(&mut self, k: usize) -> Kind {
         self.peek(k).kind
     }
 
     fn advance(&mut self) -> Token {
         let token = self.peek(0);
-        if self.at + 1 < self.tokens.len() {
+        if !matches!(token.kind, Kind::Eof | Kind::Error) {
             self.at += 1;
         }
         token
@@ -73,7 +79,7 @@ impl<'a> Parser<'a> {
     }
 
     /// The rejection for finding the current token where `expected` should be.
-    fn unexpected(&self, expected: &str) -> Rejection {
+    fn unexpected(&mut self, expected: &str) -> Rejection {
         // ANTLR reads ahead while predicting; a token recognition error there comes first.
         for k in 0..3 {
             let token = self.peek(k);
@@ -97,9 +103,18 @@ impl<'a> Parser<'a> {
             return rejection;
         }
         Rejection::new(
-            format!("tarski expects {expected} here, found `{found}`"),
+            format!("tarski expects {expected} here, found `{}`", shown(found)),
             token.span,
         )
+    }
+
+    /// [`Parser::unexpected`] for the token after the current `(`.
+    fn unexpected_after_paren(&mut self, expected: &str) -> Rejection {
+        let at = self.at;
+        self.at += 1;
+        let rejection = self.unexpected(expected);
+        self.at = at;
+        rejection
     }
 
     /// Keywords that tarski's lexer knows only in lower case, written otherwise.
@@ -188,7 +203,8 @@ impl<'a> Parser<'a> {
                     domain.actions.push(action);
                 }
                 Kind::Derived | Kind::Event | Kind::Constraint => {
-                    let keyword = self.ident(self.peek(1), false);
+                    let head = self.peek(1);
+                    let keyword = self.ident(head, false);
                     domain.unsupported = Some(keyword);
                     // tarski rejects these whatever follows, so the parse may stop here.
                     return Ok(domain);
@@ -204,12 +220,12 @@ impl<'a> Parser<'a> {
         Ok(domain)
     }
 
-    fn section_next(&self, kind: Kind) -> bool {
+    fn section_next(&mut self, kind: Kind) -> bool {
         self.kind(0) == Kind::LParen && self.kind(1) == kind
     }
 
     /// The error for a form after the sections that is not an action.
-    fn misplaced_form(&self) -> Rejection {
+    fn misplaced_form(&mut self) -> Rejection {
         let head = self.peek(1);
         let section = match head.kind {
             Kind::Requirements => Some(":requirements"),
@@ -228,11 +244,7 @@ impl<'a> Parser<'a> {
                 "tarski reads `:requirements`, `:types`, `:constants`, `:predicates`, \
                  `:functions`, then the actions, in this order, each at most once",
             ),
-            None => {
-                let mut probe = Parser::new(self.text, self.tokens);
-                probe.at = self.at + 1;
-                probe.unexpected("`(:action` or `)` closing the domain")
-            }
+            None => self.unexpected_after_paren("`(:action` or `)` closing the domain"),
         }
     }
 
@@ -249,7 +261,7 @@ impl<'a> Parser<'a> {
             let text = self.text_of(token.span);
             if text.starts_with(':') {
                 return Err(Rejection::new(
-                    format!("requirement `{text}` is not one tarski knows"),
+                    format!("requirement `{}` is not one tarski knows", shown(text)),
                     token.span,
                 )
                 .help("remove the flag; tarski knows only lower-case PDDL 3.1 requirement flags"));
@@ -409,7 +421,7 @@ impl<'a> Parser<'a> {
                 return Err(Rejection::new(
                     format!(
                         "tarski requires `:parameters` in every action, `{}` has none",
-                        name.text
+                        shown(&name.text)
                     ),
                     token.span,
                 )
@@ -427,7 +439,7 @@ impl<'a> Parser<'a> {
                 return Err(Rejection::new(
                     format!(
                         "tarski requires `:precondition` in every action, `{}` has none",
-                        name.text
+                        shown(&name.text)
                     ),
                     token.span,
                 )
@@ -449,7 +461,7 @@ impl<'a> Parser<'a> {
                 return Err(Rejection::new(
                     format!(
                         "tarski requires `:effect` in every action, `{}` has none",
-                        name.text
+                        shown(&name.text)
                     ),
                     token.span,
                 ));
@@ -548,7 +560,7 @@ impl<'a> Parser<'a> {
         self.atom_after_paren(start)
     }
 
-    fn term_next(&self) -> bool {
+    fn term_next(&mut self) -> bool {
         matches!(
             self.kind(0),
             Kind::Name | Kind::Number | Kind::Variable | Kind::TimeStep | Kind::LParen
@@ -736,11 +748,8 @@ impl<'a> Parser<'a> {
                 ),
                 head.span,
             )),
-            _ => {
-                let mut probe = Parser::new(self.text, self.tokens);
-                probe.at = self.at + 1;
-                Err(probe.unexpected("a predicate name, `not` or an assignment in an effect"))
-            }
+            _ => Err(self
+                .unexpected_after_paren("a predicate name, `not` or an assignment in an effect")),
         }
     }
 }

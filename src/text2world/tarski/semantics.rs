@@ -1,11 +1,11 @@
 //! What tarski's parse-tree visitor checks while it builds its first-order language: sorts,
 //! symbols, variables, arities and argument sorts, then actions and their cost effects.
 
-use super::Rejection;
 use super::syntax::{
     Action, Atom, AtomicEffect, Domain, Effect, Formula, FunctionDef, Ident, Term, TypeName,
     TypedNames, VarDecl,
 };
+use super::{Rejection, shown};
 use crate::ast::Span;
 use std::collections::{HashMap, HashSet};
 
@@ -104,12 +104,12 @@ impl Language {
 
     fn sort(&self, name: &Ident) -> Checked<SortId> {
         self.sort_index.get(&name.text).copied().ok_or_else(|| {
-            Rejection::new(format!("undefined type `{}`", name.text), name.span).help(
+            Rejection::new(format!("undefined type `{}`", shown(&name.text)), name.span).help(
                 if name.text == "number" {
                     "tarski defines `number` only when `:action-costs` is among the requirements"
                         .to_string()
                 } else {
-                    format!("declare `{}` in `:types`", name.text)
+                    format!("declare `{}` in `:types`", shown(&name.text))
                 },
             )
         })
@@ -139,7 +139,7 @@ impl Language {
     fn check_new_name(&self, name: &Ident, what: &str, own: bool) -> Checked<()> {
         if own {
             return Err(Rejection::new(
-                format!("duplicate definition of {what} `{}`", name.text),
+                format!("duplicate definition of {what} `{}`", shown(&name.text)),
                 name.span,
             ));
         }
@@ -147,7 +147,7 @@ impl Language {
             return Err(Rejection::new(
                 format!(
                     "`{}` is already defined: tarski keeps types, constants, predicates and functions in one namespace",
-                    name.text
+                    shown(&name.text)
                 ),
                 name.span,
             )
@@ -337,7 +337,7 @@ impl Checker {
             let bound = self.scopes.iter().any(|s| s.contains_key(&var.name.text));
             if bound || scope.contains_key(&var.name.text) {
                 return Err(Rejection::new(
-                    format!("variable `{}` is already bound here", var.name.text),
+                    format!("variable `{}` is already bound here", shown(&var.name.text)),
                     var.name.span,
                 )
                 .help("tarski does not let a quantifier reuse the name of a parameter or of an enclosing quantifier's variable"));
@@ -376,7 +376,10 @@ impl Checker {
         }
         if !self.actions.insert(action.name.text.clone()) {
             return Err(Rejection::new(
-                format!("duplicate definition of action `{}`", action.name.text),
+                format!(
+                    "duplicate definition of action `{}`",
+                    shown(&action.name.text)
+                ),
                 action.name.span,
             )
             .help("tarski compares action names case-sensitively; rename or remove one"));
@@ -571,7 +574,7 @@ impl Checker {
     fn atom(&mut self, atom: &Atom) -> Checked<()> {
         let Some(sorts) = self.language.predicates.get(&atom.predicate.text).cloned() else {
             return Err(Rejection::new(
-                format!("undefined predicate `{}`", atom.predicate.text),
+                format!("undefined predicate `{}`", shown(&atom.predicate.text)),
                 atom.predicate.span,
             )
             .help("declare it in `:predicates`"));
@@ -584,7 +587,7 @@ impl Checker {
             return Err(Rejection::new(
                 format!(
                     "predicate `{}` takes {} argument{}, {} given",
-                    atom.predicate.text,
+                    shown(&atom.predicate.text),
                     sorts.len(),
                     if sorts.len() == 1 { "" } else { "s" },
                     values.len()
@@ -621,7 +624,7 @@ impl Checker {
                     head: None,
                 }),
                 None => Err(Rejection::new(
-                    format!("undefined constant `{}`", name.text),
+                    format!("undefined constant `{}`", shown(&name.text)),
                     name.span,
                 )
                 .help("declare it in `:constants`, or write a variable with `?`")),
@@ -637,7 +640,7 @@ impl Checker {
                     None => Err(Rejection::new(
                         format!(
                             "tarski reads the number `{}` only with `:numeric-fluents` or `:action-costs`",
-                            number.text
+                            shown(&number.text)
                         ),
                         number.span,
                     )),
@@ -655,7 +658,7 @@ impl Checker {
                         head: None,
                     }),
                     None => Err(Rejection::new(
-                        format!("undefined variable `{}`", name.text),
+                        format!("undefined variable `{}`", shown(&name.text)),
                         name.span,
                     )
                     .help("declare it in the action's `:parameters` or in a quantifier")),
@@ -672,7 +675,7 @@ impl Checker {
             Term::Function { name, args, span } => {
                 let Some((sorts, result)) = self.language.functions.get(&name.text).cloned() else {
                     return Err(Rejection::new(
-                        format!("undefined function `{}`", name.text),
+                        format!("undefined function `{}`", shown(&name.text)),
                         name.span,
                     )
                     .help("declare it in `:functions`"));
@@ -685,7 +688,7 @@ impl Checker {
                     return Err(Rejection::new(
                         format!(
                             "function `{}` takes {} argument{}, {} given",
-                            name.text,
+                            shown(&name.text),
                             sorts.len(),
                             if sorts.len() == 1 { "" } else { "s" },
                             values.len()
