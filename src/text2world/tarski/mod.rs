@@ -72,11 +72,11 @@ pub fn check(text: &str) -> Vec<Diagnostic> {
 
 /// The domain tarski 0.8.2 reads from `text`, or the first error it raises. Recursive: run it
 /// on a stack of its own ([`crate::parse::with_stack`]).
-pub(crate) fn read(text: &str) -> Result<syntax::Domain, Diagnostic> {
+pub(crate) fn read(text: &str) -> Result<syntax::Domain<'_>, Diagnostic> {
     verdict(text).map_err(Rejection::into_diagnostic)
 }
 
-fn verdict(text: &str) -> Result<syntax::Domain, Rejection> {
+fn verdict(text: &str) -> Result<syntax::Domain<'_>, Rejection> {
     let domain = parser::Parser::new(text).domain()?;
     semantics::check(&domain)?;
     Ok(domain)

@@ -9,6 +9,7 @@ use super::syntax::{
 };
 use super::{Rejection, shown};
 use crate::ast::Span;
+use std::borrow::Cow;
 
 /// How deep forms may nest before we give up, as tarski (Python's recursion limit) does.
 pub const MAX_DEPTH: usize = 256;
@@ -66,13 +67,15 @@ impl<'a> Parser<'a> {
         self.text.get(span.start..span.end).unwrap_or("")
     }
 
-    fn ident(&self, token: Token, lower: bool) -> Ident {
+    /// The token's text as a name; lower-cased with `lower` (names are ASCII, so only ASCII
+    /// letters change), borrowed from the text when that changes nothing.
+    fn ident(&self, token: Token, lower: bool) -> Ident<'a> {
         let text = self.text_of(token.span);
         Ident {
-            text: if lower {
-                text.to_lowercase()
+            text: if lower && text.bytes().any(|b| b.is_ascii_uppercase()) {
+                Cow::Owned(text.to_ascii_lowercase())
             } else {
-                text.to_string()
+                Cow::Borrowed(text)
             },
             span: token.span,
         }
@@ -167,7 +170,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `domain`, then the one token tarski's token stream reads after its closing `)`.
-    pub fn domain(&mut self) -> Parsed<Domain> {
+    pub fn domain(&mut self) -> Parsed<Domain<'a>> {
         let mut domain = Domain::default();
         self.open("`(define`")?;
         self.require(Kind::Define, "`define`")?;
@@ -248,7 +251,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn requirements(&mut self) -> Parsed<Vec<Ident>> {
+    fn requirements(&mut self) -> Parsed<Vec<Ident<'a>>> {
         self.open("`(`")?;
         self.advance();
         let mut flags = Vec::new();
@@ -272,7 +275,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `possibly_typed_type_list` (`types`) or `possibly_typed_name_list`.
-    fn typed_names(&mut self, types: bool) -> Parsed<TypedNames> {
+    fn typed_names(&mut self, types: bool) -> Parsed<TypedNames<'a>> {
         let mut names = TypedNames::default();
         loop {
             let mut group = Vec::new();
@@ -308,7 +311,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `typename`.
-    fn type_name(&mut self) -> Parsed<TypeName> {
+    fn type_name(&mut self) -> Parsed<TypeName<'a>> {
         if self.kind(0) == Kind::LParen {
             let start = self.open("`(`")?;
             self.require(Kind::Either, "`either`")?;
@@ -323,7 +326,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `primitive_type`: a name or a built-in type.
-    fn primitive_type(&mut self) -> Parsed<Ident> {
+    fn primitive_type(&mut self) -> Parsed<Ident<'a>> {
         match self.kind(0) {
             Kind::Name | Kind::NumericType | Kind::ObjectType => {
                 let token = self.advance();
@@ -338,7 +341,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `possibly_typed_variable_list`.
-    fn variables(&mut self) -> Parsed<Vec<VarDecl>> {
+    fn variables(&mut self) -> Parsed<Vec<VarDecl<'a>>> {
         let mut vars = Vec::new();
         loop {
             let mut group = Vec::new();
@@ -356,7 +359,7 @@ impl<'a> Parser<'a> {
             } else {
                 vars.extend(group.into_iter().map(|name| VarDecl {
                     sort: Ident {
-                        text: "object".to_string(),
+                        text: Cow::Borrowed("object"),
                         span: name.span,
                     },
                     name,
@@ -366,7 +369,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn predicates(&mut self) -> Parsed<Vec<PredicateDef>> {
+    fn predicates(&mut self) -> Parsed<Vec<PredicateDef<'a>>> {
         self.open("`(`")?;
         self.advance();
         let mut predicates = Vec::new();
@@ -382,7 +385,7 @@ impl<'a> Parser<'a> {
         Ok(predicates)
     }
 
-    fn functions(&mut self) -> Parsed<Vec<FunctionDef>> {
+    fn functions(&mut self) -> Parsed<Vec<FunctionDef<'a>>> {
         self.open("`(`")?;
         self.advance();
         let mut functions = Vec::new();
@@ -407,7 +410,7 @@ impl<'a> Parser<'a> {
         Ok(functions)
     }
 
-    fn action(&mut self) -> Parsed<Action> {
+    fn action(&mut self) -> Parsed<Action<'a>> {
         self.open("`(`")?;
         self.advance();
         let name = match self.kind(0) {
@@ -480,7 +483,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `goalDesc`.
-    fn formula(&mut self) -> Parsed<Formula> {
+    fn formula(&mut self) -> Parsed<Formula<'a>> {
         let start = self.open("`(` opening a formula")?;
         let head = self.peek(0);
         let formula = match head.kind {
@@ -540,7 +543,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `atomicTermFormula` after its `(`.
-    fn atom_after_paren(&mut self, start: Token) -> Parsed<Atom> {
+    fn atom_after_paren(&mut self, start: Token) -> Parsed<Atom<'a>> {
         let name = self.require(Kind::Name, "a predicate name")?;
         let predicate = self.ident(name, true);
         let mut args = Vec::new();
@@ -555,7 +558,7 @@ impl<'a> Parser<'a> {
         })
     }
 
-    fn atom(&mut self) -> Parsed<Atom> {
+    fn atom(&mut self) -> Parsed<Atom<'a>> {
         let start = self.open("`(` opening an atom")?;
         self.atom_after_paren(start)
     }
@@ -568,7 +571,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `term`.
-    fn term(&mut self) -> Parsed<Term> {
+    fn term(&mut self) -> Parsed<Term<'a>> {
         let token = self.peek(0);
         match token.kind {
             Kind::Name => {
@@ -593,7 +596,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `functionTerm`.
-    fn function_term(&mut self) -> Parsed<Term> {
+    fn function_term(&mut self) -> Parsed<Term<'a>> {
         let start = self.open("`(` opening a function term")?;
         let head = self.peek(0);
         match head.kind {
@@ -646,7 +649,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `effect`: one `single_effect` or an `(and …)` of them.
-    fn effect(&mut self) -> Parsed<Vec<Effect>> {
+    fn effect(&mut self) -> Parsed<Vec<Effect<'a>>> {
         if self.kind(0) == Kind::LParen && self.kind(1) == Kind::And {
             self.open("`(`")?;
             self.advance();
@@ -661,7 +664,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `single_effect`.
-    fn single_effect(&mut self) -> Parsed<Effect> {
+    fn single_effect(&mut self) -> Parsed<Effect<'a>> {
         match (self.kind(0), self.kind(1)) {
             (Kind::LParen, Kind::Forall) => {
                 let start = self.open("`(`")?;
@@ -701,7 +704,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `atomic_effect`.
-    fn atomic_effect(&mut self) -> Parsed<AtomicEffect> {
+    fn atomic_effect(&mut self) -> Parsed<AtomicEffect<'a>> {
         if self.kind(0) != Kind::LParen {
             return Err(self.unexpected("`(` opening an effect"));
         }

@@ -16,30 +16,31 @@ type SortId = usize;
 
 const OBJECT: SortId = 0;
 
-struct Sort {
-    name: String,
+struct Sort<'d> {
+    name: &'d str,
     parent: Option<SortId>,
 }
 
 /// The parts of tarski's `FirstOrderLanguage` that decide acceptance.
-struct Language {
-    sorts: Vec<Sort>,
-    sort_index: HashMap<String, SortId>,
+/// Its maps borrow their keys from the domain's syntax tree (`'d`).
+struct Language<'d> {
+    sorts: Vec<Sort<'d>>,
+    sort_index: HashMap<&'d str, SortId>,
     /// Every sort, predicate, function and constant name: one namespace.
-    global: HashSet<String>,
-    predicates: HashMap<String, Vec<SortId>>,
-    functions: HashMap<String, (Vec<SortId>, SortId)>,
-    constants: HashMap<String, SortId>,
+    global: HashSet<&'d str>,
+    predicates: HashMap<&'d str, Vec<SortId>>,
+    functions: HashMap<&'d str, (Vec<SortId>, SortId)>,
+    constants: HashMap<&'d str, SortId>,
     /// The arithmetic theory: `Real`, `Integer`, `Natural`, `+ - * /` and `< <= > >=`.
     real: Option<SortId>,
     integer: Option<SortId>,
 }
 
 /// What a term evaluates to: its sort and, for a compound term, its head symbol.
-#[derive(Clone)]
-struct TermValue {
+#[derive(Clone, Copy)]
+struct TermValue<'d> {
     sort: SortId,
-    head: Option<String>,
+    head: Option<&'d str>,
 }
 
 /// What a formula evaluates to. tarski returns the `Tautology` class itself (not an instance)
@@ -51,15 +52,15 @@ enum FormulaValue {
 }
 
 /// An effect after evaluation, as far as cost processing looks at it.
-struct EffectValue {
+struct EffectValue<'d> {
     conditional: bool,
     /// For a functional effect: the head of its left-hand side and of its right-hand side.
-    functional: Option<(Option<String>, Option<String>)>,
+    functional: Option<(Option<&'d str>, Option<&'d str>)>,
     span: Span,
 }
 
-impl Language {
-    fn new() -> Language {
+impl<'d> Language<'d> {
+    fn new() -> Language<'d> {
         let mut language = Language {
             sorts: Vec::new(),
             sort_index: HashMap::new(),
@@ -72,19 +73,16 @@ impl Language {
         };
         language.attach_sort("object", None);
         // The equality theory, which tarski always loads.
-        language.global.insert("=".to_string());
-        language.global.insert("!=".to_string());
+        language.global.insert("=");
+        language.global.insert("!=");
         language
     }
 
-    fn attach_sort(&mut self, name: &str, parent: Option<SortId>) -> SortId {
+    fn attach_sort(&mut self, name: &'d str, parent: Option<SortId>) -> SortId {
         let id = self.sorts.len();
-        self.sorts.push(Sort {
-            name: name.to_string(),
-            parent,
-        });
-        self.sort_index.insert(name.to_string(), id);
-        self.global.insert(name.to_string());
+        self.sorts.push(Sort { name, parent });
+        self.sort_index.insert(name, id);
+        self.global.insert(name);
         id
     }
 
@@ -96,23 +94,28 @@ impl Language {
         let integer = self.attach_sort("Integer", Some(real));
         self.attach_sort("Natural", Some(integer));
         for symbol in ["+", "-", "*", "/", "**", "%", "<", "<=", ">", ">="] {
-            self.global.insert(symbol.to_string());
+            self.global.insert(symbol);
         }
         self.real = Some(real);
         self.integer = Some(integer);
     }
 
-    fn sort(&self, name: &Ident) -> Checked<SortId> {
-        self.sort_index.get(&name.text).copied().ok_or_else(|| {
-            Rejection::new(format!("undefined type `{}`", shown(&name.text)), name.span).help(
-                if name.text == "number" {
+    fn sort(&self, name: &str, span: Span) -> Checked<SortId> {
+        self.sort_index.get(name).copied().ok_or_else(|| {
+            Rejection::new(format!("undefined type `{}`", shown(name)), span).help(
+                if name == "number" {
                     "tarski defines `number` only when `:action-costs` is among the requirements"
                         .to_string()
                 } else {
-                    format!("declare `{}` in `:types`", shown(&name.text))
+                    format!("declare `{}` in `:types`", shown(name))
                 },
             )
         })
+    }
+
+    /// The sort a declared name stands for.
+    fn sort_of(&self, name: &Ident) -> Checked<SortId> {
+        self.sort(&name.text, name.span)
     }
 
     fn is_subtype(&self, sort: SortId, of: SortId) -> bool {
@@ -132,24 +135,24 @@ impl Language {
     }
 
     fn sort_name(&self, sort: SortId) -> &str {
-        self.sorts.get(sort).map_or("?", |s| s.name.as_str())
+        self.sorts.get(sort).map_or("?", |s| s.name)
     }
 
     /// The duplicate checks of `_check_name_not_defined`.
-    fn check_new_name(&self, name: &Ident, what: &str, own: bool) -> Checked<()> {
+    fn check_new_name(&self, name: &str, span: Span, what: &str, own: bool) -> Checked<()> {
         if own {
             return Err(Rejection::new(
-                format!("duplicate definition of {what} `{}`", shown(&name.text)),
-                name.span,
+                format!("duplicate definition of {what} `{}`", shown(name)),
+                span,
             ));
         }
-        if self.global.contains(&name.text) {
+        if self.global.contains(name) {
             return Err(Rejection::new(
                 format!(
                     "`{}` is already defined: tarski keeps types, constants, predicates and functions in one namespace",
-                    shown(&name.text)
+                    shown(name)
                 ),
-                name.span,
+                span,
             )
             .help("rename one of them"));
         }
@@ -158,7 +161,7 @@ impl Language {
 }
 
 /// Runs tarski's visitor over `domain` and returns its first error.
-pub fn check(domain: &Domain) -> Checked<()> {
+pub fn check(domain: &Domain<'_>) -> Checked<()> {
     let mut checker = Checker {
         language: Language::new(),
         scopes: Vec::new(),
@@ -167,15 +170,15 @@ pub fn check(domain: &Domain) -> Checked<()> {
     checker.domain(domain)
 }
 
-struct Checker {
-    language: Language,
+struct Checker<'d> {
+    language: Language<'d>,
     /// Variable bindings, innermost last; empty outside actions.
-    scopes: Vec<HashMap<String, SortId>>,
-    actions: HashSet<String>,
+    scopes: Vec<HashMap<&'d str, SortId>>,
+    actions: HashSet<&'d str>,
 }
 
-impl Checker {
-    fn domain(&mut self, domain: &Domain) -> Checked<()> {
+impl<'d> Checker<'d> {
+    fn domain(&mut self, domain: &'d Domain<'_>) -> Checked<()> {
         if let Some(flags) = &domain.requirements {
             let has = |flag: &str| flags.iter().any(|f| f.text == flag);
             if has(":action-costs") {
@@ -194,13 +197,12 @@ impl Checker {
         }
         for predicate in &domain.predicates {
             let sorts = self.declared_sorts(&predicate.params)?;
-            let own = self.language.predicates.contains_key(&predicate.name.text);
+            let name: &str = &predicate.name.text;
+            let own = self.language.predicates.contains_key(name);
             self.language
-                .check_new_name(&predicate.name, "predicate", own)?;
-            self.language
-                .predicates
-                .insert(predicate.name.text.clone(), sorts);
-            self.language.global.insert(predicate.name.text.clone());
+                .check_new_name(name, predicate.name.span, "predicate", own)?;
+            self.language.predicates.insert(name, sorts);
+            self.language.global.insert(name);
         }
         for function in &domain.functions {
             self.function(function)?;
@@ -220,7 +222,7 @@ impl Checker {
 
     /// `create_sort` for each declared type: the untyped names first, then each typed group in
     /// order, so a parent must be declared before (or untyped, after) its children.
-    fn types(&mut self, types: &TypedNames) -> Checked<()> {
+    fn types(&mut self, types: &'d TypedNames<'_>) -> Checked<()> {
         let untyped = types.untyped.iter().map(|name| (name, None::<&TypeName>));
         let typed = types
             .groups
@@ -235,40 +237,27 @@ impl Checker {
             if name.text == "object" {
                 continue;
             }
-            let translated = |text: &str| -> String {
+            let translated = |text: &'d str| -> &'d str {
                 match text {
-                    "int" => "Integer".to_string(),
-                    "real" => "Real".to_string(),
-                    "number" => "Real".to_string(),
-                    other => other.to_string(),
+                    "int" => "Integer",
+                    "real" | "number" => "Real",
+                    other => other,
                 }
             };
             let parent_id = match parent {
                 None => OBJECT,
-                Some(parent) => {
-                    let base = Ident {
-                        text: translated(&parent.text),
-                        span: parent.span,
-                    };
-                    self.language.sort(&base)?
-                }
+                Some(parent) => self.language.sort(translated(&parent.text), parent.span)?,
             };
-            let name = Ident {
-                text: translated(&name.text),
-                span: name.span,
-            };
-            let own = self.language.sort_index.contains_key(&name.text);
-            self.language.check_new_name(&name, "type", own)?;
-            self.language.attach_sort(&name.text, Some(parent_id));
+            let span = name.span;
+            let name = translated(&name.text);
+            let own = self.language.sort_index.contains_key(name);
+            self.language.check_new_name(name, span, "type", own)?;
+            self.language.attach_sort(name, Some(parent_id));
         }
         Ok(())
     }
 
-    fn constants(&mut self, constants: &TypedNames) -> Checked<()> {
-        let object = Ident {
-            text: "object".to_string(),
-            span: Span::new(0, 0),
-        };
+    fn constants(&mut self, constants: &'d TypedNames<'_>) -> Checked<()> {
         let untyped = constants.untyped.iter().map(|name| (name, None));
         let typed = constants
             .groups
@@ -276,50 +265,49 @@ impl Checker {
             .flat_map(|(names, sort)| names.iter().map(move |name| (name, Some(sort))));
         for (name, sort) in untyped.chain(typed).collect::<Vec<_>>() {
             let sort = match sort {
-                None => &object,
+                None => self.language.sort("object", Span::new(0, 0))?,
                 Some(TypeName::Either(span)) => return Err(either(*span)),
-                Some(TypeName::Primitive(sort)) => sort,
+                Some(TypeName::Primitive(sort)) => self.language.sort_of(sort)?,
             };
-            let sort = self.language.sort(sort)?;
-            let own = self.language.constants.contains_key(&name.text);
-            self.language.check_new_name(name, "constant", own)?;
-            self.language.constants.insert(name.text.clone(), sort);
-            self.language.global.insert(name.text.clone());
+            let span = name.span;
+            let name: &str = &name.text;
+            let own = self.language.constants.contains_key(name);
+            self.language.check_new_name(name, span, "constant", own)?;
+            self.language.constants.insert(name, sort);
+            self.language.global.insert(name);
         }
         Ok(())
     }
 
     fn declared_sorts(&self, params: &[VarDecl]) -> Checked<Vec<SortId>> {
-        params.iter().map(|p| self.language.sort(&p.sort)).collect()
+        params
+            .iter()
+            .map(|p| self.language.sort_of(&p.sort))
+            .collect()
     }
 
-    fn function(&mut self, function: &FunctionDef) -> Checked<()> {
+    fn function(&mut self, function: &'d FunctionDef<'_>) -> Checked<()> {
         let args = self.declared_sorts(&function.params)?;
-        let own = self.language.functions.contains_key(&function.name.text);
+        let name: &str = &function.name.text;
+        let own = self.language.functions.contains_key(name);
         self.language
-            .check_new_name(&function.name, "function", own)?;
+            .check_new_name(name, function.name.span, "function", own)?;
         let sort = match &function.sort {
-            Some(sort) => sort.clone(),
-            None => Ident {
-                text: "number".to_string(),
-                span: function.name.span,
-            },
+            Some(sort) => self.language.sort_of(sort)?,
+            None => self.language.sort("number", function.name.span)?,
         };
-        let sort = self.language.sort(&sort)?;
-        self.language
-            .functions
-            .insert(function.name.text.clone(), (args, sort));
-        self.language.global.insert(function.name.text.clone());
+        self.language.functions.insert(name, (args, sort));
+        self.language.global.insert(name);
         Ok(())
     }
 
     /// The variables of an action's parameter list: a repeated name silently takes the last
     /// declaration's type (tarski's `VariableBinding` is a dictionary).
-    fn bind(&self, vars: &[VarDecl]) -> Checked<HashMap<String, SortId>> {
+    fn bind(&self, vars: &'d [VarDecl<'_>]) -> Checked<HashMap<&'d str, SortId>> {
         let mut scope = HashMap::new();
         for var in vars {
-            let sort = self.language.sort(&var.sort)?;
-            scope.insert(var.name.text.clone(), sort);
+            let sort = self.language.sort_of(&var.sort)?;
+            scope.insert(var.name.text.as_ref(), sort);
         }
         Ok(scope)
     }
@@ -327,27 +315,27 @@ impl Checker {
     /// The variables of a quantifier, which tarski adds one by one to the binding in force: a
     /// name already bound (a parameter, an outer quantifier's variable, or one earlier in the
     /// same list) is a duplicate definition.
-    fn bind_nested(&self, vars: &[VarDecl]) -> Checked<HashMap<String, SortId>> {
+    fn bind_nested(&self, vars: &'d [VarDecl<'_>]) -> Checked<HashMap<&'d str, SortId>> {
         let sorts = vars
             .iter()
-            .map(|var| self.language.sort(&var.sort))
+            .map(|var| self.language.sort_of(&var.sort))
             .collect::<Checked<Vec<_>>>()?;
         let mut scope = HashMap::new();
         for (var, sort) in vars.iter().zip(sorts) {
-            let bound = self.scopes.iter().any(|s| s.contains_key(&var.name.text));
-            if bound || scope.contains_key(&var.name.text) {
+            let bound = self.scopes.iter().any(|s| s.contains_key(&*var.name.text));
+            if bound || scope.contains_key(&*var.name.text) {
                 return Err(Rejection::new(
                     format!("variable `{}` is already bound here", shown(&var.name.text)),
                     var.name.span,
                 )
                 .help("tarski does not let a quantifier reuse the name of a parameter or of an enclosing quantifier's variable"));
             }
-            scope.insert(var.name.text.clone(), sort);
+            scope.insert(var.name.text.as_ref(), sort);
         }
         Ok(scope)
     }
 
-    fn action(&mut self, action: &Action) -> Checked<()> {
+    fn action(&mut self, action: &'d Action<'_>) -> Checked<()> {
         let scope = self.bind(&action.params)?;
         self.scopes = vec![scope];
         let result = self.action_body(action);
@@ -374,7 +362,7 @@ impl Checker {
                 .help("tarski rejects non-additive cost effects such as `decrease` or `assign`"));
             }
         }
-        if !self.actions.insert(action.name.text.clone()) {
+        if !self.actions.insert(action.name.text.as_ref()) {
             return Err(Rejection::new(
                 format!(
                     "duplicate definition of action `{}`",
@@ -387,7 +375,7 @@ impl Checker {
         Ok(())
     }
 
-    fn action_body(&mut self, action: &Action) -> Checked<Vec<EffectValue>> {
+    fn action_body(&mut self, action: &'d Action<'_>) -> Checked<Vec<EffectValue<'d>>> {
         if let Some(precondition) = &action.precondition {
             self.formula(precondition)?;
         }
@@ -398,7 +386,7 @@ impl Checker {
         Ok(effects)
     }
 
-    fn effect(&mut self, effect: &Effect, out: &mut Vec<EffectValue>) -> Checked<()> {
+    fn effect(&mut self, effect: &'d Effect<'_>, out: &mut Vec<EffectValue<'d>>) -> Checked<()> {
         match effect {
             Effect::Atomic(atomic) => {
                 let value = self.atomic_effect(atomic, false)?;
@@ -433,7 +421,11 @@ impl Checker {
         Ok(())
     }
 
-    fn atomic_effect(&mut self, effect: &AtomicEffect, conditional: bool) -> Checked<EffectValue> {
+    fn atomic_effect(
+        &mut self,
+        effect: &'d AtomicEffect<'_>,
+        conditional: bool,
+    ) -> Checked<EffectValue<'d>> {
         match effect {
             AtomicEffect::Add(atom) | AtomicEffect::Delete(atom) => {
                 self.atom(atom)?;
@@ -455,7 +447,7 @@ impl Checker {
             AtomicEffect::Update { op, lhs, rhs, span } => {
                 let lhs_value = self.term(lhs)?;
                 let rhs_value = self.term(rhs)?;
-                let symbol = match op.text.as_str() {
+                let symbol = match &*op.text {
                     "increase" => "+",
                     "decrease" => "-",
                     "scale-up" => "*",
@@ -471,7 +463,7 @@ impl Checker {
         }
     }
 
-    fn formula(&mut self, formula: &Formula) -> Checked<FormulaValue> {
+    fn formula(&mut self, formula: &'d Formula<'_>) -> Checked<FormulaValue> {
         match formula {
             Formula::Atom(atom) => {
                 self.atom(atom)?;
@@ -571,8 +563,8 @@ impl Checker {
         Ok(FormulaValue::Formula)
     }
 
-    fn atom(&mut self, atom: &Atom) -> Checked<()> {
-        let Some(sorts) = self.language.predicates.get(&atom.predicate.text).cloned() else {
+    fn atom(&mut self, atom: &'d Atom<'_>) -> Checked<()> {
+        let Some(sorts) = self.language.predicates.get(&*atom.predicate.text).cloned() else {
             return Err(Rejection::new(
                 format!("undefined predicate `{}`", shown(&atom.predicate.text)),
                 atom.predicate.span,
@@ -601,7 +593,12 @@ impl Checker {
         Ok(())
     }
 
-    fn expect_sort(&self, value: &TermValue, term: &Term, expected: SortId) -> Checked<()> {
+    fn expect_sort(
+        &self,
+        value: &TermValue<'d>,
+        term: &'d Term<'_>,
+        expected: SortId,
+    ) -> Checked<()> {
         if self.language.is_subtype(value.sort, expected) {
             return Ok(());
         }
@@ -616,9 +613,9 @@ impl Checker {
         .help("tarski checks argument types strictly; an untyped variable is an `object`"))
     }
 
-    fn term(&mut self, term: &Term) -> Checked<TermValue> {
+    fn term(&mut self, term: &'d Term<'_>) -> Checked<TermValue<'d>> {
         match term {
-            Term::Constant(name) => match self.language.constants.get(&name.text) {
+            Term::Constant(name) => match self.language.constants.get(&*name.text) {
                 Some(sort) => Ok(TermValue {
                     sort: *sort,
                     head: None,
@@ -651,7 +648,7 @@ impl Checker {
                     .scopes
                     .iter()
                     .rev()
-                    .find_map(|scope| scope.get(&name.text));
+                    .find_map(|scope| scope.get(&*name.text));
                 match sort {
                     Some(sort) => Ok(TermValue {
                         sort: *sort,
@@ -673,7 +670,8 @@ impl Checker {
                 *span,
             )),
             Term::Function { name, args, span } => {
-                let Some((sorts, result)) = self.language.functions.get(&name.text).cloned() else {
+                let Some((sorts, result)) = self.language.functions.get(&*name.text).cloned()
+                else {
                     return Err(Rejection::new(
                         format!("undefined function `{}`", shown(&name.text)),
                         name.span,
@@ -701,7 +699,7 @@ impl Checker {
                 }
                 Ok(TermValue {
                     sort: result,
-                    head: Some(name.text.clone()),
+                    head: Some(name.text.as_ref()),
                 })
             }
             Term::Arithmetic { op, lhs, rhs, span } => {
@@ -715,13 +713,13 @@ impl Checker {
     /// tarski's operator dispatch for a binary arithmetic function.
     fn arithmetic(
         &self,
-        symbol: &str,
-        lhs_value: &TermValue,
-        lhs: &Term,
-        rhs_value: &TermValue,
-        rhs: &Term,
+        symbol: &'d str,
+        lhs_value: &TermValue<'d>,
+        lhs: &'d Term<'_>,
+        rhs_value: &TermValue<'d>,
+        rhs: &'d Term<'_>,
         span: Span,
-    ) -> Checked<TermValue> {
+    ) -> Checked<TermValue<'d>> {
         let Some(real) = self.language.real else {
             return Err(Rejection::new(
                 format!(
@@ -741,7 +739,7 @@ impl Checker {
         self.expect_sort(rhs_value, rhs, real)?;
         Ok(TermValue {
             sort: real,
-            head: Some(symbol.to_string()),
+            head: Some(symbol),
         })
     }
 }
