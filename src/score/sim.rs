@@ -179,7 +179,59 @@ pub fn lcs_len<T: Symbol>(a: &[T], b: &[T]) -> usize {
     let suffix = common_suffix(a, b);
     let (a, b) = (&a[..a.len() - suffix], &b[..b.len() - suffix]);
     let (pattern, text) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    // Most predictions differ from their gold by a few edits: then Myers' algorithm, whose cost
+    // grows with the square of the distance, is far cheaper than the bit-parallel one, whose
+    // cost is the product of the lengths. It is given a quarter of that product in steps.
+    let bit_parallel_cost = text.len() * pattern.len().div_ceil(64);
+    if let Some(indel) = myers_indel(pattern, text, bit_parallel_cost / 4) {
+        return prefix + suffix + (pattern.len() + text.len() - indel) / 2;
+    }
     prefix + suffix + bit_parallel_lcs(pattern, text)
+}
+
+/// The InDel distance of `a` and `b` by Myers' greedy algorithm ("An O(ND) difference
+/// algorithm", 1986): for each distance `d`, the furthest point reached on every diagonal `k`
+/// (`x - y`) with `d` insertions and deletions, each followed along its run of equal
+/// symbols. `None` when that would take more than `budget` steps (a diagonal visited or a
+/// symbol compared counts as one).
+fn myers_indel<T: Symbol>(a: &[T], b: &[T], budget: usize) -> Option<usize> {
+    let (n, m) = (a.len(), b.len());
+    // Visiting the diagonals of distances up to `d` costs about d²/2 steps, and the distance
+    // is at least the difference of the lengths.
+    let most = (2 * budget).isqrt() + 1;
+    if n.abs_diff(m) > most {
+        return None;
+    }
+    let most = most.min(n + m);
+    // `furthest[k + most]`: the largest x reached on diagonal k.
+    let mut furthest = vec![0usize; 2 * most + 3];
+    let mut steps = 0usize;
+    for d in 0..=most {
+        for k in (-(d as isize)..=d as isize).step_by(2) {
+            let at = (k + most as isize + 1) as usize;
+            let mut x =
+                if k == -(d as isize) || (k != d as isize && furthest[at - 1] < furthest[at + 1]) {
+                    furthest[at + 1]
+                } else {
+                    furthest[at - 1] + 1
+                };
+            let mut y = (x as isize - k) as usize;
+            let start = x;
+            while x < n && y < m && a[x] == b[y] {
+                x += 1;
+                y += 1;
+            }
+            steps += 1 + (x - start);
+            furthest[at] = x;
+            if x >= n && y >= m {
+                return Some(d);
+            }
+        }
+        if steps > budget {
+            return None;
+        }
+    }
+    None
 }
 
 /// The length of the common prefix, compared a block at a time.
@@ -392,7 +444,9 @@ fn all_matched(v: &[u64], last_mask: u64) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{lcs_len, purge_comments, ratio, squeeze, squeeze_ascii, text2world_sim};
+    use super::{
+        lcs_len, myers_indel, purge_comments, ratio, squeeze, squeeze_ascii, text2world_sim,
+    };
 
     /// The textbook quadratic LCS table.
     fn lcs_table(a: &[char], b: &[char]) -> usize {
@@ -468,6 +522,49 @@ mod tests {
                 .collect();
             assert_eq!(lcs_len(&a, &b), lcs_table(&a, &b), "a={a:?} b={b:?}");
             assert_eq!(lcs_len(&b, &a), lcs_table(&a, &b));
+        }
+    }
+
+    #[test]
+    fn myers_distance_is_the_indel_distance_of_the_quadratic_table() {
+        let mut rng = Rng(0x5851_f42d_4c95_7f2d);
+        let alphabets: [&[char]; 2] = [&['a', 'b'], &['(', ')', 'a', 'n', 'd', '?', 'x', ' ']];
+        for round in 0..800 {
+            let alphabet = alphabets[round % 2];
+            let len_a = rng.below(if round % 7 == 0 { 200 } else { 30 }) as usize;
+            let a: Vec<char> = (0..len_a)
+                .map(|_| alphabet[rng.below(alphabet.len() as u64) as usize])
+                .collect();
+            // Half the time `b` is `a` with a few edits, as predictions are.
+            let b: Vec<char> = if round % 2 == 0 {
+                let mut b = a.clone();
+                for _ in 0..rng.below(6) {
+                    let at = rng.below(b.len() as u64 + 1) as usize;
+                    if rng.below(2) == 0 && at < b.len() {
+                        b.remove(at);
+                    } else {
+                        b.insert(at, alphabet[rng.below(alphabet.len() as u64) as usize]);
+                    }
+                }
+                b
+            } else {
+                let len_b = rng.below(40) as usize;
+                (0..len_b)
+                    .map(|_| alphabet[rng.below(alphabet.len() as u64) as usize])
+                    .collect()
+            };
+            let indel = a.len() + b.len() - 2 * lcs_table(&a, &b);
+            assert_eq!(
+                myers_indel(&a, &b, usize::MAX / 4),
+                Some(indel),
+                "{a:?} {b:?}"
+            );
+            assert_eq!(myers_indel(&b, &a, usize::MAX / 4), Some(indel));
+            // With a small budget it gives up rather than answer wrongly.
+            if let Some(found) = myers_indel(&a, &b, 10) {
+                assert_eq!(found, indel);
+            }
+            assert_eq!(lcs_len(&a, &b), lcs_table(&a, &b));
         }
     }
 
