@@ -102,8 +102,8 @@ fn squeeze_ascii(text: &[u8]) -> Vec<u8> {
     for &b in text {
         out[len] = b;
         match ASCII_CLASSES[usize::from(b & 0x7f)] {
-            Class::Kept => len += 1,
-            Class::Space => {}
+            // No branch between ordinary bytes and spaces, which alternate unpredictably.
+            class @ (Class::Kept | Class::Space) => len += usize::from(class == Class::Kept),
             Class::Newline => {
                 if let Some(start) = comment.take() {
                     len = start;

@@ -37,18 +37,31 @@ impl<'a> Parser<'a> {
     }
 
     /// The token `k` places ahead; the last token (`Eof` or `Error`) repeats forever.
+    #[inline]
     fn peek(&mut self, k: usize) -> Token {
+        match self.tokens.get(self.at + k) {
+            Some(&token) => token,
+            None => self.peek_further(k),
+        }
+    }
+
+    /// [`Parser::peek`] past the tokens lexed so far: lexes a few more (reading ahead never
+    /// changes what the parser sees, since the stream ends at the first unreadable text).
+    #[cold]
+    fn peek_further(&mut self, k: usize) -> Token {
+        const AHEAD: usize = 32;
         let wanted = self.at + k;
-        while self.tokens.len() <= wanted {
+        while self.tokens.len() <= wanted + AHEAD {
             if let Some(last) = self.tokens.last()
                 && matches!(last.kind, Kind::Eof | Kind::Error)
             {
-                return *last;
+                break;
             }
             let token = self.lexer.next_token();
             self.tokens.push(token);
         }
-        self.tokens[wanted]
+        let last = self.tokens.len() - 1;
+        self.tokens[wanted.min(last)]
     }
 
     fn kind(&mut self, k: usize) -> Kind {
