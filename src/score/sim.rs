@@ -12,7 +12,7 @@
 //! they no longer change the state, and the scan stops once every pattern position is matched,
 //! so hostile inputs (megabytes of `(`, or one long name) cost time linear in their length.
 
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 /// python-Levenshtein's `ratio(a, b)`: `1.0 - InDel(a, b) / (len(a) + len(b))` over Unicode code
 /// points, and `1.0` for two empty strings.

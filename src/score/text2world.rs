@@ -20,8 +20,8 @@ use crate::diagnostics::Diagnostic;
 use crate::text2world::python;
 use crate::text2world::strings::{DomainStrings, domain_strings};
 use crate::text2world::tarski::check;
+use foldhash::{HashMap, HashMapExt};
 use serde::Serialize;
-use std::collections::HashMap;
 use std::fmt;
 
 /// The official scorer's result for one (gold, prediction) pair, with notes on how the F1

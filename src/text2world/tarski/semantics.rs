@@ -7,7 +7,7 @@ use super::syntax::{
 };
 use super::{Rejection, shown};
 use crate::ast::Span;
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 type Checked<T> = Result<T, Rejection>;
 
@@ -28,12 +28,23 @@ struct Language<'d> {
     sort_index: HashMap<&'d str, SortId>,
     /// Every sort, predicate, function and constant name: one namespace.
     global: HashSet<&'d str>,
-    predicates: HashMap<&'d str, Vec<SortId>>,
-    functions: HashMap<&'d str, (Vec<SortId>, SortId)>,
+    /// A predicate's argument sorts, as a range of `signatures`.
+    predicates: HashMap<&'d str, Signature>,
+    /// A function's argument sorts, as a range of `signatures`, and its result sort.
+    functions: HashMap<&'d str, (Signature, SortId)>,
+    /// The argument sorts of every predicate and function, one after the other.
+    signatures: Vec<SortId>,
     constants: HashMap<&'d str, SortId>,
     /// The arithmetic theory: `Real`, `Integer`, `Natural`, `+ - * /` and `< <= > >=`.
     real: Option<SortId>,
     integer: Option<SortId>,
+}
+
+/// Where the argument sorts of a predicate or function are in [`Language::signatures`].
+#[derive(Clone, Copy)]
+struct Signature {
+    start: usize,
+    len: usize,
 }
 
 /// What a term evaluates to: its sort and, for a compound term, its head symbol.
@@ -67,6 +78,7 @@ impl<'d> Language<'d> {
             global: HashSet::new(),
             predicates: HashMap::new(),
             functions: HashMap::new(),
+            signatures: Vec::new(),
             constants: HashMap::new(),
             real: None,
             integer: None,
@@ -118,6 +130,19 @@ impl<'d> Language<'d> {
         self.sort(&name.text, name.span)
     }
 
+    fn signature(&mut self, sorts: &[SortId]) -> Signature {
+        let start = self.signatures.len();
+        self.signatures.extend_from_slice(sorts);
+        Signature {
+            start,
+            len: sorts.len(),
+        }
+    }
+
+    fn sorts_of(&self, signature: Signature) -> &[SortId] {
+        &self.signatures[signature.start..signature.start + signature.len]
+    }
+
     fn is_subtype(&self, sort: SortId, of: SortId) -> bool {
         let mut current = Some(sort);
         let mut steps = 0;
@@ -165,16 +190,22 @@ pub fn check(domain: &Domain<'_>) -> Checked<()> {
     let mut checker = Checker {
         language: Language::new(),
         scopes: Vec::new(),
+        depth: 0,
         actions: HashSet::new(),
+        values: Vec::new(),
     };
     checker.domain(domain)
 }
 
 struct Checker<'d> {
     language: Language<'d>,
-    /// Variable bindings, innermost last; empty outside actions.
+    /// Variable bindings, innermost last: the first `depth` maps (the others are kept for
+    /// reuse); none outside actions.
     scopes: Vec<HashMap<&'d str, SortId>>,
+    depth: usize,
     actions: HashSet<&'d str>,
+    /// The values of the arguments being checked, a stack shared by nested terms.
+    values: Vec<TermValue<'d>>,
 }
 
 impl<'d> Checker<'d> {
@@ -201,7 +232,8 @@ impl<'d> Checker<'d> {
             let own = self.language.predicates.contains_key(name);
             self.language
                 .check_new_name(name, predicate.name.span, "predicate", own)?;
-            self.language.predicates.insert(name, sorts);
+            let signature = self.language.signature(&sorts);
+            self.language.predicates.insert(name, signature);
             self.language.global.insert(name);
         }
         for function in &domain.functions {
@@ -296,50 +328,75 @@ impl<'d> Checker<'d> {
             Some(sort) => self.language.sort_of(sort)?,
             None => self.language.sort("number", function.name.span)?,
         };
-        self.language.functions.insert(name, (args, sort));
+        let signature = self.language.signature(&args);
+        self.language.functions.insert(name, (signature, sort));
         self.language.global.insert(name);
         Ok(())
     }
 
-    /// The variables of an action's parameter list: a repeated name silently takes the last
-    /// declaration's type (tarski's `VariableBinding` is a dictionary).
-    fn bind(&self, vars: &'d [VarDecl<'_>]) -> Checked<HashMap<&'d str, SortId>> {
-        let mut scope = HashMap::new();
-        for var in vars {
-            let sort = self.language.sort_of(&var.sort)?;
+    /// The variables of an action's parameter list become the only scope: a repeated name
+    /// silently takes the last declaration's type (tarski's `VariableBinding` is a dictionary).
+    fn bind(&mut self, vars: &'d [VarDecl<'_>]) -> Checked<()> {
+        self.depth = 0;
+        let sorts = self.sorts_of_variables(vars)?;
+        let scope = self.next_scope();
+        for (var, sort) in vars.iter().zip(sorts) {
             scope.insert(var.name.text.as_ref(), sort);
         }
-        Ok(scope)
+        self.depth = 1;
+        Ok(())
     }
 
-    /// The variables of a quantifier, which tarski adds one by one to the binding in force: a
-    /// name already bound (a parameter, an outer quantifier's variable, or one earlier in the
-    /// same list) is a duplicate definition.
-    fn bind_nested(&self, vars: &'d [VarDecl<'_>]) -> Checked<HashMap<&'d str, SortId>> {
-        let sorts = vars
-            .iter()
-            .map(|var| self.language.sort_of(&var.sort))
-            .collect::<Checked<Vec<_>>>()?;
-        let mut scope = HashMap::new();
+    /// The variables of a quantifier become a scope inside the current ones; tarski adds them
+    /// one by one to the binding in force, so a name already bound (a parameter, an outer
+    /// quantifier's variable, or one earlier in the same list) is a duplicate definition.
+    /// [`Checker::leave`] ends the scope.
+    fn bind_nested(&mut self, vars: &'d [VarDecl<'_>]) -> Checked<()> {
+        let sorts = self.sorts_of_variables(vars)?;
+        let depth = self.depth;
+        self.next_scope();
+        let (outer, inner) = self.scopes.split_at_mut(depth);
+        let scope = &mut inner[0];
         for (var, sort) in vars.iter().zip(sorts) {
-            let bound = self.scopes.iter().any(|s| s.contains_key(&*var.name.text));
-            if bound || scope.contains_key(&*var.name.text) {
+            let name: &str = &var.name.text;
+            if outer.iter().any(|s| s.contains_key(name)) || scope.contains_key(name) {
                 return Err(Rejection::new(
-                    format!("variable `{}` is already bound here", shown(&var.name.text)),
+                    format!("variable `{}` is already bound here", shown(name)),
                     var.name.span,
                 )
                 .help("tarski does not let a quantifier reuse the name of a parameter or of an enclosing quantifier's variable"));
             }
-            scope.insert(var.name.text.as_ref(), sort);
+            scope.insert(name, sort);
         }
-        Ok(scope)
+        self.depth += 1;
+        Ok(())
+    }
+
+    fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    /// The sorts of the variables' types, in order; the first undefined type is the error.
+    fn sorts_of_variables(&self, vars: &[VarDecl]) -> Checked<Vec<SortId>> {
+        vars.iter()
+            .map(|var| self.language.sort_of(&var.sort))
+            .collect()
+    }
+
+    /// The map of the scope after the current ones, emptied (the maps are kept for reuse).
+    fn next_scope(&mut self) -> &mut HashMap<&'d str, SortId> {
+        if self.scopes.len() <= self.depth {
+            self.scopes.push(HashMap::new());
+        }
+        let scope = &mut self.scopes[self.depth];
+        scope.clear();
+        scope
     }
 
     fn action(&mut self, action: &'d Action<'_>) -> Checked<()> {
-        let scope = self.bind(&action.params)?;
-        self.scopes = vec![scope];
+        self.bind(&action.params)?;
         let result = self.action_body(action);
-        self.scopes.clear();
+        self.depth = 0;
         let effects = result?;
         for effect in &effects {
             let Some((lhs, rhs)) = &effect.functional else {
@@ -402,13 +459,12 @@ impl<'d> Checker<'d> {
                 out.extend(values);
             }
             Effect::Forall { vars, body, span } => {
-                let scope = self.bind_nested(vars)?;
-                self.scopes.push(scope);
+                self.bind_nested(vars)?;
                 let mut inner = Vec::new();
                 let result = body
                     .iter()
                     .try_for_each(|effect| self.effect(effect, &mut inner));
-                self.scopes.pop();
+                self.leave();
                 result?;
                 // A universal effect is not a functional effect: cost processing skips it.
                 out.push(EffectValue {
@@ -470,43 +526,37 @@ impl<'d> Checker<'d> {
                 Ok(FormulaValue::Formula)
             }
             Formula::And(parts, span) => {
-                let mut values = Vec::new();
-                for part in parts {
-                    values.push(self.formula(part)?);
-                }
-                match values.len() {
+                let (count, first, empty) = self.formulas(parts)?;
+                match count {
                     0 => Ok(FormulaValue::EmptyAnd),
-                    1 => Ok(values.first().copied().unwrap_or(FormulaValue::Formula)),
-                    _ => self.compound(&values, "and", *span),
+                    1 => Ok(first),
+                    _ => self.compound(empty, "and", *span),
                 }
             }
             Formula::Or(parts, span) => {
-                let mut values = Vec::new();
-                for part in parts {
-                    values.push(self.formula(part)?);
-                }
-                if values.len() < 2 {
+                let (count, _, empty) = self.formulas(parts)?;
+                if count < 2 {
                     return Err(Rejection::new(
                         "tarski requires at least two disjuncts in `or`",
                         *span,
                     ));
                 }
-                self.compound(&values, "or", *span)
+                self.compound(empty, "or", *span)
             }
             Formula::Not(inner, span) => {
                 let value = self.formula(inner)?;
-                self.compound(&[value], "not", *span)
+                self.compound(value == FormulaValue::EmptyAnd, "not", *span)
             }
             Formula::Imply(lhs, rhs, span) => {
                 let lhs = self.formula(lhs)?;
                 let rhs = self.formula(rhs)?;
-                self.compound(&[lhs, rhs], "imply", *span)
+                let empty = lhs == FormulaValue::EmptyAnd || rhs == FormulaValue::EmptyAnd;
+                self.compound(empty, "imply", *span)
             }
             Formula::Exists(vars, body, span) | Formula::Forall(vars, body, span) => {
-                let scope = self.bind_nested(vars)?;
-                self.scopes.push(scope);
+                self.bind_nested(vars)?;
                 let value = self.formula(body);
-                self.scopes.pop();
+                self.leave();
                 let value = value?;
                 if vars.is_empty() {
                     return Err(Rejection::new(
@@ -546,14 +596,25 @@ impl<'d> Checker<'d> {
         }
     }
 
-    /// A `CompoundFormula`: tarski checks that every part is a formula.
-    fn compound(
-        &self,
-        parts: &[FormulaValue],
-        connective: &str,
-        span: Span,
-    ) -> Checked<FormulaValue> {
-        if parts.contains(&FormulaValue::EmptyAnd) {
+    /// The parts of an `and` or `or`, in order: how many, the first one's value, and whether
+    /// one is an empty `(and)`.
+    fn formulas(&mut self, parts: &'d [Formula<'_>]) -> Checked<(usize, FormulaValue, bool)> {
+        let mut first = FormulaValue::Formula;
+        let mut empty = false;
+        for (i, part) in parts.iter().enumerate() {
+            let value = self.formula(part)?;
+            if i == 0 {
+                first = value;
+            }
+            empty |= value == FormulaValue::EmptyAnd;
+        }
+        Ok((parts.len(), first, empty))
+    }
+
+    /// A `CompoundFormula`: tarski checks that every part is a formula, which an empty `(and)`
+    /// is not.
+    fn compound(&self, empty_part: bool, connective: &str, span: Span) -> Checked<FormulaValue> {
+        if empty_part {
             return Err(Rejection::new(
                 format!("tarski cannot use an empty `(and)` inside `{connective}`"),
                 span,
@@ -564,32 +625,51 @@ impl<'d> Checker<'d> {
     }
 
     fn atom(&mut self, atom: &'d Atom<'_>) -> Checked<()> {
-        let Some(sorts) = self.language.predicates.get(&*atom.predicate.text).cloned() else {
+        let Some(&signature) = self.language.predicates.get(&*atom.predicate.text) else {
             return Err(Rejection::new(
                 format!("undefined predicate `{}`", shown(&atom.predicate.text)),
                 atom.predicate.span,
             )
             .help("declare it in `:predicates`"));
         };
-        let mut values = Vec::new();
-        for arg in &atom.args {
-            values.push(self.term(arg)?);
-        }
-        if sorts.len() != values.len() {
+        let start = self.arguments(&atom.args)?;
+        if signature.len != atom.args.len() {
             return Err(Rejection::new(
                 format!(
                     "predicate `{}` takes {} argument{}, {} given",
                     shown(&atom.predicate.text),
-                    sorts.len(),
-                    if sorts.len() == 1 { "" } else { "s" },
-                    values.len()
+                    signature.len,
+                    if signature.len == 1 { "" } else { "s" },
+                    atom.args.len()
                 ),
                 atom.span,
             ));
         }
-        for ((value, term), expected) in values.iter().zip(&atom.args).zip(&sorts) {
+        self.expect_sorts(start, &atom.args, signature)
+    }
+
+    /// Evaluates `args` in order onto the stack of values; where their values start.
+    fn arguments(&mut self, args: &'d [Term<'_>]) -> Checked<usize> {
+        let start = self.values.len();
+        for arg in args {
+            let value = self.term(arg)?;
+            self.values.push(value);
+        }
+        Ok(start)
+    }
+
+    /// Checks the values from `start` on against the signature's sorts, in order, and pops them.
+    fn expect_sorts(
+        &mut self,
+        start: usize,
+        args: &'d [Term<'_>],
+        signature: Signature,
+    ) -> Checked<()> {
+        let sorts = self.language.sorts_of(signature);
+        for ((value, term), expected) in self.values[start..].iter().zip(args).zip(sorts) {
             self.expect_sort(value, term, *expected)?;
         }
+        self.values.truncate(start);
         Ok(())
     }
 
@@ -644,8 +724,7 @@ impl<'d> Checker<'d> {
                 }
             }
             Term::Variable(name) => {
-                let sort = self
-                    .scopes
+                let sort = self.scopes[..self.depth]
                     .iter()
                     .rev()
                     .find_map(|scope| scope.get(&*name.text));
@@ -670,33 +749,27 @@ impl<'d> Checker<'d> {
                 *span,
             )),
             Term::Function { name, args, span } => {
-                let Some((sorts, result)) = self.language.functions.get(&*name.text).cloned()
-                else {
+                let Some(&(signature, result)) = self.language.functions.get(&*name.text) else {
                     return Err(Rejection::new(
                         format!("undefined function `{}`", shown(&name.text)),
                         name.span,
                     )
                     .help("declare it in `:functions`"));
                 };
-                let mut values = Vec::new();
-                for arg in args {
-                    values.push(self.term(arg)?);
-                }
-                if sorts.len() != values.len() {
+                let start = self.arguments(args)?;
+                if signature.len != args.len() {
                     return Err(Rejection::new(
                         format!(
                             "function `{}` takes {} argument{}, {} given",
                             shown(&name.text),
-                            sorts.len(),
-                            if sorts.len() == 1 { "" } else { "s" },
-                            values.len()
+                            signature.len,
+                            if signature.len == 1 { "" } else { "s" },
+                            args.len()
                         ),
                         *span,
                     ));
                 }
-                for ((value, term), expected) in values.iter().zip(args).zip(&sorts) {
-                    self.expect_sort(value, term, *expected)?;
-                }
+                self.expect_sorts(start, args, signature)?;
                 Ok(TermValue {
                     sort: result,
                     head: Some(name.text.as_ref()),
