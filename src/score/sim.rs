@@ -3,21 +3,29 @@
 //! python-Levenshtein 0.25.1 delegates `ratio` to rapidfuzz's `Indel.normalized_similarity`,
 //! which computes `1.0 - InDel / (len1 + len2)` in that float order (not
 //! `(len1 + len2 - InDel) / (len1 + len2)`, which rounds differently). InDel, the edit distance
-//! with insertions and deletions only, is `len1 + len2 - 2 * LCS`; the LCS length comes from the
-//! bit-parallel algorithm of Allison–Dix and Hyyrö, one machine word per 64 code points of the
-//! shorter string, so even long domains take microseconds.
+//! with insertions and deletions only, is `len1 + len2 - 2 * LCS`.
+//!
+//! The LCS length comes from the bit-parallel algorithm of Allison–Dix and Hyyrö, one machine
+//! word per 64 code points of the shorter string, after what cannot change the result is taken
+//! away: the common prefix and suffix (a prediction is mostly its gold with a few edits), and
+//! the pattern's code points that the text never uses. Runs of one code point stop costing once
+//! they no longer change the state, and the scan stops once every pattern position is matched,
+//! so hostile inputs (megabytes of `(`, or one long name) cost time linear in their length.
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 /// python-Levenshtein's `ratio(a, b)`: `1.0 - InDel(a, b) / (len(a) + len(b))` over Unicode code
 /// points, and `1.0` for two empty strings.
 pub fn ratio(a: &str, b: &str) -> f64 {
+    if a.is_ascii() && b.is_ascii() {
+        return ratio_of(a.as_bytes(), b.as_bytes());
+    }
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    ratio_chars(&a, &b)
+    ratio_of(&a, &b)
 }
 
-fn ratio_chars(a: &[char], b: &[char]) -> f64 {
+fn ratio_of<T: Symbol>(a: &[T], b: &[T]) -> f64 {
     let total = a.len() + b.len();
     if total == 0 {
         return 1.0;
@@ -29,9 +37,17 @@ fn ratio_chars(a: &[char], b: &[char]) -> f64 {
 /// Text2World's SIM before rounding: both texts lose their comments (`_purge_comments`) and
 /// every Unicode whitespace character (`re.sub(r'\s+', '', …)`), then [`ratio`].
 pub fn text2world_sim(gold: &str, pred: &str) -> f64 {
-    let gold = squeeze(&purge_comments(gold));
-    let pred = squeeze(&purge_comments(pred));
-    ratio_chars(&gold, &pred)
+    if gold.is_ascii() && pred.is_ascii() {
+        ratio_of(
+            &squeeze_ascii(gold.as_bytes()),
+            &squeeze_ascii(pred.as_bytes()),
+        )
+    } else {
+        ratio_of(
+            &squeeze(gold.chars(), gold.len()),
+            &squeeze(pred.chars(), pred.len()),
+        )
+    }
 }
 
 /// The `_purge_comments` loop of Text2World's `utils/pddl.py`: while `;(.*)\n` matches, cut
@@ -52,83 +68,385 @@ pub fn purge_comments(text: &str) -> String {
     out
 }
 
-/// The code points of `text` without those Python's `re` matches with `\s` (the characters for
-/// which `str.isspace()` holds).
-fn squeeze(text: &str) -> Vec<char> {
-    text.chars()
-        .filter(|&c| !crate::text2world::python::isspace(c))
-        .collect()
+/// The code points SIM compares: [`purge_comments`], then without those Python's `re` matches
+/// with `\s` (the characters for which `str.isspace()` holds), in one pass over the text.
+fn squeeze<T: Symbol>(text: impl Iterator<Item = T>, capacity: usize) -> Vec<T> {
+    let mut out = Vec::with_capacity(capacity);
+    // Where the current line's comment starts in `out`: it goes if a `\n` ends the line.
+    let mut comment: Option<usize> = None;
+    for symbol in text {
+        match class(symbol.code()) {
+            Class::Kept => out.push(symbol),
+            Class::Space => {}
+            Class::Newline => {
+                if let Some(start) = comment.take() {
+                    out.truncate(start);
+                }
+            }
+            Class::Semicolon => {
+                if comment.is_none() {
+                    comment = Some(out.len());
+                }
+                out.push(symbol);
+            }
+        }
+    }
+    out
+}
+
+/// [`squeeze`] for ASCII text, with one table look-up and no branch per ordinary byte.
+fn squeeze_ascii(text: &[u8]) -> Vec<u8> {
+    let mut out = vec![0u8; text.len()];
+    let mut len = 0;
+    let mut comment: Option<usize> = None;
+    for &b in text {
+        out[len] = b;
+        match ASCII_CLASSES[usize::from(b & 0x7f)] {
+            // No branch between ordinary bytes and spaces, which alternate unpredictably.
+            class @ (Class::Kept | Class::Space) => len += usize::from(class == Class::Kept),
+            Class::Newline => {
+                if let Some(start) = comment.take() {
+                    len = start;
+                }
+            }
+            Class::Semicolon => {
+                comment.get_or_insert(len);
+                len += 1;
+            }
+        }
+    }
+    out.truncate(len);
+    out
+}
+
+/// What [`squeeze`] does with a code point.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Class {
+    Kept,
+    /// Python's `str.isspace()`, but `\n`.
+    Space,
+    Newline,
+    Semicolon,
+}
+
+/// The class of every ASCII code point.
+const ASCII_CLASSES: [Class; 128] = {
+    let mut classes = [Class::Kept; 128];
+    let spaces: [u8; 9] = [b' ', b'\t', 0x0b, 0x0c, b'\r', 0x1c, 0x1d, 0x1e, 0x1f];
+    let mut i = 0;
+    while i < spaces.len() {
+        classes[spaces[i] as usize] = Class::Space;
+        i += 1;
+    }
+    classes[b'\n' as usize] = Class::Newline;
+    classes[b';' as usize] = Class::Semicolon;
+    classes
+};
+
+#[inline]
+fn class(code: u32) -> Class {
+    match ASCII_CLASSES.get(code as usize) {
+        Some(&class) => class,
+        None if char::from_u32(code).is_some_and(crate::text2world::python::isspace) => {
+            Class::Space
+        }
+        None => Class::Kept,
+    }
+}
+
+/// What the LCS compares: bytes of ASCII text, or code points.
+pub trait Symbol: Copy + Eq + std::hash::Hash {
+    fn code(self) -> u32;
+}
+
+impl Symbol for u8 {
+    fn code(self) -> u32 {
+        u32::from(self)
+    }
+}
+
+impl Symbol for char {
+    fn code(self) -> u32 {
+        u32::from(self)
+    }
 }
 
 /// The length of a longest common subsequence of `a` and `b`.
-///
-/// Bit-parallel (Hyyrö 2004): the shorter string is the pattern; bit `i` of `V` is 1 while
-/// pattern position `i` is not yet matched. For each character `c` of the text, with `M` the
-/// positions of `c` in the pattern, `V ← (V + (V & M)) | (V & !M)`, the addition carrying across
-/// words. The LCS length is the number of zero bits in the pattern's span of `V`.
-pub fn lcs_len(a: &[char], b: &[char]) -> usize {
+pub fn lcs_len<T: Symbol>(a: &[T], b: &[T]) -> usize {
+    // A common prefix or suffix is part of some longest common subsequence.
+    let prefix = common_prefix(a, b);
+    let (a, b) = (&a[prefix..], &b[prefix..]);
+    let suffix = common_suffix(a, b);
+    let (a, b) = (&a[..a.len() - suffix], &b[..b.len() - suffix]);
     let (pattern, text) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    // Most predictions differ from their gold by a few edits: then Myers' algorithm, whose cost
+    // grows with the square of the distance, is far cheaper than the bit-parallel one, whose
+    // cost is the product of the lengths. It is given a quarter of that product in steps.
+    let bit_parallel_cost = text.len() * pattern.len().div_ceil(64);
+    if let Some(indel) = myers_indel(pattern, text, bit_parallel_cost / 4) {
+        return prefix + suffix + (pattern.len() + text.len() - indel) / 2;
+    }
+    prefix + suffix + bit_parallel_lcs(pattern, text)
+}
+
+/// The InDel distance of `a` and `b` by Myers' greedy algorithm ("An O(ND) difference
+/// algorithm", 1986): for each distance `d`, the furthest point reached on every diagonal `k`
+/// (`x - y`) with `d` insertions and deletions, each followed along its run of equal
+/// symbols. `None` when that would take more than `budget` steps (a diagonal visited or a
+/// symbol compared counts as one).
+fn myers_indel<T: Symbol>(a: &[T], b: &[T], budget: usize) -> Option<usize> {
+    let (n, m) = (a.len(), b.len());
+    // Visiting the diagonals of distances up to `d` costs about d²/2 steps, and the distance
+    // is at least the difference of the lengths.
+    let most = (2 * budget).isqrt() + 1;
+    if n.abs_diff(m) > most {
+        return None;
+    }
+    let most = most.min(n + m);
+    // `furthest[k + most]`: the largest x reached on diagonal k.
+    let mut furthest = vec![0usize; 2 * most + 3];
+    let mut steps = 0usize;
+    for d in 0..=most {
+        for k in (-(d as isize)..=d as isize).step_by(2) {
+            let at = (k + most as isize + 1) as usize;
+            let mut x =
+                if k == -(d as isize) || (k != d as isize && furthest[at - 1] < furthest[at + 1]) {
+                    furthest[at + 1]
+                } else {
+                    furthest[at - 1] + 1
+                };
+            let mut y = (x as isize - k) as usize;
+            let start = x;
+            while x < n && y < m && a[x] == b[y] {
+                x += 1;
+                y += 1;
+            }
+            steps += 1 + (x - start);
+            furthest[at] = x;
+            if x >= n && y >= m {
+                return Some(d);
+            }
+        }
+        if steps > budget {
+            return None;
+        }
+    }
+    None
+}
+
+/// The length of the common prefix, compared a block at a time.
+fn common_prefix<T: Symbol>(a: &[T], b: &[T]) -> usize {
+    const BLOCK: usize = 32;
+    let (mut a_blocks, mut b_blocks) = (a.chunks_exact(BLOCK), b.chunks_exact(BLOCK));
+    let mut same = 0;
+    while let (Some(x), Some(y)) = (a_blocks.next(), b_blocks.next()) {
+        if x != y {
+            break;
+        }
+        same += BLOCK;
+    }
+    same + a[same..]
+        .iter()
+        .zip(&b[same..])
+        .take_while(|(x, y)| x == y)
+        .count()
+}
+
+/// The length of the common suffix, compared a block at a time.
+fn common_suffix<T: Symbol>(a: &[T], b: &[T]) -> usize {
+    const BLOCK: usize = 32;
+    let (mut a_blocks, mut b_blocks) = (a.rchunks_exact(BLOCK), b.rchunks_exact(BLOCK));
+    let mut same = 0;
+    while let (Some(x), Some(y)) = (a_blocks.next(), b_blocks.next()) {
+        if x != y {
+            break;
+        }
+        same += BLOCK;
+    }
+    let (a, b) = (&a[..a.len() - same], &b[..b.len() - same]);
+    same + a
+        .iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count()
+}
+
+/// No row: a code point the pattern does not hold.
+const NO_ROW: u32 = u32::MAX;
+
+/// The rows of the match masks: one per distinct code point of the pattern, found through a
+/// table for ASCII and a map for the rest.
+struct Alphabet {
+    ascii: [u32; 128],
+    other: HashMap<u32, u32>,
+    rows: u32,
+}
+
+impl Alphabet {
+    fn new() -> Alphabet {
+        Alphabet {
+            ascii: [NO_ROW; 128],
+            other: HashMap::new(),
+            rows: 0,
+        }
+    }
+
+    #[inline]
+    fn row(&self, code: u32) -> u32 {
+        match self.ascii.get(code as usize) {
+            Some(&row) => row,
+            None => self.other.get(&code).copied().unwrap_or(NO_ROW),
+        }
+    }
+
+    /// The row of `code`, made when it has none.
+    fn insert(&mut self, code: u32) -> u32 {
+        let slot = match self.ascii.get_mut(code as usize) {
+            Some(slot) => slot,
+            None => self.other.entry(code).or_insert(NO_ROW),
+        };
+        if *slot == NO_ROW {
+            *slot = self.rows;
+            self.rows += 1;
+        }
+        *slot
+    }
+}
+
+/// `pattern` without the code points `text` never uses, which no common subsequence holds.
+fn used_in<T: Symbol>(pattern: &[T], text: &[T]) -> Vec<T> {
+    let mut ascii = [false; 128];
+    let mut other = HashSet::new();
+    for &c in text {
+        match ascii.get_mut(c.code() as usize) {
+            Some(seen) => *seen = true,
+            None => {
+                other.insert(c.code());
+            }
+        }
+    }
+    pattern
+        .iter()
+        .copied()
+        .filter(|c| {
+            ascii
+                .get(c.code() as usize)
+                .copied()
+                .unwrap_or_else(|| other.contains(&c.code()))
+        })
+        .collect()
+}
+
+/// The LCS length of `pattern` and `text`, bit-parallel (Hyyrö 2004).
+///
+/// Bit `i` of `V` is 1 while pattern position `i` is not yet matched. For each character `c` of
+/// the text, with `M` the positions of `c` in the pattern, `V ← (V + (V & M)) | (V & !M)`, the
+/// addition carrying across words. The LCS length is the number of zero bits of `V`.
+///
+/// When `V & M` is 0, `V` stays as it is: so the rest of a run of `c` can be skipped. Once
+/// every pattern position is matched nothing changes any more, so the scan stops.
+fn bit_parallel_lcs<T: Symbol>(pattern: &[T], text: &[T]) -> usize {
+    if pattern.is_empty() {
+        return 0;
+    }
+    // A text much longer than the pattern is where dropping the pattern's unusable positions
+    // pays (and lets the scan stop early); elsewhere it would cost more than it saves.
+    let filtered;
+    let pattern = if text.len() > 4 * pattern.len() {
+        filtered = used_in(pattern, text);
+        filtered.as_slice()
+    } else {
+        pattern
+    };
     if pattern.is_empty() {
         return 0;
     }
     let words = pattern.len().div_ceil(64);
-    // One mask row per distinct character of the pattern; ASCII characters find their row
-    // through a table, the others through a map.
-    let mut ascii: [u32; 128] = [u32::MAX; 128];
-    let mut other: HashMap<char, u32> = HashMap::new();
+    let mut alphabet = Alphabet::new();
     let mut masks: Vec<u64> = Vec::new();
     for (i, &c) in pattern.iter().enumerate() {
-        let slot = if (c as u32) < 128 {
-            &mut ascii[c as usize]
-        } else {
-            other.entry(c).or_insert(u32::MAX)
-        };
-        if *slot == u32::MAX {
-            *slot = (masks.len() / words) as u32;
-            masks.resize(masks.len() + words, 0);
+        let row = alphabet.insert(c.code()) as usize;
+        if masks.len() < (row + 1) * words {
+            masks.resize((row + 1) * words, 0);
         }
-        let row = *slot as usize * words;
-        masks[row + i / 64] |= 1u64 << (i % 64);
+        masks[row * words + i / 64] |= 1u64 << (i % 64);
+    }
+    // Bits past the pattern's end start at 0: they only ever receive carries, which move up.
+    let tail = pattern.len() % 64;
+    let last_mask = if tail == 0 {
+        u64::MAX
+    } else {
+        (1u64 << tail) - 1
+    };
+    if words == 1 {
+        let mut v = last_mask;
+        for &c in text {
+            let row = alphabet.row(c.code());
+            if row == NO_ROW {
+                continue;
+            }
+            let mask = masks[row as usize];
+            let matched = v & mask;
+            if matched == 0 {
+                continue;
+            }
+            v = v.wrapping_add(matched) | (v & !mask);
+            if v & last_mask == 0 {
+                return pattern.len();
+            }
+        }
+        return pattern.len() - (v & last_mask).count_ones() as usize;
     }
     let mut v = vec![u64::MAX; words];
+    v[words - 1] = last_mask;
+    let mut previous = NO_ROW;
+    let mut any_matched = true;
+    let mut steps = 0u32;
     for &c in text {
-        let row = if (c as u32) < 128 {
-            ascii[c as usize]
-        } else {
-            other.get(&c).copied().unwrap_or(u32::MAX)
-        };
-        if row == u32::MAX {
+        let row = alphabet.row(c.code());
+        // A code point outside the pattern changes nothing; one that just left `V` as it was
+        // leaves it so again.
+        if row == NO_ROW || (row == previous && !any_matched) {
             continue;
         }
+        previous = row;
         let m = &masks[row as usize * words..(row as usize + 1) * words];
-        let mut carry = 0u64;
+        let mut carry = false;
+        let mut matched_bits = 0u64;
         for (word, &mask) in v.iter_mut().zip(m) {
-            let x = *word & mask;
-            let (sum, c1) = word.overflowing_add(x);
-            let (sum, c2) = sum.overflowing_add(carry);
-            carry = u64::from(c1 || c2);
-            *word = sum | (*word & !mask);
+            let old = *word;
+            let matched = old & mask;
+            let (sum, c1) = old.overflowing_add(matched);
+            let (sum, c2) = sum.overflowing_add(u64::from(carry));
+            carry = c1 | c2;
+            *word = sum | (old & !mask);
+            matched_bits |= matched;
+        }
+        any_matched = matched_bits != 0;
+        steps += 1;
+        if steps.is_multiple_of(256) && all_matched(&v, last_mask) {
+            return pattern.len();
         }
     }
-    let ones: usize = v
+    let unmatched: usize = v[..words - 1]
         .iter()
-        .enumerate()
-        .map(|(w, &word)| {
-            let bits = (pattern.len() - w * 64).min(64);
-            let span = if bits == 64 {
-                word
-            } else {
-                word & ((1u64 << bits) - 1)
-            };
-            span.count_ones() as usize
-        })
-        .sum();
-    pattern.len() - ones
+        .map(|w| w.count_ones() as usize)
+        .sum::<usize>()
+        + (v[words - 1] & last_mask).count_ones() as usize;
+    pattern.len() - unmatched
+}
+
+fn all_matched(v: &[u64], last_mask: u64) -> bool {
+    let (last, rest) = v.split_last().map_or((0, v), |(l, r)| (*l, r));
+    last & last_mask == 0 && rest.iter().all(|&w| w == 0)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{lcs_len, purge_comments, ratio, text2world_sim};
+    use super::{
+        lcs_len, myers_indel, purge_comments, ratio, squeeze, squeeze_ascii, text2world_sim,
+    };
 
     /// The textbook quadratic LCS table.
     fn lcs_table(a: &[char], b: &[char]) -> usize {
@@ -204,6 +522,147 @@ mod tests {
                 .collect();
             assert_eq!(lcs_len(&a, &b), lcs_table(&a, &b), "a={a:?} b={b:?}");
             assert_eq!(lcs_len(&b, &a), lcs_table(&a, &b));
+        }
+    }
+
+    #[test]
+    fn myers_distance_is_the_indel_distance_of_the_quadratic_table() {
+        let mut rng = Rng(0x5851_f42d_4c95_7f2d);
+        let alphabets: [&[char]; 2] = [&['a', 'b'], &['(', ')', 'a', 'n', 'd', '?', 'x', ' ']];
+        for round in 0..800 {
+            let alphabet = alphabets[round % 2];
+            let len_a = rng.below(if round % 7 == 0 { 200 } else { 30 }) as usize;
+            let a: Vec<char> = (0..len_a)
+                .map(|_| alphabet[rng.below(alphabet.len() as u64) as usize])
+                .collect();
+            // Half the time `b` is `a` with a few edits, as predictions are.
+            let b: Vec<char> = if round % 2 == 0 {
+                let mut b = a.clone();
+                for _ in 0..rng.below(6) {
+                    let at = rng.below(b.len() as u64 + 1) as usize;
+                    if rng.below(2) == 0 && at < b.len() {
+                        b.remove(at);
+                    } else {
+                        b.insert(at, alphabet[rng.below(alphabet.len() as u64) as usize]);
+                    }
+                }
+                b
+            } else {
+                let len_b = rng.below(40) as usize;
+                (0..len_b)
+                    .map(|_| alphabet[rng.below(alphabet.len() as u64) as usize])
+                    .collect()
+            };
+            let indel = a.len() + b.len() - 2 * lcs_table(&a, &b);
+            assert_eq!(
+                myers_indel(&a, &b, usize::MAX / 4),
+                Some(indel),
+                "{a:?} {b:?}"
+            );
+            assert_eq!(myers_indel(&b, &a, usize::MAX / 4), Some(indel));
+            // With a small budget it gives up rather than answer wrongly.
+            if let Some(found) = myers_indel(&a, &b, 10) {
+                assert_eq!(found, indel);
+            }
+            assert_eq!(lcs_len(&a, &b), lcs_table(&a, &b));
+        }
+    }
+
+    #[test]
+    fn lcs_matches_the_quadratic_table_on_runs_and_shared_ends() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let alphabet = ['(', ')', 'a', 'b', 'é', '?'];
+        let pick = |rng: &mut Rng, runs: usize| -> Vec<char> {
+            let mut out = Vec::new();
+            for _ in 0..runs {
+                let c = alphabet[rng.below(alphabet.len() as u64) as usize];
+                let longest = if rng.below(4) == 0 { 400 } else { 6 };
+                let len = 1 + rng.below(longest) as usize;
+                out.extend(std::iter::repeat_n(c, len));
+            }
+            out
+        };
+        for round in 0..300 {
+            let shared_start = pick(&mut rng, round % 4);
+            let shared_end = pick(&mut rng, round % 3);
+            let a: Vec<char> = [
+                shared_start.clone(),
+                pick(&mut rng, 1 + round % 30),
+                shared_end.clone(),
+            ]
+            .concat();
+            let b: Vec<char> = [shared_start, pick(&mut rng, 1 + round % 7), shared_end].concat();
+            assert_eq!(lcs_len(&a, &b), lcs_table(&a, &b), "a={a:?} b={b:?}");
+            assert_eq!(lcs_len(&b, &a), lcs_table(&a, &b));
+        }
+    }
+
+    #[test]
+    fn a_text_that_matches_every_pattern_position_stops_early_with_the_right_length() {
+        // The pattern is matched in full long before the text ends (the early stop), and in the
+        // second case never (the `x` of the pattern is not in the text).
+        let pattern: Vec<char> = "(define (d))".chars().collect();
+        let text: Vec<char> = "(define (d)) ".repeat(2000).chars().rev().collect();
+        assert_eq!(lcs_len(&pattern, &text), lcs_table(&pattern, &text));
+        let pattern: Vec<char> = "(dex)".chars().collect();
+        assert_eq!(lcs_len(&pattern, &text), lcs_table(&pattern, &text));
+        // The same over several machine words.
+        let pattern: Vec<char> = "(define (d)) ".repeat(15).chars().collect();
+        assert_eq!(lcs_len(&pattern, &text), pattern.len());
+        let pattern: Vec<char> = "(define (d)) x".repeat(15).chars().collect();
+        assert_eq!(lcs_len(&pattern, &text), lcs_table(&pattern, &text));
+    }
+
+    #[test]
+    fn hostile_texts_score_exactly() {
+        let domain = "(define (domain d) (:predicates (p ?x)) (:action a :parameters (?x) \
+                      :precondition (p ?x) :effect (not (p ?x))))";
+        let squeezed: Vec<char> = domain.chars().filter(|c| !c.is_whitespace()).collect();
+        let count = |c: char| squeezed.iter().filter(|&&x| x == c).count();
+        let size = 5 * 1024 * 1024;
+        let total = (squeezed.len() + size) as f64;
+        for (c, text) in [
+            ('(', "(".repeat(size)),
+            (')', ")".repeat(size)),
+            ('a', "a".repeat(size)),
+        ] {
+            let lcs = count(c);
+            let expected = 1.0 - (total - 2.0 * lcs as f64) / total;
+            assert_eq!(text2world_sim(domain, &text), expected, "{c}");
+            assert_eq!(text2world_sim(&text, domain), expected, "{c}");
+        }
+        // One long name of many letters: the LCS is the longest subsequence of the domain's
+        // letters and digits, all of which the name holds many times over.
+        let name: String = (0..size)
+            .map(|i| (b'a' + (i * 7 % 26) as u8) as char)
+            .collect();
+        let letters = squeezed.iter().filter(|c| c.is_ascii_lowercase()).count();
+        let expected = 1.0 - (total - 2.0 * letters as f64) / total;
+        assert_eq!(text2world_sim(domain, &name), expected);
+    }
+
+    #[test]
+    fn squeeze_is_the_comment_purge_then_whitespace_removal() {
+        let mut rng = Rng(0x0123_4567_89ab_cdef);
+        let alphabet = [
+            'a', ';', '\n', '\r', ' ', '\u{1c}', '\u{b}', '(', '\u{a0}', 'é',
+        ];
+        for round in 0..2000 {
+            // Every other text is ASCII.
+            let alphabet = &alphabet[..alphabet.len() - 2 * (round % 2)];
+            let len = rng.below(40) as usize;
+            let text: String = (0..len)
+                .map(|_| alphabet[rng.below(alphabet.len() as u64) as usize])
+                .collect();
+            let expected: Vec<char> = purge_comments(&text)
+                .chars()
+                .filter(|&c| !crate::text2world::python::isspace(c))
+                .collect();
+            assert_eq!(squeeze(text.chars(), text.len()), expected, "{text:?}");
+            if text.is_ascii() {
+                let expected: Vec<u8> = expected.iter().map(|&c| c as u8).collect();
+                assert_eq!(squeeze_ascii(text.as_bytes()), expected, "{text:?}");
+            }
         }
     }
 

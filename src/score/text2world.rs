@@ -20,8 +20,8 @@ use crate::diagnostics::Diagnostic;
 use crate::text2world::python;
 use crate::text2world::strings::{DomainStrings, domain_strings};
 use crate::text2world::tarski::check;
+use foldhash::{HashMap, HashMapExt};
 use serde::Serialize;
-use std::collections::HashSet;
 use std::fmt;
 
 /// The official scorer's result for one (gold, prediction) pair, with notes on how the F1
@@ -104,41 +104,41 @@ pub fn score(gold: &str, pred: &str) -> Text2WorldScore {
     let mut out = Text2WorldScore::default();
     let gold_view = stripped_domain_strings(gold);
     let pred_view = stripped_domain_strings(pred);
-    // EXEC reads `pred` unstripped; when stripping changes nothing, the F1 parse is its verdict.
-    out.exec_rejection = if python::strip(pred).len() == pred.len() {
-        pred_view.as_ref().err().cloned()
-    } else {
-        check(pred).into_iter().next()
-    };
-    out.gold_rejection = gold_view.as_ref().err().cloned();
-    out.pred_rejection = pred_view.as_ref().err().cloned();
-    if let (Ok(gold_view), Ok(pred_view)) = (&gold_view, &pred_view) {
+    out.exec_rejection = exec_rejection(pred, &pred_view);
+    let gold_view = gold_view.map_err(|rejection| out.gold_rejection = Some(rejection));
+    let pred_view = pred_view.map_err(|rejection| out.pred_rejection = Some(rejection));
+    let (gold_view, pred_view) = (gold_view.ok(), pred_view.ok());
+    // Action names are unique in a domain tarski accepts.
+    let gold_index: HashMap<&str, usize> = gold_view.as_ref().map_or_else(HashMap::new, index);
+    let pred_index: HashMap<&str, usize> = pred_view.as_ref().map_or_else(HashMap::new, index);
+    if let (Some(gold_view), Some(pred_view)) = (&gold_view, &pred_view) {
         out.missing_gold_actions = gold_view
             .actions
             .iter()
-            .filter(|g| !pred_view.actions.iter().any(|p| p.name == g.name))
+            .filter(|g| !pred_index.contains_key(g.name.as_str()))
             .map(|g| g.name.clone())
             .collect();
         out.extra_pred_actions = pred_view
             .actions
             .iter()
-            .filter(|p| !gold_view.actions.iter().any(|g| g.name == p.name))
+            .filter(|p| !gold_index.contains_key(p.name.as_str()))
             .map(|p| p.name.clone())
             .collect();
     }
+    let f1_pred = match (&gold_view, &pred_view) {
+        (Some(gold_view), Some(pred_view)) => predicate_f1(gold_view, pred_view),
+        _ => 0.0,
+    };
+    drop((gold_index, pred_index));
 
     // `eval` computes the action metrics first; when they raise (a gold without actions), the
     // predicate metric is never computed and `eval` fails.
-    let actions = match action_f1(&gold_view, &pred_view, &mut out.preprocess_error) {
+    let actions = match action_f1(gold_view, pred_view, &mut out.preprocess_error) {
         Ok(actions) => actions,
         Err(error) => {
             out.eval_error = Some(error);
             return out;
         }
-    };
-    let f1_pred = match (&gold_view, &pred_view) {
-        (Ok(gold_view), Ok(pred_view)) => predicate_f1(gold_view, pred_view),
-        _ => 0.0,
     };
     out.raw = Metrics {
         exec: if out.exec_rejection.is_none() {
@@ -163,6 +163,44 @@ pub fn score(gold: &str, pred: &str) -> Text2WorldScore {
     out
 }
 
+/// Where each action of a domain is, by name.
+fn index(view: &DomainStrings) -> HashMap<&str, usize> {
+    view.actions
+        .iter()
+        .enumerate()
+        .map(|(i, action)| (action.name.as_str(), i))
+        .collect()
+}
+
+/// Why tarski rejects `pred` as given (EXEC), from the F1 parse of `pred.strip()` when that
+/// parse decides it: when what `strip` removed is whitespace to tarski's lexer as well (space,
+/// tab, CR, LF), both texts lex to the same tokens but for the stripped text's last one (a final
+/// comment loses its line feed), so an acceptance, or a rejection located before the stripped
+/// text's end, is the verdict on `pred` too. Otherwise tarski reads `pred` again.
+fn exec_rejection(
+    pred: &str,
+    stripped_view: &Result<DomainStrings, Diagnostic>,
+) -> Option<Diagnostic> {
+    let leading = pred.len() - pred.trim_start_matches(python::isspace).len();
+    let end = leading + python::strip(pred).len();
+    let tarski_whitespace = |part: &str| part.bytes().all(|b| b" \t\r\n".contains(&b));
+    if tarski_whitespace(&pred[..leading]) && tarski_whitespace(&pred[end..]) {
+        match stripped_view {
+            Ok(_) => return None,
+            Err(rejection)
+                if end == pred.len()
+                    || rejection
+                        .primary()
+                        .is_some_and(|label| label.span.end < end) =>
+            {
+                return Some(rejection.clone());
+            }
+            Err(_) => {}
+        }
+    }
+    check(pred).into_iter().next()
+}
+
 /// What `eval` parses: tarski's reading of `text.strip()`. A rejection's spans are moved to
 /// point into `text`.
 fn stripped_domain_strings(text: &str) -> Result<DomainStrings, Diagnostic> {
@@ -172,13 +210,12 @@ fn stripped_domain_strings(text: &str) -> Result<DomainStrings, Diagnostic> {
 
 /// `predicate_f1`: F1 of the `name_arity` keys of the two languages' predicates.
 fn predicate_f1(gold: &DomainStrings, pred: &DomainStrings) -> f64 {
-    let keys = |view: &DomainStrings| -> Vec<String> {
-        view.predicates
-            .iter()
-            .map(|(name, arity)| format!("{name}_{arity}"))
-            .collect()
-    };
-    compute_f1_score(&keys(pred), &keys(gold))
+    fn sorted(view: &DomainStrings) -> Vec<&str> {
+        let mut keys: Vec<&str> = view.predicates.iter().map(String::as_str).collect();
+        keys.sort_unstable();
+        keys
+    }
+    compute_f1_score(&sorted(pred), &sorted(gold))
 }
 
 /// One action as `action_f1` compares it: its three `_preprocess`ed lists.
@@ -191,12 +228,12 @@ struct Preprocessed {
 /// effect]`; `[0, 0, 0]` on any exception inside its `try`; an error when the gold has no
 /// action (`_mean([])` raises outside the `try`).
 fn action_f1(
-    gold: &Result<DomainStrings, Diagnostic>,
-    pred: &Result<DomainStrings, Diagnostic>,
+    gold: Option<DomainStrings>,
+    pred: Option<DomainStrings>,
     preprocess_error: &mut Option<PreprocessError>,
 ) -> Result<[f64; 3], EvalError> {
     let zero = Ok([0.0; 3]);
-    let Ok(gold) = gold else { return zero };
+    let Some(gold) = gold else { return zero };
     let gold = match preprocess_actions(gold) {
         Ok(actions) => actions,
         Err(action) => {
@@ -207,7 +244,7 @@ fn action_f1(
             return zero;
         }
     };
-    let Ok(pred) = pred else { return zero };
+    let Some(pred) = pred else { return zero };
     let pred = match preprocess_actions(pred) {
         Ok(actions) => actions,
         Err(action) => {
@@ -218,9 +255,11 @@ fn action_f1(
             return zero;
         }
     };
+    let pred_index: HashMap<&str, &Preprocessed> =
+        pred.iter().map(|p| (p.name.as_str(), p)).collect();
     let mut sums = [0.0f64; 3];
     for gold_action in &gold {
-        let Some(pred_action) = pred.iter().find(|p| p.name == gold_action.name) else {
+        let Some(pred_action) = pred_index.get(gold_action.name.as_str()) else {
             // KeyError: all three metrics of the domain become 0.
             return zero;
         };
@@ -240,17 +279,20 @@ fn action_f1(
 
 /// The dictionary comprehension over a domain's actions; the name of the first action whose
 /// lists `_preprocess` cannot handle.
-fn preprocess_actions(view: &DomainStrings) -> Result<Vec<Preprocessed>, String> {
+fn preprocess_actions(view: DomainStrings) -> Result<Vec<Preprocessed>, String> {
     view.actions
-        .iter()
+        .into_iter()
         .map(|action| {
-            let name = || action.name.clone();
-            let params = preprocess(action.params.clone()).ok_or_else(name)?;
             let preconds = precondition_parts(&action.precondition);
-            let preconds = preprocess(preconds).ok_or_else(name)?;
-            let effects = preprocess(action.effects.clone()).ok_or_else(name)?;
+            let (Some(params), Some(preconds), Some(effects)) = (
+                preprocess(action.params),
+                preprocess(preconds),
+                preprocess(action.effects),
+            ) else {
+                return Err(action.name);
+            };
             Ok(Preprocessed {
-                name: action.name.clone(),
+                name: action.name,
                 lists: [params, preconds, effects],
             })
         })
@@ -283,16 +325,40 @@ fn preprocess(mut list: Vec<String>) -> Option<Vec<String>> {
     Some(list)
 }
 
-/// `Evaluator.compute_f1_score(prediction, reference)`, on the sets of the two lists.
-fn compute_f1_score(prediction: &[String], reference: &[String]) -> f64 {
+/// `Evaluator.compute_f1_score(prediction, reference)`, on the sets of the two lists, which
+/// come sorted (as `_preprocess` leaves them), so the sets are counted in one merge.
+fn compute_f1_score<T: AsRef<str>>(prediction: &[T], reference: &[T]) -> f64 {
+    debug_assert!(prediction.is_sorted_by(|a, b| a.as_ref() <= b.as_ref()));
+    debug_assert!(reference.is_sorted_by(|a, b| a.as_ref() <= b.as_ref()));
     if prediction.is_empty() && reference.is_empty() {
         return 1.0;
     }
-    let pred: HashSet<&str> = prediction.iter().map(String::as_str).collect();
-    let gold: HashSet<&str> = reference.iter().map(String::as_str).collect();
-    let true_positives = pred.intersection(&gold).count();
-    let false_positives = pred.difference(&gold).count();
-    let false_negatives = gold.difference(&pred).count();
+    let distinct = |list: &[T]| -> usize {
+        list.iter()
+            .enumerate()
+            .filter(|(i, x)| *i == 0 || list[i - 1].as_ref() != x.as_ref())
+            .count()
+    };
+    let (mut p, mut g, mut true_positives) = (0, 0, 0);
+    while let (Some(x), Some(y)) = (prediction.get(p), reference.get(g)) {
+        match x.as_ref().cmp(y.as_ref()) {
+            std::cmp::Ordering::Less => p += 1,
+            std::cmp::Ordering::Greater => g += 1,
+            std::cmp::Ordering::Equal => {
+                true_positives += 1;
+                // Past every copy of the element on both sides.
+                let element = x.as_ref();
+                while prediction.get(p).is_some_and(|x| x.as_ref() == element) {
+                    p += 1;
+                }
+                while reference.get(g).is_some_and(|y| y.as_ref() == element) {
+                    g += 1;
+                }
+            }
+        }
+    }
+    let false_positives = distinct(prediction) - true_positives;
+    let false_negatives = distinct(reference) - true_positives;
     let precision = if true_positives + false_positives > 0 {
         true_positives as f64 / (true_positives + false_positives) as f64
     } else {
@@ -364,11 +430,22 @@ mod tests {
 
     #[test]
     fn f1_on_sets() {
-        assert_eq!(compute_f1_score(&[], &[]), 1.0);
+        assert_eq!(compute_f1_score::<String>(&[], &[]), 1.0);
         assert_eq!(compute_f1_score(&strings(&["a"]), &[]), 0.0);
         assert_eq!(
             compute_f1_score(&strings(&["a", "b", "b"]), &strings(&["a", "c"])),
             0.5
+        );
+        assert_eq!(
+            compute_f1_score(
+                &strings(&["a", "a", "b", "d"]),
+                &strings(&["a", "b", "b", "c"])
+            ),
+            2.0 * (2.0 / 3.0 * (2.0 / 3.0)) / (2.0 / 3.0 + 2.0 / 3.0)
+        );
+        assert_eq!(
+            compute_f1_score(&strings(&["x", "x"]), &strings(&["x"])),
+            1.0
         );
     }
 
@@ -417,6 +494,35 @@ mod tests {
         let accepted = score(gold, gold);
         assert_eq!(accepted.official.exec, 100.0);
         assert!(accepted.exec_rejection.is_none());
+    }
+
+    #[test]
+    fn exec_from_the_stripped_parse_is_tarskis_verdict_on_the_text_as_given() {
+        use crate::text2world::tarski::check;
+        let domain = "(define (domain d) (:predicates (p)) (:action a :parameters () \
+                      :precondition (p) :effect (not (p))))";
+        let broken = domain.replace(":precondition (p) ", "");
+        let variants = [
+            String::new(),
+            "\n".to_string(),
+            " \t\r\n".to_string(),
+            "\u{a0}".to_string(),
+            "\u{3000}\n".to_string(),
+            "\u{b}".to_string(),
+            "; last line\n".to_string(),
+            "\n; last line\n".to_string(),
+            " ; last line\n\n".to_string(),
+        ];
+        for body in [domain.to_string(), broken, "(define (domain d)".to_string()] {
+            for before in &variants {
+                for after in &variants {
+                    let pred = format!("{before}{body}{after}");
+                    let ours = score(domain, &pred).exec_rejection;
+                    let tarski = check(&pred).into_iter().next();
+                    assert_eq!(ours, tarski, "{pred:?}");
+                }
+            }
+        }
     }
 
     #[test]

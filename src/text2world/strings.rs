@@ -28,9 +28,9 @@ use crate::diagnostics::Diagnostic;
 /// The parts of a parsed domain the Text2World F1 metrics look at.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct DomainStrings {
-    /// `language.predicates` without `=` and `!=`: name and arity, the arithmetic comparisons
+    /// `language.predicates` without `=` and `!=` as `name_arity`, the arithmetic comparisons
     /// included when `:action-costs` or `:numeric-fluents` loads tarski's arithmetic theory.
-    pub predicates: Vec<(String, usize)>,
+    pub predicates: Vec<String>,
     /// The actions in the order they are defined.
     pub actions: Vec<ActionStrings>,
 }
@@ -52,18 +52,22 @@ pub(crate) struct ActionStrings {
 pub(crate) fn domain_strings(text: &str) -> Result<DomainStrings, Diagnostic> {
     crate::parse::with_stack(|| {
         let domain = tarski::read(text)?;
-        let mut predicates: Vec<(String, usize)> = Vec::new();
+        let mut predicates: Vec<String> = Vec::new();
         let flags = domain.requirements.as_deref().unwrap_or(&[]);
         if flags
             .iter()
             .any(|f| f.text == ":action-costs" || f.text == ":numeric-fluents")
         {
             for symbol in ["<", "<=", ">", ">="] {
-                predicates.push((symbol.to_string(), 2));
+                predicates.push(format!("{symbol}_2"));
             }
         }
         for predicate in &domain.predicates {
-            predicates.push((predicate.name.text.clone(), predicate.params.len()));
+            predicates.push(format!(
+                "{}_{}",
+                predicate.name.text,
+                predicate.params.len()
+            ));
         }
         let actions = domain.actions.iter().map(action_strings).collect();
         Ok(DomainStrings {
@@ -74,17 +78,18 @@ pub(crate) fn domain_strings(text: &str) -> Result<DomainStrings, Diagnostic> {
 }
 
 fn action_strings(action: &Action) -> ActionStrings {
-    let mut params: Vec<String> = Vec::new();
+    let mut params: Vec<String> = Vec::with_capacity(action.params.len());
     for param in &action.params {
-        if !params.contains(&param.name.text) {
-            params.push(param.name.text.clone());
+        if !params.iter().any(|p| *p == param.name.text) {
+            params.push(param.name.text.to_string());
         }
     }
-    let precondition = match &action.precondition {
-        None => "T".to_string(),
-        Some(formula) => formula_string(formula),
-    };
-    let mut effects = Vec::new();
+    let mut precondition = String::new();
+    match &action.precondition {
+        None => precondition.push('T'),
+        Some(formula) => write_formula(&mut precondition, formula),
+    }
+    let mut effects = Vec::with_capacity(action.effects.len());
     for effect in &action.effects {
         if is_cost_effect(effect) {
             continue;
@@ -92,7 +97,7 @@ fn action_strings(action: &Action) -> ActionStrings {
         effect_strings(effect, &mut effects);
     }
     ActionStrings {
-        name: action.name.text.clone(),
+        name: action.name.text.to_string(),
         params,
         precondition,
         effects,
@@ -114,11 +119,18 @@ fn is_cost_effect(effect: &Effect) -> bool {
 /// atomic effects is one effect per atomic effect.
 fn effect_strings(effect: &Effect, out: &mut Vec<String>) {
     match effect {
-        Effect::Atomic(atomic) => out.push(atomic_effect_string(atomic, "T")),
+        Effect::Atomic(atomic) => {
+            let mut string = String::new();
+            write_atomic_effect(&mut string, atomic, "T");
+            out.push(string);
+        }
         Effect::When { condition, effects } => {
-            let condition = formula_string(condition);
+            let mut condition_string = String::new();
+            write_formula(&mut condition_string, condition);
             for atomic in effects {
-                out.push(atomic_effect_string(atomic, &condition));
+                let mut string = String::new();
+                write_atomic_effect(&mut string, atomic, &condition_string);
+                out.push(string);
             }
         }
         Effect::Forall { vars, body, .. } => {
@@ -126,107 +138,178 @@ fn effect_strings(effect: &Effect, out: &mut Vec<String>) {
             for effect in body {
                 effect_strings(effect, &mut inner);
             }
-            out.push(format!(
-                "(T -> forall ([{}]) : ({}))",
-                vars.iter()
-                    .map(variable_repr)
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                inner.join(", ")
-            ));
+            // `repr` of a tarski variable: its symbol and its sort's name.
+            let mut string = String::from("(T -> forall ([");
+            for (i, var) in vars.iter().enumerate() {
+                if i > 0 {
+                    string.push_str(", ");
+                }
+                string.push_str(&var.name.text);
+                string.push_str(" (");
+                string.push_str(&var.sort.text);
+                string.push(')');
+            }
+            string.push_str("]) : (");
+            string.push_str(&inner.join(", "));
+            string.push_str("))");
+            out.push(string);
         }
     }
 }
 
-/// `repr` of a tarski variable: its symbol and its sort's name.
-fn variable_repr(var: &VarDecl) -> String {
-    format!("{} ({})", var.name.text, var.sort.text)
-}
-
-fn atomic_effect_string(effect: &AtomicEffect, condition: &str) -> String {
-    let body = match effect {
-        AtomicEffect::Add(atom) => format!("ADD({})", atom_string(atom)),
-        AtomicEffect::Delete(atom) => format!("DEL({})", atom_string(atom)),
+/// tarski's `str()` of an effect with its condition: `(COND -> ADD(…))`.
+fn write_atomic_effect(out: &mut String, effect: &AtomicEffect, condition: &str) {
+    out.push('(');
+    out.push_str(condition);
+    out.push_str(" -> ");
+    match effect {
+        AtomicEffect::Add(atom) => {
+            out.push_str("ADD(");
+            write_atom(out, atom);
+            out.push(')');
+        }
+        AtomicEffect::Delete(atom) => {
+            out.push_str("DEL(");
+            write_atom(out, atom);
+            out.push(')');
+        }
         AtomicEffect::Assign { lhs, rhs, .. } => {
+            write_term(out, lhs);
+            out.push_str(" := ");
             // A number assigned is shown as a float (`:= 10.0`).
-            let rhs = match rhs {
-                Term::Number(number) => python::float_repr(number.text.parse().unwrap_or(0.0)),
-                other => term_string(other),
-            };
-            format!("{} := {}", term_string(lhs), rhs)
+            match rhs {
+                Term::Number(number) => {
+                    out.push_str(&python::float_repr(number.text.parse().unwrap_or(0.0)))
+                }
+                other => write_term(out, other),
+            }
         }
         AtomicEffect::Update { op, lhs, rhs, .. } => {
-            let symbol = match op.text.as_str() {
+            let symbol = match &*op.text {
                 "increase" => "+",
                 "decrease" => "-",
                 "scale-up" => "*",
                 _ => "/",
             };
-            let lhs = term_string(lhs);
-            format!("{lhs} := {symbol}({lhs}, {})", term_string(rhs))
+            let lhs_start = out.len();
+            write_term(out, lhs);
+            let lhs_end = out.len();
+            out.push_str(" := ");
+            out.push_str(symbol);
+            out.push('(');
+            out.extend_from_within(lhs_start..lhs_end);
+            out.push_str(", ");
+            write_term(out, rhs);
+            out.push(')');
         }
-    };
-    format!("({condition} -> {body})")
+    }
+    out.push(')');
 }
 
-/// tarski's `str()` of a formula.
-pub(crate) fn formula_string(formula: &Formula) -> String {
+/// Appends tarski's `str()` of a formula.
+fn write_formula(out: &mut String, formula: &Formula) {
     match formula {
-        Formula::Atom(atom) => atom_string(atom),
-        Formula::And(parts, _) => match parts.as_slice() {
-            [] => "T".to_string(),
-            [only] => formula_string(only),
-            _ => connective_string(parts, " and "),
-        },
-        Formula::Or(parts, _) => match parts.as_slice() {
-            [] => "T".to_string(),
-            [only] => formula_string(only),
-            _ => connective_string(parts, " or "),
-        },
-        Formula::Not(inner, _) => format!("(not {})", formula_string(inner)),
-        Formula::Imply(lhs, rhs, _) => {
-            format!("((not {}) or {})", formula_string(lhs), formula_string(rhs))
+        Formula::Atom(atom) => write_atom(out, atom),
+        Formula::And(parts, _) => write_connective(out, parts, " and "),
+        Formula::Or(parts, _) => write_connective(out, parts, " or "),
+        Formula::Not(inner, _) => {
+            out.push_str("(not ");
+            write_formula(out, inner);
+            out.push(')');
         }
-        Formula::Exists(vars, body, _) => quantified_string("exists", vars, body),
-        Formula::Forall(vars, body, _) => quantified_string("forall", vars, body),
+        Formula::Imply(lhs, rhs, _) => {
+            out.push_str("((not ");
+            write_formula(out, lhs);
+            out.push_str(") or ");
+            write_formula(out, rhs);
+            out.push(')');
+        }
+        Formula::Exists(vars, body, _) => write_quantified(out, "exists", vars, body),
+        Formula::Forall(vars, body, _) => write_quantified(out, "forall", vars, body),
         Formula::Comparison { op, lhs, rhs } => {
-            format!("{}({},{})", op.text, term_string(lhs), term_string(rhs))
+            out.push_str(&op.text);
+            out.push('(');
+            write_term(out, lhs);
+            out.push(',');
+            write_term(out, rhs);
+            out.push(')');
         }
     }
 }
 
-fn connective_string(parts: &[Formula], connective: &str) -> String {
-    let inner: Vec<String> = parts.iter().map(formula_string).collect();
-    format!("({})", inner.join(connective))
+/// `(A and B)`; an empty conjunction or disjunction is `T`, and one of a single part is that
+/// part.
+fn write_connective(out: &mut String, parts: &[Formula], connective: &str) {
+    match parts {
+        [] => out.push('T'),
+        [only] => write_formula(out, only),
+        _ => {
+            out.push('(');
+            for (i, part) in parts.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(connective);
+                }
+                write_formula(out, part);
+            }
+            out.push(')');
+        }
+    }
 }
 
-fn quantified_string(quantifier: &str, vars: &[VarDecl], body: &Formula) -> String {
-    let names: Vec<&str> = vars.iter().map(|v| v.name.text.as_str()).collect();
-    format!(
-        "{quantifier} {} : ({})",
-        names.join(", "),
-        formula_string(body)
-    )
+fn write_quantified(out: &mut String, quantifier: &str, vars: &[VarDecl], body: &Formula) {
+    out.push_str(quantifier);
+    out.push(' ');
+    for (i, var) in vars.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(&var.name.text);
+    }
+    out.push_str(" : (");
+    write_formula(out, body);
+    out.push(')');
 }
 
-fn atom_string(atom: &Atom) -> String {
-    let args: Vec<String> = atom.args.iter().map(term_string).collect();
-    format!("{}({})", atom.predicate.text, args.join(","))
+fn write_atom(out: &mut String, atom: &Atom) {
+    out.push_str(&atom.predicate.text);
+    out.push('(');
+    for (i, arg) in atom.args.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_term(out, arg);
+    }
+    out.push(')');
 }
 
-fn term_string(term: &Term) -> String {
+fn write_term(out: &mut String, term: &Term) {
     match term {
-        Term::Constant(name) | Term::Variable(name) => name.text.clone(),
-        Term::Number(number) => number_string(&number.text),
-        Term::TimeStep(_) => "#t".to_string(),
+        Term::Constant(name) | Term::Variable(name) => out.push_str(&name.text),
+        Term::Number(number) => out.push_str(&number_string(&number.text)),
+        Term::TimeStep(_) => out.push_str("#t"),
         Term::Function { name, args, .. } => {
-            let args: Vec<String> = args.iter().map(term_string).collect();
-            format!("{}({})", name.text, args.join(", "))
+            out.push_str(&name.text);
+            out.push('(');
+            for (i, arg) in args.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_term(out, arg);
+            }
+            out.push(')');
         }
         Term::Arithmetic { op, lhs, rhs, .. } => {
-            format!("{}({}, {})", op.text, term_string(lhs), term_string(rhs))
+            out.push_str(&op.text);
+            out.push('(');
+            write_term(out, lhs);
+            out.push_str(", ");
+            write_term(out, rhs);
+            out.push(')');
         }
-        Term::Unary { op, .. } => format!("{}()", op.text),
+        Term::Unary { op, .. } => {
+            out.push_str(&op.text);
+            out.push_str("()");
+        }
     }
 }
 
@@ -276,13 +359,8 @@ mod tests {
           (:action noop :parameters () :precondition () :effect (and))
           (:action empty :parameters () :precondition (and) :effect (handempty)))";
         let strings = domain_strings(text).expect("tarski accepts it");
-        let keys: Vec<String> = strings
-            .predicates
-            .iter()
-            .map(|(n, a)| format!("{n}_{a}"))
-            .collect();
         assert_eq!(
-            keys,
+            strings.predicates,
             [
                 "<_2",
                 "<=_2",

@@ -244,38 +244,75 @@ enum Step {
     Error(usize),
 }
 
-/// Splits `text` into the tokens the parser sees (comments and whitespace are dropped). The list
-/// ends with an `Eof` token, or with an `Error` token where a token recognition error occurs;
-/// nothing after that point is lexed, because tarski would stop there too.
-pub fn tokens(text: &str) -> Vec<Token> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::new();
-    let mut at = 0;
-    while at < bytes.len() {
-        match step(text, at) {
-            Step::Token(kind, len) => {
-                out.push(Token {
-                    kind,
-                    span: Span::new(at, at + len),
-                });
-                at += len;
-            }
-            Step::Hidden(len) => at += len,
-            Step::Error(len) => {
-                let end = clamp_to_char_boundary(text, at + len.max(1));
-                out.push(Token {
-                    kind: Kind::Error,
-                    span: Span::new(at, end),
-                });
-                return out;
-            }
+/// tarski's lexer over `text`, one token at a time as the parser asks for them (ANTLR's token
+/// stream reads ahead only as far as the parser looks), so that a hostile text is lexed only as
+/// far as tarski would read it. Comments and whitespace are dropped. The stream ends with an
+/// `Eof` token, or with an `Error` token where a token recognition error occurs, and then
+/// repeats that token.
+pub struct Lexer<'a> {
+    text: &'a str,
+    at: usize,
+    last: Option<Token>,
+}
+
+impl<'a> Lexer<'a> {
+    pub fn new(text: &'a str) -> Lexer<'a> {
+        Lexer {
+            text,
+            at: 0,
+            last: None,
         }
     }
-    out.push(Token {
-        kind: Kind::Eof,
-        span: Span::new(bytes.len(), bytes.len()),
-    });
-    out
+
+    /// The next token; after the last one (`Eof` or `Error`), that token again.
+    pub fn next_token(&mut self) -> Token {
+        if let Some(last) = self.last {
+            return last;
+        }
+        let text = self.text;
+        while self.at < text.len() {
+            let at = self.at;
+            match step(text, at) {
+                Step::Token(kind, len) => {
+                    self.at += len;
+                    return Token {
+                        kind,
+                        span: Span::new(at, at + len),
+                    };
+                }
+                Step::Hidden(len) => self.at += len,
+                Step::Error(len) => {
+                    let end = clamp_to_char_boundary(text, at + len.max(1));
+                    let token = Token {
+                        kind: Kind::Error,
+                        span: Span::new(at, end),
+                    };
+                    self.last = Some(token);
+                    return token;
+                }
+            }
+        }
+        let token = Token {
+            kind: Kind::Eof,
+            span: Span::new(text.len(), text.len()),
+        };
+        self.last = Some(token);
+        token
+    }
+}
+
+/// Every token of `text`, up to and including the `Eof` or `Error` token.
+#[cfg(test)]
+pub fn tokens(text: &str) -> Vec<Token> {
+    let mut lexer = Lexer::new(text);
+    let mut out = Vec::new();
+    loop {
+        let token = lexer.next_token();
+        out.push(token);
+        if matches!(token.kind, Kind::Eof | Kind::Error) {
+            return out;
+        }
+    }
 }
 
 fn clamp_to_char_boundary(text: &str, mut at: usize) -> usize {
@@ -294,7 +331,178 @@ fn step(text: &str, at: usize) -> Step {
     let Some(&first) = rest.first() else {
         return Step::Error(0);
     };
-    // No other rule matches at whitespace, and no rule starts with it but `WHITESPACE`.
+    // The common cases, decided by the first byte; [`step_by_rules`] has the rest.
+    match first {
+        // No other rule matches at whitespace, and no rule starts with it but `WHITESPACE`.
+        b' ' | b'\t' | b'\r' | b'\n' => {
+            let whitespace = rest
+                .iter()
+                .take_while(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+                .count();
+            Step::Hidden(whitespace)
+        }
+        b')' => Step::Token(Kind::RParen, 1),
+        b'(' if rest.get(1) != Some(&b't') || !rest.starts_with(b"(total-time)") => {
+            Step::Token(Kind::LParen, 1)
+        }
+        // A fixed word that starts with a letter is made of name characters, so it matches
+        // only as long as the name does, and then wins the tie (it is declared before `NAME`).
+        // Nothing else starts with a letter.
+        _ if first.is_ascii_alphabetic() => {
+            let len = name_len(rest);
+            Step::Token(letter_word(rest, len).unwrap_or(Kind::Name), len)
+        }
+        b'?' if name_len(&rest[1..]) > 0 => Step::Token(Kind::Variable, 1 + name_len(&rest[1..])),
+        // A fixed word that starts with `:` is `:` and name characters, so the longest that
+        // matches is the whole run when one is; else every rule is tried.
+        b':' => {
+            let len = 1 + name_len(&rest[1..]);
+            match colon_word(&rest[..len]) {
+                Some(kind) => Step::Token(kind, len),
+                None => step_by_rules(rest),
+            }
+        }
+        b';' if comment_len(rest) > 0 => Step::Hidden(comment_len(rest)),
+        _ => step_by_rules(rest),
+    }
+}
+
+/// `word` (at most 16 bytes) as one number, its first byte lowest, so that fixed words compare
+/// as numbers.
+const fn pack(word: &[u8]) -> u128 {
+    let mut packed = 0u128;
+    let mut i = 0;
+    while i < word.len() && i < 16 {
+        packed |= (word[i] as u128) << (8 * i);
+        i += 1;
+    }
+    packed
+}
+
+/// The fixed words that start with a letter, as [`pack`]ed numbers: a `match` over them is a
+/// few comparisons of numbers, not one string comparison per word.
+macro_rules! letter_words {
+    ($(#[$doc:meta])* fn $function:ident; $($constant:ident = $text:literal => $kind:expr,)*) => {
+        $(const $constant: u128 = pack($text);)*
+        $(#[$doc])*
+        fn $function(packed: u128) -> Option<Kind> {
+            match packed {
+                $($constant => Some($kind),)*
+                _ => None,
+            }
+        }
+    };
+}
+
+letter_words! {
+    /// The literals of [`LITERALS`] and the keywords of [`KEYWORDS_BEFORE_NAME`] that start with
+    /// a letter and match in lower case only.
+    fn lower_case_word;
+    DEFINE = b"define" => Kind::Define,
+    DOMAIN = b"domain" => Kind::Domain,
+    EITHER = b"either" => Kind::Either,
+    ASSIGN = b"assign" => Kind::Assign,
+    MAX = b"max" => Kind::BinaryFunction,
+    MIN = b"min" => Kind::BinaryFunction,
+    SIN = b"sin" => Kind::UnaryFunction,
+    COS = b"cos" => Kind::UnaryFunction,
+    SQRT = b"sqrt" => Kind::UnaryFunction,
+    TAN = b"tan" => Kind::UnaryFunction,
+    ACOS = b"acos" => Kind::UnaryFunction,
+    ASIN = b"asin" => Kind::UnaryFunction,
+    ATAN = b"atan" => Kind::UnaryFunction,
+    EXP = b"exp" => Kind::UnaryFunction,
+    ABS = b"abs" => Kind::UnaryFunction,
+    PROBLEM = b"problem" => Kind::Other,
+    PREFERENCE = b"preference" => Kind::Other,
+    MINIMIZE = b"minimize" => Kind::Other,
+    MAXIMIZE = b"maximize" => Kind::Other,
+    IS_VIOLATED = b"is-violated" => Kind::Other,
+    AT_END = b"at-end" => Kind::Other,
+    ALWAYS = b"always" => Kind::Other,
+    SOMETIME = b"sometime" => Kind::Other,
+    WITHIN = b"within" => Kind::Other,
+    AT_MOST_ONCE = b"at-most-once" => Kind::Other,
+    SOMETIME_AFTER = b"sometime-after" => Kind::Other,
+    SOMETIME_BEFORE = b"sometime-before" => Kind::Other,
+    ALWAYS_WITHIN = b"always-within" => Kind::Other,
+    HOLD_DURING = b"hold-during" => Kind::Other,
+    HOLD_AFTER = b"hold-after" => Kind::Other,
+    SCALE_UP = b"scale-up" => Kind::AssignOp,
+    SCALE_DOWN = b"scale-down" => Kind::AssignOp,
+    INT = b"int" => Kind::NumericType,
+    FLOAT = b"float" => Kind::NumericType,
+    NUMBER = b"number" => Kind::NumericType,
+    OBJECT = b"object" => Kind::ObjectType,
+}
+
+letter_words! {
+    /// The keywords of [`KEYWORDS_BEFORE_NAME`] that match in any case, in lower case.
+    fn any_case_word;
+    AND = b"and" => Kind::And,
+    NOT = b"not" => Kind::Not,
+    OR = b"or" => Kind::Or,
+    IMPLY = b"imply" => Kind::Imply,
+    EXISTS = b"exists" => Kind::Exists,
+    FORALL = b"forall" => Kind::Forall,
+    WHEN = b"when" => Kind::When,
+    INCREASE = b"increase" => Kind::AssignOp,
+    DECREASE = b"decrease" => Kind::AssignOp,
+}
+
+/// The fixed word `word` (which starts with a letter) is, if any, matched as the lexer's rules
+/// match it (a test checks that both agree).
+fn letter_word(rest: &[u8], len: usize) -> Option<Kind> {
+    if len > 16 {
+        return None;
+    }
+    // The word's bytes as a number; sixteen at once where the text has them.
+    let packed = match rest.first_chunk::<16>() {
+        Some(chunk) if len < 16 => u128::from_le_bytes(*chunk) & ((1u128 << (8 * len)) - 1),
+        _ => pack(&rest[..len]),
+    };
+    if let Some(kind) = lower_case_word(packed) {
+        return Some(kind);
+    }
+    // The any-case keywords have at most eight letters. Bit 5 set makes a letter lower case
+    // and keeps digits and `-` as they are (a `_`, which no keyword holds, changes).
+    if len > 8 {
+        return None;
+    }
+    any_case_word(packed | (pack(&[0x20; 8]) & ((1u128 << (8 * len)) - 1)))
+}
+
+/// The fixed word that `word`, `:` and name characters, is, if any, matched as the lexer's
+/// rules match it (a test checks that both agree).
+fn colon_word(word: &[u8]) -> Option<Kind> {
+    let kind = match word {
+        b":requirements" => Kind::Requirements,
+        b":types" => Kind::Types,
+        b":functions" => Kind::Functions,
+        b":constants" => Kind::Constants,
+        b":predicates" => Kind::Predicates,
+        b":parameters" => Kind::Parameters,
+        b":constraint" => Kind::Constraint,
+        b":event" => Kind::Event,
+        b":derived" => Kind::Derived,
+        // `:constraints` is also a requirement flag, but the literal is declared first.
+        b":condition" | b":domain" | b":objects" | b":bounds" | b":goal" | b":constraints"
+        | b":metric" | b":terminal" | b":stage" => Kind::Other,
+        _ if REQUIREMENT_FLAGS.iter().any(|flag| flag.as_bytes() == word) => Kind::RequireKey,
+        _ if word.eq_ignore_ascii_case(b":action") => Kind::Action,
+        _ if word.eq_ignore_ascii_case(b":precondition") => Kind::Precondition,
+        _ if word.eq_ignore_ascii_case(b":effect") => Kind::Effect,
+        _ if word.eq_ignore_ascii_case(b":init") => Kind::Init,
+        _ => return None,
+    };
+    Some(kind)
+}
+
+/// [`step`] by trying every rule that can match at `rest`.
+fn step_by_rules(rest: &[u8]) -> Step {
+    let Some(&first) = rest.first() else {
+        return Step::Error(0);
+    };
     if matches!(first, b' ' | b'\t' | b'\r' | b'\n') {
         let whitespace = rest
             .iter()
@@ -366,11 +574,22 @@ fn matches_keyword(rest: &[u8], word: &[u8], case: Case) -> bool {
 
 /// `NAME: LETTER ANY_CHAR*` with ASCII letters, digits, `_` and `-`.
 fn name_len(rest: &[u8]) -> usize {
+    /// `ANY_CHAR`: ASCII letters, digits, `_` and `-`.
+    const NAME_BYTES: [bool; 256] = {
+        let mut table = [false; 256];
+        let mut b = 0;
+        while b < 256 {
+            table[b] =
+                (b as u8).is_ascii_alphanumeric() || b == b'_' as usize || b == b'-' as usize;
+            b += 1;
+        }
+        table
+    };
     match rest.first() {
         Some(b) if b.is_ascii_alphabetic() => {
             1 + rest[1..]
                 .iter()
-                .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_' || **b == b'-')
+                .take_while(|&&b| NAME_BYTES[usize::from(b)])
                 .count()
         }
         _ => 0,
@@ -538,6 +757,81 @@ mod tests {
         let t = tokens("(:requirements :fo)");
         let last = t.last().map(|t| t.span);
         assert_eq!(last, Some(Span::new(15, 18)));
+    }
+
+    #[test]
+    fn the_lexer_reads_only_as_far_as_asked_and_then_repeats_its_last_token() {
+        // Nothing after the second token is read: the unreadable `#` stays unseen.
+        let text = format!("(define {}#", "(".repeat(1000));
+        let mut lexer = Lexer::new(&text);
+        assert_eq!(lexer.next_token().kind, Kind::LParen);
+        assert_eq!(lexer.next_token().kind, Kind::Define);
+        assert_eq!(lexer.at, "(define".len());
+        let mut lexer = Lexer::new("x #");
+        assert_eq!(lexer.next_token().kind, Kind::Name);
+        let error = lexer.next_token();
+        assert_eq!(error.kind, Kind::Error);
+        assert_eq!(lexer.next_token(), error);
+        let mut lexer = Lexer::new("");
+        assert_eq!(lexer.next_token().kind, Kind::Eof);
+        assert_eq!(lexer.next_token().kind, Kind::Eof);
+    }
+
+    /// Every token kind and length the first-byte shortcuts of `step` give is what trying every
+    /// rule gives.
+    #[test]
+    fn shortcuts_agree_with_the_rules() {
+        let mut words: Vec<String> = Vec::new();
+        let fixed = LITERALS
+            .iter()
+            .map(|(w, _)| *w)
+            .chain(REQUIREMENT_FLAGS.iter().copied())
+            .chain(KEYWORDS_BEFORE_NAME.iter().map(|(w, _, _)| *w))
+            .chain(KEYWORDS_AFTER_WHITESPACE.iter().map(|(w, _)| *w));
+        for word in fixed {
+            let mut capital = word.to_string();
+            if let Some(first) = capital.get_mut(..1) {
+                first.make_ascii_uppercase();
+            }
+            for variant in [word.to_string(), word.to_ascii_uppercase(), capital] {
+                for tail in ["", "x", "-", "_1", " ", ")", "(", "?"] {
+                    words.push(format!("{variant}{tail}"));
+                }
+            }
+        }
+        for other in [
+            "x",
+            "?x",
+            "?",
+            "?-",
+            "(",
+            "(total-time)",
+            "(total",
+            ")",
+            "a-b_c9 ",
+            ":",
+            ":-",
+            ":x",
+            ":9",
+            "; c\n",
+            "; c",
+            ";\r\n",
+            "abcdefghijklmnopq",
+            "scale-up-and-more-than-16",
+        ] {
+            words.push(other.to_string());
+        }
+        for word in &words {
+            let (fast, slow) = (step(word, 0), step_by_rules(word.as_bytes()));
+            let same = match (fast, slow) {
+                (Step::Token(k1, l1), Step::Token(k2, l2)) => k1 == k2 && l1 == l2,
+                (Step::Hidden(l1), Step::Hidden(l2)) | (Step::Error(l1), Step::Error(l2)) => {
+                    l1 == l2
+                }
+                _ => false,
+            };
+            assert!(same, "{word:?}");
+        }
     }
 
     #[test]

@@ -15,6 +15,7 @@ pub(crate) mod syntax;
 
 use crate::ast::Span;
 use crate::diagnostics::{Code, Diagnostic};
+use std::borrow::Cow;
 
 /// Why tarski rejects a domain: the first error it would raise.
 #[derive(Clone, Debug)]
@@ -47,6 +48,18 @@ impl Rejection {
     }
 }
 
+/// `text` as a message quotes it: a name of more than [`SHOWN_CHARS`] characters is cut short
+/// with `…`, so that a hostile input does not make a message of megabytes.
+fn shown(text: &str) -> Cow<'_, str> {
+    match text.char_indices().nth(SHOWN_CHARS) {
+        Some((cut, _)) => Cow::Owned(format!("{}…", &text[..cut])),
+        None => Cow::Borrowed(text),
+    }
+}
+
+/// How many characters of a name a message quotes.
+const SHOWN_CHARS: usize = 60;
+
 /// The reasons tarski 0.8.2 would reject `text` as a domain; empty when it accepts it.
 pub fn check(text: &str) -> Vec<Diagnostic> {
     // The parser and the visitor recurse at most `parser::MAX_DEPTH` forms deep; a stack of
@@ -59,13 +72,12 @@ pub fn check(text: &str) -> Vec<Diagnostic> {
 
 /// The domain tarski 0.8.2 reads from `text`, or the first error it raises. Recursive: run it
 /// on a stack of its own ([`crate::parse::with_stack`]).
-pub(crate) fn read(text: &str) -> Result<syntax::Domain, Diagnostic> {
+pub(crate) fn read(text: &str) -> Result<syntax::Domain<'_>, Diagnostic> {
     verdict(text).map_err(Rejection::into_diagnostic)
 }
 
-fn verdict(text: &str) -> Result<syntax::Domain, Rejection> {
-    let tokens = lexer::tokens(text);
-    let domain = parser::Parser::new(text, &tokens).domain()?;
+fn verdict(text: &str) -> Result<syntax::Domain<'_>, Rejection> {
+    let domain = parser::Parser::new(text).domain()?;
     semantics::check(&domain)?;
     Ok(domain)
 }

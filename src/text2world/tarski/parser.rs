@@ -2,20 +2,23 @@
 //! 0.8.2). ANTLR stops at the first syntax error and tarski raises on it, so the first error is
 //! the verdict; the parse starts at the `domain` rule and stops at its closing `)`.
 
-use super::Rejection;
-use super::lexer::{Kind, Token};
+use super::lexer::{Kind, Lexer, Token};
 use super::syntax::{
     Action, Atom, AtomicEffect, Domain, Effect, Formula, FunctionDef, Ident, PredicateDef, Term,
     TypeName, TypedNames, VarDecl,
 };
+use super::{Rejection, shown};
 use crate::ast::Span;
+use std::borrow::Cow;
 
 /// How deep forms may nest before we give up, as tarski (Python's recursion limit) does.
 pub const MAX_DEPTH: usize = 256;
 
 pub struct Parser<'a> {
     text: &'a str,
-    tokens: &'a [Token],
+    lexer: Lexer<'a>,
+    /// The tokens lexed so far; the parser reads at `at` and looks a few tokens ahead.
+    tokens: Vec<Token>,
     at: usize,
     depth: usize,
 }
@@ -23,34 +26,51 @@ pub struct Parser<'a> {
 type Parsed<T> = Result<T, Rejection>;
 
 impl<'a> Parser<'a> {
-    pub fn new(text: &'a str, tokens: &'a [Token]) -> Parser<'a> {
+    pub fn new(text: &'a str) -> Parser<'a> {
         Parser {
             text,
-            tokens,
+            lexer: Lexer::new(text),
+            tokens: Vec::new(),
             at: 0,
             depth: 0,
         }
     }
 
     /// The token `k` places ahead; the last token (`Eof` or `Error`) repeats forever.
-    fn peek(&self, k: usize) -> Token {
-        let last = self.tokens.len().saturating_sub(1);
-        self.tokens
-            .get((self.at + k).min(last))
-            .copied()
-            .unwrap_or(Token {
-                kind: Kind::Eof,
-                span: Span::new(self.text.len(), self.text.len()),
-            })
+    #[inline]
+    fn peek(&mut self, k: usize) -> Token {
+        match self.tokens.get(self.at + k) {
+            Some(&token) => token,
+            None => self.peek_further(k),
+        }
     }
 
-    fn kind(&self, k: usize) -> Kind {
+    /// [`Parser::peek`] past the tokens lexed so far: lexes a few more (reading ahead never
+    /// changes what the parser sees, since the stream ends at the first unreadable text).
+    #[cold]
+    fn peek_further(&mut self, k: usize) -> Token {
+        const AHEAD: usize = 32;
+        let wanted = self.at + k;
+        while self.tokens.len() <= wanted + AHEAD {
+            if let Some(last) = self.tokens.last()
+                && matches!(last.kind, Kind::Eof | Kind::Error)
+            {
+                break;
+            }
+            let token = self.lexer.next_token();
+            self.tokens.push(token);
+        }
+        let last = self.tokens.len() - 1;
+        self.tokens[wanted.min(last)]
+    }
+
+    fn kind(&mut self, k: usize) -> Kind {
         self.peek(k).kind
     }
 
     fn advance(&mut self) -> Token {
         let token = self.peek(0);
-        if self.at + 1 < self.tokens.len() {
+        if !matches!(token.kind, Kind::Eof | Kind::Error) {
             self.at += 1;
         }
         token
@@ -60,20 +80,22 @@ impl<'a> Parser<'a> {
         self.text.get(span.start..span.end).unwrap_or("")
     }
 
-    fn ident(&self, token: Token, lower: bool) -> Ident {
+    /// The token's text as a name; lower-cased with `lower` (names are ASCII, so only ASCII
+    /// letters change), borrowed from the text when that changes nothing.
+    fn ident(&self, token: Token, lower: bool) -> Ident<'a> {
         let text = self.text_of(token.span);
         Ident {
-            text: if lower {
-                text.to_lowercase()
+            text: if lower && text.bytes().any(|b| b.is_ascii_uppercase()) {
+                Cow::Owned(text.to_ascii_lowercase())
             } else {
-                text.to_string()
+                Cow::Borrowed(text)
             },
             span: token.span,
         }
     }
 
     /// The rejection for finding the current token where `expected` should be.
-    fn unexpected(&self, expected: &str) -> Rejection {
+    fn unexpected(&mut self, expected: &str) -> Rejection {
         // ANTLR reads ahead while predicting; a token recognition error there comes first.
         for k in 0..3 {
             let token = self.peek(k);
@@ -97,9 +119,18 @@ impl<'a> Parser<'a> {
             return rejection;
         }
         Rejection::new(
-            format!("tarski expects {expected} here, found `{found}`"),
+            format!("tarski expects {expected} here, found `{}`", shown(found)),
             token.span,
         )
+    }
+
+    /// [`Parser::unexpected`] for the token after the current `(`.
+    fn unexpected_after_paren(&mut self, expected: &str) -> Rejection {
+        let at = self.at;
+        self.at += 1;
+        let rejection = self.unexpected(expected);
+        self.at = at;
+        rejection
     }
 
     /// Keywords that tarski's lexer knows only in lower case, written otherwise.
@@ -152,7 +183,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `domain`, then the one token tarski's token stream reads after its closing `)`.
-    pub fn domain(&mut self) -> Parsed<Domain> {
+    pub fn domain(&mut self) -> Parsed<Domain<'a>> {
         let mut domain = Domain::default();
         self.open("`(define`")?;
         self.require(Kind::Define, "`define`")?;
@@ -188,7 +219,8 @@ impl<'a> Parser<'a> {
                     domain.actions.push(action);
                 }
                 Kind::Derived | Kind::Event | Kind::Constraint => {
-                    let keyword = self.ident(self.peek(1), false);
+                    let head = self.peek(1);
+                    let keyword = self.ident(head, false);
                     domain.unsupported = Some(keyword);
                     // tarski rejects these whatever follows, so the parse may stop here.
                     return Ok(domain);
@@ -204,12 +236,12 @@ impl<'a> Parser<'a> {
         Ok(domain)
     }
 
-    fn section_next(&self, kind: Kind) -> bool {
+    fn section_next(&mut self, kind: Kind) -> bool {
         self.kind(0) == Kind::LParen && self.kind(1) == kind
     }
 
     /// The error for a form after the sections that is not an action.
-    fn misplaced_form(&self) -> Rejection {
+    fn misplaced_form(&mut self) -> Rejection {
         let head = self.peek(1);
         let section = match head.kind {
             Kind::Requirements => Some(":requirements"),
@@ -228,15 +260,11 @@ impl<'a> Parser<'a> {
                 "tarski reads `:requirements`, `:types`, `:constants`, `:predicates`, \
                  `:functions`, then the actions, in this order, each at most once",
             ),
-            None => {
-                let mut probe = Parser::new(self.text, self.tokens);
-                probe.at = self.at + 1;
-                probe.unexpected("`(:action` or `)` closing the domain")
-            }
+            None => self.unexpected_after_paren("`(:action` or `)` closing the domain"),
         }
     }
 
-    fn requirements(&mut self) -> Parsed<Vec<Ident>> {
+    fn requirements(&mut self) -> Parsed<Vec<Ident<'a>>> {
         self.open("`(`")?;
         self.advance();
         let mut flags = Vec::new();
@@ -249,7 +277,7 @@ impl<'a> Parser<'a> {
             let text = self.text_of(token.span);
             if text.starts_with(':') {
                 return Err(Rejection::new(
-                    format!("requirement `{text}` is not one tarski knows"),
+                    format!("requirement `{}` is not one tarski knows", shown(text)),
                     token.span,
                 )
                 .help("remove the flag; tarski knows only lower-case PDDL 3.1 requirement flags"));
@@ -260,7 +288,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `possibly_typed_type_list` (`types`) or `possibly_typed_name_list`.
-    fn typed_names(&mut self, types: bool) -> Parsed<TypedNames> {
+    fn typed_names(&mut self, types: bool) -> Parsed<TypedNames<'a>> {
         let mut names = TypedNames::default();
         loop {
             let mut group = Vec::new();
@@ -296,7 +324,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `typename`.
-    fn type_name(&mut self) -> Parsed<TypeName> {
+    fn type_name(&mut self) -> Parsed<TypeName<'a>> {
         if self.kind(0) == Kind::LParen {
             let start = self.open("`(`")?;
             self.require(Kind::Either, "`either`")?;
@@ -311,7 +339,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `primitive_type`: a name or a built-in type.
-    fn primitive_type(&mut self) -> Parsed<Ident> {
+    fn primitive_type(&mut self) -> Parsed<Ident<'a>> {
         match self.kind(0) {
             Kind::Name | Kind::NumericType | Kind::ObjectType => {
                 let token = self.advance();
@@ -326,7 +354,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `possibly_typed_variable_list`.
-    fn variables(&mut self) -> Parsed<Vec<VarDecl>> {
+    fn variables(&mut self) -> Parsed<Vec<VarDecl<'a>>> {
         let mut vars = Vec::new();
         loop {
             let mut group = Vec::new();
@@ -344,7 +372,7 @@ impl<'a> Parser<'a> {
             } else {
                 vars.extend(group.into_iter().map(|name| VarDecl {
                     sort: Ident {
-                        text: "object".to_string(),
+                        text: Cow::Borrowed("object"),
                         span: name.span,
                     },
                     name,
@@ -354,7 +382,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn predicates(&mut self) -> Parsed<Vec<PredicateDef>> {
+    fn predicates(&mut self) -> Parsed<Vec<PredicateDef<'a>>> {
         self.open("`(`")?;
         self.advance();
         let mut predicates = Vec::new();
@@ -370,7 +398,7 @@ impl<'a> Parser<'a> {
         Ok(predicates)
     }
 
-    fn functions(&mut self) -> Parsed<Vec<FunctionDef>> {
+    fn functions(&mut self) -> Parsed<Vec<FunctionDef<'a>>> {
         self.open("`(`")?;
         self.advance();
         let mut functions = Vec::new();
@@ -395,7 +423,7 @@ impl<'a> Parser<'a> {
         Ok(functions)
     }
 
-    fn action(&mut self) -> Parsed<Action> {
+    fn action(&mut self) -> Parsed<Action<'a>> {
         self.open("`(`")?;
         self.advance();
         let name = match self.kind(0) {
@@ -409,7 +437,7 @@ impl<'a> Parser<'a> {
                 return Err(Rejection::new(
                     format!(
                         "tarski requires `:parameters` in every action, `{}` has none",
-                        name.text
+                        shown(&name.text)
                     ),
                     token.span,
                 )
@@ -427,7 +455,7 @@ impl<'a> Parser<'a> {
                 return Err(Rejection::new(
                     format!(
                         "tarski requires `:precondition` in every action, `{}` has none",
-                        name.text
+                        shown(&name.text)
                     ),
                     token.span,
                 )
@@ -449,7 +477,7 @@ impl<'a> Parser<'a> {
                 return Err(Rejection::new(
                     format!(
                         "tarski requires `:effect` in every action, `{}` has none",
-                        name.text
+                        shown(&name.text)
                     ),
                     token.span,
                 ));
@@ -468,7 +496,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `goalDesc`.
-    fn formula(&mut self) -> Parsed<Formula> {
+    fn formula(&mut self) -> Parsed<Formula<'a>> {
         let start = self.open("`(` opening a formula")?;
         let head = self.peek(0);
         let formula = match head.kind {
@@ -528,7 +556,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `atomicTermFormula` after its `(`.
-    fn atom_after_paren(&mut self, start: Token) -> Parsed<Atom> {
+    fn atom_after_paren(&mut self, start: Token) -> Parsed<Atom<'a>> {
         let name = self.require(Kind::Name, "a predicate name")?;
         let predicate = self.ident(name, true);
         let mut args = Vec::new();
@@ -543,12 +571,12 @@ impl<'a> Parser<'a> {
         })
     }
 
-    fn atom(&mut self) -> Parsed<Atom> {
+    fn atom(&mut self) -> Parsed<Atom<'a>> {
         let start = self.open("`(` opening an atom")?;
         self.atom_after_paren(start)
     }
 
-    fn term_next(&self) -> bool {
+    fn term_next(&mut self) -> bool {
         matches!(
             self.kind(0),
             Kind::Name | Kind::Number | Kind::Variable | Kind::TimeStep | Kind::LParen
@@ -556,7 +584,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `term`.
-    fn term(&mut self) -> Parsed<Term> {
+    fn term(&mut self) -> Parsed<Term<'a>> {
         let token = self.peek(0);
         match token.kind {
             Kind::Name => {
@@ -581,7 +609,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `functionTerm`.
-    fn function_term(&mut self) -> Parsed<Term> {
+    fn function_term(&mut self) -> Parsed<Term<'a>> {
         let start = self.open("`(` opening a function term")?;
         let head = self.peek(0);
         match head.kind {
@@ -634,7 +662,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `effect`: one `single_effect` or an `(and …)` of them.
-    fn effect(&mut self) -> Parsed<Vec<Effect>> {
+    fn effect(&mut self) -> Parsed<Vec<Effect<'a>>> {
         if self.kind(0) == Kind::LParen && self.kind(1) == Kind::And {
             self.open("`(`")?;
             self.advance();
@@ -649,7 +677,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `single_effect`.
-    fn single_effect(&mut self) -> Parsed<Effect> {
+    fn single_effect(&mut self) -> Parsed<Effect<'a>> {
         match (self.kind(0), self.kind(1)) {
             (Kind::LParen, Kind::Forall) => {
                 let start = self.open("`(`")?;
@@ -689,7 +717,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `atomic_effect`.
-    fn atomic_effect(&mut self) -> Parsed<AtomicEffect> {
+    fn atomic_effect(&mut self) -> Parsed<AtomicEffect<'a>> {
         if self.kind(0) != Kind::LParen {
             return Err(self.unexpected("`(` opening an effect"));
         }
@@ -736,11 +764,8 @@ impl<'a> Parser<'a> {
                 ),
                 head.span,
             )),
-            _ => {
-                let mut probe = Parser::new(self.text, self.tokens);
-                probe.at = self.at + 1;
-                Err(probe.unexpected("a predicate name, `not` or an assignment in an effect"))
-            }
+            _ => Err(self
+                .unexpected_after_paren("a predicate name, `not` or an assignment in an effect")),
         }
     }
 }

@@ -1,13 +1,13 @@
 //! What tarski's parse-tree visitor checks while it builds its first-order language: sorts,
 //! symbols, variables, arities and argument sorts, then actions and their cost effects.
 
-use super::Rejection;
 use super::syntax::{
     Action, Atom, AtomicEffect, Domain, Effect, Formula, FunctionDef, Ident, Term, TypeName,
     TypedNames, VarDecl,
 };
+use super::{Rejection, shown};
 use crate::ast::Span;
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 type Checked<T> = Result<T, Rejection>;
 
@@ -16,30 +16,42 @@ type SortId = usize;
 
 const OBJECT: SortId = 0;
 
-struct Sort {
-    name: String,
+struct Sort<'d> {
+    name: &'d str,
     parent: Option<SortId>,
 }
 
 /// The parts of tarski's `FirstOrderLanguage` that decide acceptance.
-struct Language {
-    sorts: Vec<Sort>,
-    sort_index: HashMap<String, SortId>,
+/// Its maps borrow their keys from the domain's syntax tree (`'d`).
+struct Language<'d> {
+    sorts: Vec<Sort<'d>>,
+    sort_index: HashMap<&'d str, SortId>,
     /// Every sort, predicate, function and constant name: one namespace.
-    global: HashSet<String>,
-    predicates: HashMap<String, Vec<SortId>>,
-    functions: HashMap<String, (Vec<SortId>, SortId)>,
-    constants: HashMap<String, SortId>,
+    global: HashSet<&'d str>,
+    /// A predicate's argument sorts, as a range of `signatures`.
+    predicates: HashMap<&'d str, Signature>,
+    /// A function's argument sorts, as a range of `signatures`, and its result sort.
+    functions: HashMap<&'d str, (Signature, SortId)>,
+    /// The argument sorts of every predicate and function, one after the other.
+    signatures: Vec<SortId>,
+    constants: HashMap<&'d str, SortId>,
     /// The arithmetic theory: `Real`, `Integer`, `Natural`, `+ - * /` and `< <= > >=`.
     real: Option<SortId>,
     integer: Option<SortId>,
 }
 
+/// Where the argument sorts of a predicate or function are in [`Language::signatures`].
+#[derive(Clone, Copy)]
+struct Signature {
+    start: usize,
+    len: usize,
+}
+
 /// What a term evaluates to: its sort and, for a compound term, its head symbol.
-#[derive(Clone)]
-struct TermValue {
+#[derive(Clone, Copy)]
+struct TermValue<'d> {
     sort: SortId,
-    head: Option<String>,
+    head: Option<&'d str>,
 }
 
 /// What a formula evaluates to. tarski returns the `Tautology` class itself (not an instance)
@@ -51,40 +63,38 @@ enum FormulaValue {
 }
 
 /// An effect after evaluation, as far as cost processing looks at it.
-struct EffectValue {
+struct EffectValue<'d> {
     conditional: bool,
     /// For a functional effect: the head of its left-hand side and of its right-hand side.
-    functional: Option<(Option<String>, Option<String>)>,
+    functional: Option<(Option<&'d str>, Option<&'d str>)>,
     span: Span,
 }
 
-impl Language {
-    fn new() -> Language {
+impl<'d> Language<'d> {
+    fn new() -> Language<'d> {
         let mut language = Language {
             sorts: Vec::new(),
             sort_index: HashMap::new(),
             global: HashSet::new(),
             predicates: HashMap::new(),
             functions: HashMap::new(),
+            signatures: Vec::new(),
             constants: HashMap::new(),
             real: None,
             integer: None,
         };
         language.attach_sort("object", None);
         // The equality theory, which tarski always loads.
-        language.global.insert("=".to_string());
-        language.global.insert("!=".to_string());
+        language.global.insert("=");
+        language.global.insert("!=");
         language
     }
 
-    fn attach_sort(&mut self, name: &str, parent: Option<SortId>) -> SortId {
+    fn attach_sort(&mut self, name: &'d str, parent: Option<SortId>) -> SortId {
         let id = self.sorts.len();
-        self.sorts.push(Sort {
-            name: name.to_string(),
-            parent,
-        });
-        self.sort_index.insert(name.to_string(), id);
-        self.global.insert(name.to_string());
+        self.sorts.push(Sort { name, parent });
+        self.sort_index.insert(name, id);
+        self.global.insert(name);
         id
     }
 
@@ -96,23 +106,41 @@ impl Language {
         let integer = self.attach_sort("Integer", Some(real));
         self.attach_sort("Natural", Some(integer));
         for symbol in ["+", "-", "*", "/", "**", "%", "<", "<=", ">", ">="] {
-            self.global.insert(symbol.to_string());
+            self.global.insert(symbol);
         }
         self.real = Some(real);
         self.integer = Some(integer);
     }
 
-    fn sort(&self, name: &Ident) -> Checked<SortId> {
-        self.sort_index.get(&name.text).copied().ok_or_else(|| {
-            Rejection::new(format!("undefined type `{}`", name.text), name.span).help(
-                if name.text == "number" {
+    fn sort(&self, name: &str, span: Span) -> Checked<SortId> {
+        self.sort_index.get(name).copied().ok_or_else(|| {
+            Rejection::new(format!("undefined type `{}`", shown(name)), span).help(
+                if name == "number" {
                     "tarski defines `number` only when `:action-costs` is among the requirements"
                         .to_string()
                 } else {
-                    format!("declare `{}` in `:types`", name.text)
+                    format!("declare `{}` in `:types`", shown(name))
                 },
             )
         })
+    }
+
+    /// The sort a declared name stands for.
+    fn sort_of(&self, name: &Ident) -> Checked<SortId> {
+        self.sort(&name.text, name.span)
+    }
+
+    fn signature(&mut self, sorts: &[SortId]) -> Signature {
+        let start = self.signatures.len();
+        self.signatures.extend_from_slice(sorts);
+        Signature {
+            start,
+            len: sorts.len(),
+        }
+    }
+
+    fn sorts_of(&self, signature: Signature) -> &[SortId] {
+        &self.signatures[signature.start..signature.start + signature.len]
     }
 
     fn is_subtype(&self, sort: SortId, of: SortId) -> bool {
@@ -132,24 +160,24 @@ impl Language {
     }
 
     fn sort_name(&self, sort: SortId) -> &str {
-        self.sorts.get(sort).map_or("?", |s| s.name.as_str())
+        self.sorts.get(sort).map_or("?", |s| s.name)
     }
 
     /// The duplicate checks of `_check_name_not_defined`.
-    fn check_new_name(&self, name: &Ident, what: &str, own: bool) -> Checked<()> {
+    fn check_new_name(&self, name: &str, span: Span, what: &str, own: bool) -> Checked<()> {
         if own {
             return Err(Rejection::new(
-                format!("duplicate definition of {what} `{}`", name.text),
-                name.span,
+                format!("duplicate definition of {what} `{}`", shown(name)),
+                span,
             ));
         }
-        if self.global.contains(&name.text) {
+        if self.global.contains(name) {
             return Err(Rejection::new(
                 format!(
                     "`{}` is already defined: tarski keeps types, constants, predicates and functions in one namespace",
-                    name.text
+                    shown(name)
                 ),
-                name.span,
+                span,
             )
             .help("rename one of them"));
         }
@@ -158,24 +186,30 @@ impl Language {
 }
 
 /// Runs tarski's visitor over `domain` and returns its first error.
-pub fn check(domain: &Domain) -> Checked<()> {
+pub fn check(domain: &Domain<'_>) -> Checked<()> {
     let mut checker = Checker {
         language: Language::new(),
         scopes: Vec::new(),
+        depth: 0,
         actions: HashSet::new(),
+        values: Vec::new(),
     };
     checker.domain(domain)
 }
 
-struct Checker {
-    language: Language,
-    /// Variable bindings, innermost last; empty outside actions.
-    scopes: Vec<HashMap<String, SortId>>,
-    actions: HashSet<String>,
+struct Checker<'d> {
+    language: Language<'d>,
+    /// Variable bindings, innermost last: the first `depth` maps (the others are kept for
+    /// reuse); none outside actions.
+    scopes: Vec<HashMap<&'d str, SortId>>,
+    depth: usize,
+    actions: HashSet<&'d str>,
+    /// The values of the arguments being checked, a stack shared by nested terms.
+    values: Vec<TermValue<'d>>,
 }
 
-impl Checker {
-    fn domain(&mut self, domain: &Domain) -> Checked<()> {
+impl<'d> Checker<'d> {
+    fn domain(&mut self, domain: &'d Domain<'_>) -> Checked<()> {
         if let Some(flags) = &domain.requirements {
             let has = |flag: &str| flags.iter().any(|f| f.text == flag);
             if has(":action-costs") {
@@ -194,13 +228,13 @@ impl Checker {
         }
         for predicate in &domain.predicates {
             let sorts = self.declared_sorts(&predicate.params)?;
-            let own = self.language.predicates.contains_key(&predicate.name.text);
+            let name: &str = &predicate.name.text;
+            let own = self.language.predicates.contains_key(name);
             self.language
-                .check_new_name(&predicate.name, "predicate", own)?;
-            self.language
-                .predicates
-                .insert(predicate.name.text.clone(), sorts);
-            self.language.global.insert(predicate.name.text.clone());
+                .check_new_name(name, predicate.name.span, "predicate", own)?;
+            let signature = self.language.signature(&sorts);
+            self.language.predicates.insert(name, signature);
+            self.language.global.insert(name);
         }
         for function in &domain.functions {
             self.function(function)?;
@@ -220,7 +254,7 @@ impl Checker {
 
     /// `create_sort` for each declared type: the untyped names first, then each typed group in
     /// order, so a parent must be declared before (or untyped, after) its children.
-    fn types(&mut self, types: &TypedNames) -> Checked<()> {
+    fn types(&mut self, types: &'d TypedNames<'_>) -> Checked<()> {
         let untyped = types.untyped.iter().map(|name| (name, None::<&TypeName>));
         let typed = types
             .groups
@@ -235,40 +269,27 @@ impl Checker {
             if name.text == "object" {
                 continue;
             }
-            let translated = |text: &str| -> String {
+            let translated = |text: &'d str| -> &'d str {
                 match text {
-                    "int" => "Integer".to_string(),
-                    "real" => "Real".to_string(),
-                    "number" => "Real".to_string(),
-                    other => other.to_string(),
+                    "int" => "Integer",
+                    "real" | "number" => "Real",
+                    other => other,
                 }
             };
             let parent_id = match parent {
                 None => OBJECT,
-                Some(parent) => {
-                    let base = Ident {
-                        text: translated(&parent.text),
-                        span: parent.span,
-                    };
-                    self.language.sort(&base)?
-                }
+                Some(parent) => self.language.sort(translated(&parent.text), parent.span)?,
             };
-            let name = Ident {
-                text: translated(&name.text),
-                span: name.span,
-            };
-            let own = self.language.sort_index.contains_key(&name.text);
-            self.language.check_new_name(&name, "type", own)?;
-            self.language.attach_sort(&name.text, Some(parent_id));
+            let span = name.span;
+            let name = translated(&name.text);
+            let own = self.language.sort_index.contains_key(name);
+            self.language.check_new_name(name, span, "type", own)?;
+            self.language.attach_sort(name, Some(parent_id));
         }
         Ok(())
     }
 
-    fn constants(&mut self, constants: &TypedNames) -> Checked<()> {
-        let object = Ident {
-            text: "object".to_string(),
-            span: Span::new(0, 0),
-        };
+    fn constants(&mut self, constants: &'d TypedNames<'_>) -> Checked<()> {
         let untyped = constants.untyped.iter().map(|name| (name, None));
         let typed = constants
             .groups
@@ -276,82 +297,106 @@ impl Checker {
             .flat_map(|(names, sort)| names.iter().map(move |name| (name, Some(sort))));
         for (name, sort) in untyped.chain(typed).collect::<Vec<_>>() {
             let sort = match sort {
-                None => &object,
+                None => self.language.sort("object", Span::new(0, 0))?,
                 Some(TypeName::Either(span)) => return Err(either(*span)),
-                Some(TypeName::Primitive(sort)) => sort,
+                Some(TypeName::Primitive(sort)) => self.language.sort_of(sort)?,
             };
-            let sort = self.language.sort(sort)?;
-            let own = self.language.constants.contains_key(&name.text);
-            self.language.check_new_name(name, "constant", own)?;
-            self.language.constants.insert(name.text.clone(), sort);
-            self.language.global.insert(name.text.clone());
+            let span = name.span;
+            let name: &str = &name.text;
+            let own = self.language.constants.contains_key(name);
+            self.language.check_new_name(name, span, "constant", own)?;
+            self.language.constants.insert(name, sort);
+            self.language.global.insert(name);
         }
         Ok(())
     }
 
     fn declared_sorts(&self, params: &[VarDecl]) -> Checked<Vec<SortId>> {
-        params.iter().map(|p| self.language.sort(&p.sort)).collect()
+        params
+            .iter()
+            .map(|p| self.language.sort_of(&p.sort))
+            .collect()
     }
 
-    fn function(&mut self, function: &FunctionDef) -> Checked<()> {
+    fn function(&mut self, function: &'d FunctionDef<'_>) -> Checked<()> {
         let args = self.declared_sorts(&function.params)?;
-        let own = self.language.functions.contains_key(&function.name.text);
+        let name: &str = &function.name.text;
+        let own = self.language.functions.contains_key(name);
         self.language
-            .check_new_name(&function.name, "function", own)?;
+            .check_new_name(name, function.name.span, "function", own)?;
         let sort = match &function.sort {
-            Some(sort) => sort.clone(),
-            None => Ident {
-                text: "number".to_string(),
-                span: function.name.span,
-            },
+            Some(sort) => self.language.sort_of(sort)?,
+            None => self.language.sort("number", function.name.span)?,
         };
-        let sort = self.language.sort(&sort)?;
-        self.language
-            .functions
-            .insert(function.name.text.clone(), (args, sort));
-        self.language.global.insert(function.name.text.clone());
+        let signature = self.language.signature(&args);
+        self.language.functions.insert(name, (signature, sort));
+        self.language.global.insert(name);
         Ok(())
     }
 
-    /// The variables of an action's parameter list: a repeated name silently takes the last
-    /// declaration's type (tarski's `VariableBinding` is a dictionary).
-    fn bind(&self, vars: &[VarDecl]) -> Checked<HashMap<String, SortId>> {
-        let mut scope = HashMap::new();
-        for var in vars {
-            let sort = self.language.sort(&var.sort)?;
-            scope.insert(var.name.text.clone(), sort);
+    /// The variables of an action's parameter list become the only scope: a repeated name
+    /// silently takes the last declaration's type (tarski's `VariableBinding` is a dictionary).
+    fn bind(&mut self, vars: &'d [VarDecl<'_>]) -> Checked<()> {
+        self.depth = 0;
+        let sorts = self.sorts_of_variables(vars)?;
+        let scope = self.next_scope();
+        for (var, sort) in vars.iter().zip(sorts) {
+            scope.insert(var.name.text.as_ref(), sort);
         }
-        Ok(scope)
+        self.depth = 1;
+        Ok(())
     }
 
-    /// The variables of a quantifier, which tarski adds one by one to the binding in force: a
-    /// name already bound (a parameter, an outer quantifier's variable, or one earlier in the
-    /// same list) is a duplicate definition.
-    fn bind_nested(&self, vars: &[VarDecl]) -> Checked<HashMap<String, SortId>> {
-        let sorts = vars
-            .iter()
-            .map(|var| self.language.sort(&var.sort))
-            .collect::<Checked<Vec<_>>>()?;
-        let mut scope = HashMap::new();
+    /// The variables of a quantifier become a scope inside the current ones; tarski adds them
+    /// one by one to the binding in force, so a name already bound (a parameter, an outer
+    /// quantifier's variable, or one earlier in the same list) is a duplicate definition.
+    /// [`Checker::leave`] ends the scope.
+    fn bind_nested(&mut self, vars: &'d [VarDecl<'_>]) -> Checked<()> {
+        let sorts = self.sorts_of_variables(vars)?;
+        let depth = self.depth;
+        self.next_scope();
+        let (outer, inner) = self.scopes.split_at_mut(depth);
+        let scope = &mut inner[0];
         for (var, sort) in vars.iter().zip(sorts) {
-            let bound = self.scopes.iter().any(|s| s.contains_key(&var.name.text));
-            if bound || scope.contains_key(&var.name.text) {
+            let name: &str = &var.name.text;
+            if outer.iter().any(|s| s.contains_key(name)) || scope.contains_key(name) {
                 return Err(Rejection::new(
-                    format!("variable `{}` is already bound here", var.name.text),
+                    format!("variable `{}` is already bound here", shown(name)),
                     var.name.span,
                 )
                 .help("tarski does not let a quantifier reuse the name of a parameter or of an enclosing quantifier's variable"));
             }
-            scope.insert(var.name.text.clone(), sort);
+            scope.insert(name, sort);
         }
-        Ok(scope)
+        self.depth += 1;
+        Ok(())
     }
 
-    fn action(&mut self, action: &Action) -> Checked<()> {
-        let scope = self.bind(&action.params)?;
-        self.scopes = vec![scope];
+    fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    /// The sorts of the variables' types, in order; the first undefined type is the error.
+    fn sorts_of_variables(&self, vars: &[VarDecl]) -> Checked<Vec<SortId>> {
+        vars.iter()
+            .map(|var| self.language.sort_of(&var.sort))
+            .collect()
+    }
+
+    /// The map of the scope after the current ones, emptied (the maps are kept for reuse).
+    fn next_scope(&mut self) -> &mut HashMap<&'d str, SortId> {
+        if self.scopes.len() <= self.depth {
+            self.scopes.push(HashMap::new());
+        }
+        let scope = &mut self.scopes[self.depth];
+        scope.clear();
+        scope
+    }
+
+    fn action(&mut self, action: &'d Action<'_>) -> Checked<()> {
+        self.bind(&action.params)?;
         let result = self.action_body(action);
-        self.scopes.clear();
+        self.depth = 0;
         let effects = result?;
         for effect in &effects {
             let Some((lhs, rhs)) = &effect.functional else {
@@ -374,9 +419,12 @@ impl Checker {
                 .help("tarski rejects non-additive cost effects such as `decrease` or `assign`"));
             }
         }
-        if !self.actions.insert(action.name.text.clone()) {
+        if !self.actions.insert(action.name.text.as_ref()) {
             return Err(Rejection::new(
-                format!("duplicate definition of action `{}`", action.name.text),
+                format!(
+                    "duplicate definition of action `{}`",
+                    shown(&action.name.text)
+                ),
                 action.name.span,
             )
             .help("tarski compares action names case-sensitively; rename or remove one"));
@@ -384,7 +432,7 @@ impl Checker {
         Ok(())
     }
 
-    fn action_body(&mut self, action: &Action) -> Checked<Vec<EffectValue>> {
+    fn action_body(&mut self, action: &'d Action<'_>) -> Checked<Vec<EffectValue<'d>>> {
         if let Some(precondition) = &action.precondition {
             self.formula(precondition)?;
         }
@@ -395,7 +443,7 @@ impl Checker {
         Ok(effects)
     }
 
-    fn effect(&mut self, effect: &Effect, out: &mut Vec<EffectValue>) -> Checked<()> {
+    fn effect(&mut self, effect: &'d Effect<'_>, out: &mut Vec<EffectValue<'d>>) -> Checked<()> {
         match effect {
             Effect::Atomic(atomic) => {
                 let value = self.atomic_effect(atomic, false)?;
@@ -411,13 +459,12 @@ impl Checker {
                 out.extend(values);
             }
             Effect::Forall { vars, body, span } => {
-                let scope = self.bind_nested(vars)?;
-                self.scopes.push(scope);
+                self.bind_nested(vars)?;
                 let mut inner = Vec::new();
                 let result = body
                     .iter()
                     .try_for_each(|effect| self.effect(effect, &mut inner));
-                self.scopes.pop();
+                self.leave();
                 result?;
                 // A universal effect is not a functional effect: cost processing skips it.
                 out.push(EffectValue {
@@ -430,7 +477,11 @@ impl Checker {
         Ok(())
     }
 
-    fn atomic_effect(&mut self, effect: &AtomicEffect, conditional: bool) -> Checked<EffectValue> {
+    fn atomic_effect(
+        &mut self,
+        effect: &'d AtomicEffect<'_>,
+        conditional: bool,
+    ) -> Checked<EffectValue<'d>> {
         match effect {
             AtomicEffect::Add(atom) | AtomicEffect::Delete(atom) => {
                 self.atom(atom)?;
@@ -452,7 +503,7 @@ impl Checker {
             AtomicEffect::Update { op, lhs, rhs, span } => {
                 let lhs_value = self.term(lhs)?;
                 let rhs_value = self.term(rhs)?;
-                let symbol = match op.text.as_str() {
+                let symbol = match &*op.text {
                     "increase" => "+",
                     "decrease" => "-",
                     "scale-up" => "*",
@@ -468,50 +519,44 @@ impl Checker {
         }
     }
 
-    fn formula(&mut self, formula: &Formula) -> Checked<FormulaValue> {
+    fn formula(&mut self, formula: &'d Formula<'_>) -> Checked<FormulaValue> {
         match formula {
             Formula::Atom(atom) => {
                 self.atom(atom)?;
                 Ok(FormulaValue::Formula)
             }
             Formula::And(parts, span) => {
-                let mut values = Vec::new();
-                for part in parts {
-                    values.push(self.formula(part)?);
-                }
-                match values.len() {
+                let (count, first, empty) = self.formulas(parts)?;
+                match count {
                     0 => Ok(FormulaValue::EmptyAnd),
-                    1 => Ok(values.first().copied().unwrap_or(FormulaValue::Formula)),
-                    _ => self.compound(&values, "and", *span),
+                    1 => Ok(first),
+                    _ => self.compound(empty, "and", *span),
                 }
             }
             Formula::Or(parts, span) => {
-                let mut values = Vec::new();
-                for part in parts {
-                    values.push(self.formula(part)?);
-                }
-                if values.len() < 2 {
+                let (count, _, empty) = self.formulas(parts)?;
+                if count < 2 {
                     return Err(Rejection::new(
                         "tarski requires at least two disjuncts in `or`",
                         *span,
                     ));
                 }
-                self.compound(&values, "or", *span)
+                self.compound(empty, "or", *span)
             }
             Formula::Not(inner, span) => {
                 let value = self.formula(inner)?;
-                self.compound(&[value], "not", *span)
+                self.compound(value == FormulaValue::EmptyAnd, "not", *span)
             }
             Formula::Imply(lhs, rhs, span) => {
                 let lhs = self.formula(lhs)?;
                 let rhs = self.formula(rhs)?;
-                self.compound(&[lhs, rhs], "imply", *span)
+                let empty = lhs == FormulaValue::EmptyAnd || rhs == FormulaValue::EmptyAnd;
+                self.compound(empty, "imply", *span)
             }
             Formula::Exists(vars, body, span) | Formula::Forall(vars, body, span) => {
-                let scope = self.bind_nested(vars)?;
-                self.scopes.push(scope);
+                self.bind_nested(vars)?;
                 let value = self.formula(body);
-                self.scopes.pop();
+                self.leave();
                 let value = value?;
                 if vars.is_empty() {
                     return Err(Rejection::new(
@@ -551,14 +596,25 @@ impl Checker {
         }
     }
 
-    /// A `CompoundFormula`: tarski checks that every part is a formula.
-    fn compound(
-        &self,
-        parts: &[FormulaValue],
-        connective: &str,
-        span: Span,
-    ) -> Checked<FormulaValue> {
-        if parts.contains(&FormulaValue::EmptyAnd) {
+    /// The parts of an `and` or `or`, in order: how many, the first one's value, and whether
+    /// one is an empty `(and)`.
+    fn formulas(&mut self, parts: &'d [Formula<'_>]) -> Checked<(usize, FormulaValue, bool)> {
+        let mut first = FormulaValue::Formula;
+        let mut empty = false;
+        for (i, part) in parts.iter().enumerate() {
+            let value = self.formula(part)?;
+            if i == 0 {
+                first = value;
+            }
+            empty |= value == FormulaValue::EmptyAnd;
+        }
+        Ok((parts.len(), first, empty))
+    }
+
+    /// A `CompoundFormula`: tarski checks that every part is a formula, which an empty `(and)`
+    /// is not.
+    fn compound(&self, empty_part: bool, connective: &str, span: Span) -> Checked<FormulaValue> {
+        if empty_part {
             return Err(Rejection::new(
                 format!("tarski cannot use an empty `(and)` inside `{connective}`"),
                 span,
@@ -568,37 +624,61 @@ impl Checker {
         Ok(FormulaValue::Formula)
     }
 
-    fn atom(&mut self, atom: &Atom) -> Checked<()> {
-        let Some(sorts) = self.language.predicates.get(&atom.predicate.text).cloned() else {
+    fn atom(&mut self, atom: &'d Atom<'_>) -> Checked<()> {
+        let Some(&signature) = self.language.predicates.get(&*atom.predicate.text) else {
             return Err(Rejection::new(
-                format!("undefined predicate `{}`", atom.predicate.text),
+                format!("undefined predicate `{}`", shown(&atom.predicate.text)),
                 atom.predicate.span,
             )
             .help("declare it in `:predicates`"));
         };
-        let mut values = Vec::new();
-        for arg in &atom.args {
-            values.push(self.term(arg)?);
-        }
-        if sorts.len() != values.len() {
+        let start = self.arguments(&atom.args)?;
+        if signature.len != atom.args.len() {
             return Err(Rejection::new(
                 format!(
                     "predicate `{}` takes {} argument{}, {} given",
-                    atom.predicate.text,
-                    sorts.len(),
-                    if sorts.len() == 1 { "" } else { "s" },
-                    values.len()
+                    shown(&atom.predicate.text),
+                    signature.len,
+                    if signature.len == 1 { "" } else { "s" },
+                    atom.args.len()
                 ),
                 atom.span,
             ));
         }
-        for ((value, term), expected) in values.iter().zip(&atom.args).zip(&sorts) {
+        self.expect_sorts(start, &atom.args, signature)
+    }
+
+    /// Evaluates `args` in order onto the stack of values; where their values start.
+    fn arguments(&mut self, args: &'d [Term<'_>]) -> Checked<usize> {
+        let start = self.values.len();
+        for arg in args {
+            let value = self.term(arg)?;
+            self.values.push(value);
+        }
+        Ok(start)
+    }
+
+    /// Checks the values from `start` on against the signature's sorts, in order, and pops them.
+    fn expect_sorts(
+        &mut self,
+        start: usize,
+        args: &'d [Term<'_>],
+        signature: Signature,
+    ) -> Checked<()> {
+        let sorts = self.language.sorts_of(signature);
+        for ((value, term), expected) in self.values[start..].iter().zip(args).zip(sorts) {
             self.expect_sort(value, term, *expected)?;
         }
+        self.values.truncate(start);
         Ok(())
     }
 
-    fn expect_sort(&self, value: &TermValue, term: &Term, expected: SortId) -> Checked<()> {
+    fn expect_sort(
+        &self,
+        value: &TermValue<'d>,
+        term: &'d Term<'_>,
+        expected: SortId,
+    ) -> Checked<()> {
         if self.language.is_subtype(value.sort, expected) {
             return Ok(());
         }
@@ -613,15 +693,15 @@ impl Checker {
         .help("tarski checks argument types strictly; an untyped variable is an `object`"))
     }
 
-    fn term(&mut self, term: &Term) -> Checked<TermValue> {
+    fn term(&mut self, term: &'d Term<'_>) -> Checked<TermValue<'d>> {
         match term {
-            Term::Constant(name) => match self.language.constants.get(&name.text) {
+            Term::Constant(name) => match self.language.constants.get(&*name.text) {
                 Some(sort) => Ok(TermValue {
                     sort: *sort,
                     head: None,
                 }),
                 None => Err(Rejection::new(
-                    format!("undefined constant `{}`", name.text),
+                    format!("undefined constant `{}`", shown(&name.text)),
                     name.span,
                 )
                 .help("declare it in `:constants`, or write a variable with `?`")),
@@ -637,25 +717,24 @@ impl Checker {
                     None => Err(Rejection::new(
                         format!(
                             "tarski reads the number `{}` only with `:numeric-fluents` or `:action-costs`",
-                            number.text
+                            shown(&number.text)
                         ),
                         number.span,
                     )),
                 }
             }
             Term::Variable(name) => {
-                let sort = self
-                    .scopes
+                let sort = self.scopes[..self.depth]
                     .iter()
                     .rev()
-                    .find_map(|scope| scope.get(&name.text));
+                    .find_map(|scope| scope.get(&*name.text));
                 match sort {
                     Some(sort) => Ok(TermValue {
                         sort: *sort,
                         head: None,
                     }),
                     None => Err(Rejection::new(
-                        format!("undefined variable `{}`", name.text),
+                        format!("undefined variable `{}`", shown(&name.text)),
                         name.span,
                     )
                     .help("declare it in the action's `:parameters` or in a quantifier")),
@@ -670,35 +749,30 @@ impl Checker {
                 *span,
             )),
             Term::Function { name, args, span } => {
-                let Some((sorts, result)) = self.language.functions.get(&name.text).cloned() else {
+                let Some(&(signature, result)) = self.language.functions.get(&*name.text) else {
                     return Err(Rejection::new(
-                        format!("undefined function `{}`", name.text),
+                        format!("undefined function `{}`", shown(&name.text)),
                         name.span,
                     )
                     .help("declare it in `:functions`"));
                 };
-                let mut values = Vec::new();
-                for arg in args {
-                    values.push(self.term(arg)?);
-                }
-                if sorts.len() != values.len() {
+                let start = self.arguments(args)?;
+                if signature.len != args.len() {
                     return Err(Rejection::new(
                         format!(
                             "function `{}` takes {} argument{}, {} given",
-                            name.text,
-                            sorts.len(),
-                            if sorts.len() == 1 { "" } else { "s" },
-                            values.len()
+                            shown(&name.text),
+                            signature.len,
+                            if signature.len == 1 { "" } else { "s" },
+                            args.len()
                         ),
                         *span,
                     ));
                 }
-                for ((value, term), expected) in values.iter().zip(args).zip(&sorts) {
-                    self.expect_sort(value, term, *expected)?;
-                }
+                self.expect_sorts(start, args, signature)?;
                 Ok(TermValue {
                     sort: result,
-                    head: Some(name.text.clone()),
+                    head: Some(name.text.as_ref()),
                 })
             }
             Term::Arithmetic { op, lhs, rhs, span } => {
@@ -712,13 +786,13 @@ impl Checker {
     /// tarski's operator dispatch for a binary arithmetic function.
     fn arithmetic(
         &self,
-        symbol: &str,
-        lhs_value: &TermValue,
-        lhs: &Term,
-        rhs_value: &TermValue,
-        rhs: &Term,
+        symbol: &'d str,
+        lhs_value: &TermValue<'d>,
+        lhs: &'d Term<'_>,
+        rhs_value: &TermValue<'d>,
+        rhs: &'d Term<'_>,
         span: Span,
-    ) -> Checked<TermValue> {
+    ) -> Checked<TermValue<'d>> {
         let Some(real) = self.language.real else {
             return Err(Rejection::new(
                 format!(
@@ -738,7 +812,7 @@ impl Checker {
         self.expect_sort(rhs_value, rhs, real)?;
         Ok(TermValue {
             sort: real,
-            head: Some(symbol.to_string()),
+            head: Some(symbol),
         })
     }
 }

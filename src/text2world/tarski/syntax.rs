@@ -1,74 +1,75 @@
 //! The parse tree of a domain as tarski's grammar builds it, reduced to what its visitor reads.
 
 use crate::ast::Span;
+use std::borrow::Cow;
 
 /// A name as the visitor sees it: lower-cased where tarski lower-cases it.
 #[derive(Clone, Debug)]
-pub struct Ident {
-    pub text: String,
+pub struct Ident<'a> {
+    pub text: Cow<'a, str>,
     pub span: Span,
 }
 
 /// `typename`: a primitive type or an `(either …)` list.
 #[derive(Clone, Debug)]
-pub enum TypeName {
-    Primitive(Ident),
+pub enum TypeName<'a> {
+    Primitive(Ident<'a>),
     Either(Span),
 }
 
 /// `possibly_typed_name_list` and `possibly_typed_type_list`: typed groups first, then the
 /// untyped names (only `NAME` tokens; a bare `object` in a type list is not a name).
 #[derive(Clone, Debug, Default)]
-pub struct TypedNames {
-    pub groups: Vec<(Vec<Ident>, TypeName)>,
-    pub untyped: Vec<Ident>,
+pub struct TypedNames<'a> {
+    pub groups: Vec<(Vec<Ident<'a>>, TypeName<'a>)>,
+    pub untyped: Vec<Ident<'a>>,
 }
 
 /// One variable of a `possibly_typed_variable_list` with its (lower-cased) type.
 #[derive(Clone, Debug)]
-pub struct VarDecl {
-    pub name: Ident,
-    pub sort: Ident,
+pub struct VarDecl<'a> {
+    pub name: Ident<'a>,
+    pub sort: Ident<'a>,
 }
 
 #[derive(Clone, Debug)]
-pub struct PredicateDef {
-    pub name: Ident,
-    pub params: Vec<VarDecl>,
+pub struct PredicateDef<'a> {
+    pub name: Ident<'a>,
+    pub params: Vec<VarDecl<'a>>,
 }
 
 #[derive(Clone, Debug)]
-pub struct FunctionDef {
-    pub name: Ident,
-    pub params: Vec<VarDecl>,
+pub struct FunctionDef<'a> {
+    pub name: Ident<'a>,
+    pub params: Vec<VarDecl<'a>>,
     /// `None` for an untyped definition, which tarski types `number`.
-    pub sort: Option<Ident>,
+    pub sort: Option<Ident<'a>>,
 }
 
 #[derive(Clone, Debug)]
-pub enum Term {
-    Constant(Ident),
-    Number(Ident),
-    Variable(Ident),
+pub enum Term<'a> {
+    Constant(Ident<'a>),
+    Number(Ident<'a>),
+    Variable(Ident<'a>),
     TimeStep(Span),
     Function {
-        name: Ident,
-        args: Vec<Term>,
+        name: Ident<'a>,
+        args: Vec<Term<'a>>,
         span: Span,
     },
     Arithmetic {
-        op: Ident,
-        lhs: Box<Term>,
-        rhs: Box<Term>,
+        op: Ident<'a>,
+        lhs: Box<Term<'a>>,
+        rhs: Box<Term<'a>>,
         span: Span,
     },
     Unary {
-        op: Ident,
+        op: Ident<'a>,
         span: Span,
     },
 }
 
-impl Term {
+impl Term<'_> {
     pub fn span(&self) -> Span {
         match self {
             Term::Constant(i) | Term::Number(i) | Term::Variable(i) => i.span,
@@ -81,79 +82,83 @@ impl Term {
 }
 
 #[derive(Clone, Debug)]
-pub struct Atom {
-    pub predicate: Ident,
-    pub args: Vec<Term>,
+pub struct Atom<'a> {
+    pub predicate: Ident<'a>,
+    pub args: Vec<Term<'a>>,
     pub span: Span,
 }
 
 #[derive(Clone, Debug)]
-pub enum Formula {
-    Atom(Atom),
-    And(Vec<Formula>, Span),
-    Or(Vec<Formula>, Span),
-    Not(Box<Formula>, Span),
-    Imply(Box<Formula>, Box<Formula>, Span),
-    Exists(Vec<VarDecl>, Box<Formula>, Span),
-    Forall(Vec<VarDecl>, Box<Formula>, Span),
-    Comparison { op: Ident, lhs: Term, rhs: Term },
+pub enum Formula<'a> {
+    Atom(Atom<'a>),
+    And(Vec<Formula<'a>>, Span),
+    Or(Vec<Formula<'a>>, Span),
+    Not(Box<Formula<'a>>, Span),
+    Imply(Box<Formula<'a>>, Box<Formula<'a>>, Span),
+    Exists(Vec<VarDecl<'a>>, Box<Formula<'a>>, Span),
+    Forall(Vec<VarDecl<'a>>, Box<Formula<'a>>, Span),
+    Comparison {
+        op: Ident<'a>,
+        lhs: Term<'a>,
+        rhs: Term<'a>,
+    },
 }
 
 /// `atomic_effect`.
 #[derive(Clone, Debug)]
-pub enum AtomicEffect {
-    Add(Atom),
-    Delete(Atom),
+pub enum AtomicEffect<'a> {
+    Add(Atom<'a>),
+    Delete(Atom<'a>),
     /// `(assign f t)`.
     Assign {
-        lhs: Term,
-        rhs: Term,
+        lhs: Term<'a>,
+        rhs: Term<'a>,
         span: Span,
     },
     /// `(increase f t)` and the other `assignOp`s.
     Update {
-        op: Ident,
-        lhs: Term,
-        rhs: Term,
+        op: Ident<'a>,
+        lhs: Term<'a>,
+        rhs: Term<'a>,
         span: Span,
     },
 }
 
 /// `single_effect`.
 #[derive(Clone, Debug)]
-pub enum Effect {
+pub enum Effect<'a> {
     Forall {
-        vars: Vec<VarDecl>,
-        body: Vec<Effect>,
+        vars: Vec<VarDecl<'a>>,
+        body: Vec<Effect<'a>>,
         span: Span,
     },
     When {
-        condition: Formula,
-        effects: Vec<AtomicEffect>,
+        condition: Formula<'a>,
+        effects: Vec<AtomicEffect<'a>>,
     },
-    Atomic(AtomicEffect),
+    Atomic(AtomicEffect<'a>),
 }
 
 #[derive(Clone, Debug)]
-pub struct Action {
+pub struct Action<'a> {
     /// The name as written: tarski keeps the case of action names.
-    pub name: Ident,
-    pub params: Vec<VarDecl>,
+    pub name: Ident<'a>,
+    pub params: Vec<VarDecl<'a>>,
     /// `None` for the trivial precondition `()`.
-    pub precondition: Option<Formula>,
-    pub effects: Vec<Effect>,
+    pub precondition: Option<Formula<'a>>,
+    pub effects: Vec<Effect<'a>>,
 }
 
 #[derive(Clone, Debug, Default)]
-pub struct Domain {
+pub struct Domain<'a> {
     /// The requirement flags, or `None` without a `:requirements` section.
-    pub requirements: Option<Vec<Ident>>,
-    pub types: Option<TypedNames>,
-    pub constants: Option<TypedNames>,
-    pub predicates: Vec<PredicateDef>,
-    pub functions: Vec<FunctionDef>,
-    pub actions: Vec<Action>,
+    pub requirements: Option<Vec<Ident<'a>>>,
+    pub types: Option<TypedNames<'a>>,
+    pub constants: Option<TypedNames<'a>>,
+    pub predicates: Vec<PredicateDef<'a>>,
+    pub functions: Vec<FunctionDef<'a>>,
+    pub actions: Vec<Action<'a>>,
     /// The keyword of a `:derived`, `:event` or `:constraint` definition after the actions:
     /// tarski rejects it, so the parse stops there.
-    pub unsupported: Option<Ident>,
+    pub unsupported: Option<Ident<'a>>,
 }
