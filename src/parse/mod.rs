@@ -73,16 +73,27 @@ pub fn decode(bytes: &[u8]) -> Result<&str, Diagnostic> {
 /// Markdown or prose around the definition (a chat answer) is reported once and blanked out, so
 /// the definition inside is still read.
 pub fn file(source: &str) -> Parsed<Option<PddlFile>> {
+    file_by(source, Route::FlatListsFirst)
+}
+
+/// Whether the fast path for flat lists may read the file, or pest reads all of it.
+#[derive(Clone, Copy, PartialEq)]
+enum Route {
+    FlatListsFirst,
+    PestOnly,
+}
+
+fn file_by(source: &str, route: Route) -> Parsed<Option<PddlFile>> {
     let Some((unwrapped, diagnostic)) = prose::unwrap(source) else {
-        return definition(source);
+        return definition(source, route);
     };
-    let mut parsed = definition(&unwrapped);
+    let mut parsed = definition(&unwrapped, route);
     parsed.diagnostics.insert(0, diagnostic);
     crate::diagnostics::sort(&mut parsed.diagnostics);
     parsed
 }
 
-fn definition(source: &str) -> Parsed<Option<PddlFile>> {
+fn definition(source: &str, route: Route) -> Parsed<Option<PddlFile>> {
     let mut scan = scan::scan(source);
     if scan.diagnostics.iter().any(Diagnostic::is_error) {
         crate::diagnostics::cap(&mut scan.diagnostics);
@@ -91,7 +102,8 @@ fn definition(source: &str) -> Parsed<Option<PddlFile>> {
             diagnostics: scan.diagnostics,
         };
     }
-    if scan.diagnostics.is_empty()
+    if route == Route::FlatListsFirst
+        && scan.diagnostics.is_empty()
         && scan.surplus_tail.is_none()
         && let Some(flat) = flat::read(source)
         && let Some(value) = with_stack(|| lower::file_with_flat_lists(source, flat))
@@ -119,25 +131,7 @@ pub fn reads_flat_lists(source: &str) -> bool {
 /// [`file`] must equal. For tests that compare the two routes.
 #[doc(hidden)]
 pub fn file_through_pest_only(source: &str) -> Parsed<Option<PddlFile>> {
-    let Some((unwrapped, diagnostic)) = prose::unwrap(source) else {
-        return definition_through_pest(source);
-    };
-    let mut parsed = definition_through_pest(&unwrapped);
-    parsed.diagnostics.insert(0, diagnostic);
-    crate::diagnostics::sort(&mut parsed.diagnostics);
-    parsed
-}
-
-fn definition_through_pest(source: &str) -> Parsed<Option<PddlFile>> {
-    let mut scan = scan::scan(source);
-    if scan.diagnostics.iter().any(Diagnostic::is_error) {
-        crate::diagnostics::cap(&mut scan.diagnostics);
-        return Parsed {
-            value: None,
-            diagnostics: scan.diagnostics,
-        };
-    }
-    pest_only(source, scan)
+    file_by(source, Route::PestOnly)
 }
 
 fn pest_only(source: &str, scan: scan::Scan) -> Parsed<Option<PddlFile>> {
