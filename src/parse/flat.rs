@@ -285,7 +285,7 @@ impl<'s> Reader<'s> {
         }
     }
 
-    fn expect(&mut self, byte: u8) -> Option<()> {
+    fn consume(&mut self, byte: u8) -> Option<()> {
         self.skip();
         (self.peek()? == byte).then(|| self.at += 1)
     }
@@ -439,7 +439,7 @@ impl<'s> Reader<'s> {
     /// `(p a b)`, `(= (f a) 3)`, `(= (f a) b)` or `(= f 3)`.
     fn fact(&mut self) -> Option<Init> {
         let start = self.at;
-        self.expect(b'(')?;
+        self.consume(b'(')?;
         self.skip();
         let kind = if self.peek()? == b'=' {
             self.at += 1;
@@ -450,7 +450,7 @@ impl<'s> Reader<'s> {
         } else {
             InitKind::Atom(self.atom_after_open(start)?)
         };
-        self.expect(b')')?;
+        self.consume(b')')?;
         Some(Init {
             kind,
             span: Span::new(start, self.at),
@@ -479,9 +479,9 @@ impl<'s> Reader<'s> {
     fn goal_atom(&mut self) -> Option<Gd> {
         self.skip();
         let start = self.at;
-        self.expect(b'(')?;
+        self.consume(b'(')?;
         let atom = self.atom_after_open(start)?;
-        self.expect(b')')?;
+        self.consume(b')')?;
         Some(Gd {
             kind: GdKind::Atom(atom),
             span: Span::new(start, self.at),

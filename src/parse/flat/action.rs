@@ -39,7 +39,7 @@ impl Reader<'_> {
     /// The action whose `(` is at the cursor and whose `)` ends just before `end`.
     pub(super) fn action(&mut self, end: usize) -> Option<Action> {
         let start = self.at;
-        self.expect(b'(')?;
+        self.consume(b'(')?;
         let keyword = self.keyword()?;
         if !self.keyword_is(keyword, b":action") {
             return None;
@@ -61,7 +61,7 @@ impl Reader<'_> {
             let part = self.keyword()?;
             if self.keyword_is(part, b":parameters") && !parameters {
                 parameters = true;
-                self.expect(b'(')?;
+                self.consume(b'(')?;
                 action.parameters = self.typed_variables()?;
             } else if self.keyword_is(part, b":precondition") && !precondition {
                 precondition = true;
@@ -127,8 +127,8 @@ impl Reader<'_> {
     /// `()` at the cursor: its span, past its `)`.
     fn empty_list(&mut self) -> Option<Span> {
         let start = self.at;
-        self.expect(b'(')?;
-        self.expect(b')')?;
+        self.consume(b'(')?;
+        self.consume(b')')?;
         Some(Span::new(start, self.at))
     }
 
@@ -172,7 +172,7 @@ impl Reader<'_> {
         let start = self.at;
         self.at = head.1;
         let atom = self.goal_atom()?;
-        self.expect(b')')?;
+        self.consume(b')')?;
         Some(Gd {
             kind: GdKind::Not {
                 arg: Box::new(atom),
@@ -236,7 +236,7 @@ impl Reader<'_> {
                 span,
             });
         }
-        self.expect(b')')?;
+        self.consume(b')')?;
         Some(Effect {
             kind: EffectKind::Delete { atom },
             span: Span::new(start, self.at),
