@@ -531,14 +531,7 @@ impl<'s> Reader<'s> {
                 span,
             }
         } else {
-            let name = self.name()?;
-            let span = name.span;
-            Expr {
-                kind: ExprKind::Term {
-                    term: Term::Name(name),
-                },
-                span,
-            }
+            name_expr(self.name()?)
         };
         self.skip();
         let first = self.peek()?;
@@ -550,18 +543,22 @@ impl<'s> Reader<'s> {
                 span,
             }
         } else {
-            let name = self.name()?;
-            let span = name.span;
-            Expr {
-                kind: ExprKind::Term {
-                    term: Term::Name(name),
-                },
-                span,
-            }
+            name_expr(self.name()?)
         };
         Some(InitKind::Assign {
             target: Box::new(target),
             value: Box::new(value),
         })
+    }
+}
+
+/// A bare name where an expression stands: a 0-ary function or an object.
+fn name_expr(name: Name) -> Expr {
+    let span = name.span;
+    Expr {
+        kind: ExprKind::Term {
+            term: Term::Name(name),
+        },
+        span,
     }
 }

@@ -145,22 +145,33 @@ impl Reader<'_> {
         if !self.keyword_is(head, b"and") {
             return self.literal();
         }
+        let (args, span) = self.conjunction(head, Self::literal)?;
+        Some(Gd {
+            kind: GdKind::And { args },
+            span,
+        })
+    }
+
+    /// The parts of the `(and …` whose head word is `head`, each read by `part`, and the
+    /// conjunction's span, past its `)`.
+    fn conjunction<T>(
+        &mut self,
+        head: (usize, usize),
+        part: fn(&mut Self) -> Option<T>,
+    ) -> Option<(Vec<T>, Span)> {
         let start = self.at;
         self.at = head.1;
-        let mut args = Vec::new();
+        let mut parts = Vec::new();
         loop {
             self.skip();
             if self.peek()? == b')' {
                 break;
             }
-            args.push(self.literal()?);
+            parts.push(part(self)?);
         }
         self.at += 1;
-        args.shrink_to_fit();
-        Some(Gd {
-            kind: GdKind::And { args },
-            span: Span::new(start, self.at),
-        })
+        parts.shrink_to_fit();
+        Some((parts, Span::new(start, self.at)))
     }
 
     /// An atom or `(not atom)` in a condition.
@@ -194,21 +205,10 @@ impl Reader<'_> {
         if !self.keyword_is(head, b"and") {
             return self.effect_literal();
         }
-        let start = self.at;
-        self.at = head.1;
-        let mut args = Vec::new();
-        loop {
-            self.skip();
-            if self.peek()? == b')' {
-                break;
-            }
-            args.push(self.effect_literal()?);
-        }
-        self.at += 1;
-        args.shrink_to_fit();
+        let (args, span) = self.conjunction(head, Self::effect_literal)?;
         Some(Effect {
             kind: EffectKind::And { args },
-            span: Span::new(start, self.at),
+            span,
         })
     }
 
