@@ -3,8 +3,10 @@
 //! Each line of LIST names one input: `FILE`, or `KIND<TAB>FILE[<TAB>DOMAIN]` as
 //! `../shared/perf/perf.py` writes it (`KIND` is `domain` or `problem`, and is only a label: the
 //! content decides). A problem with a DOMAIN is checked against it. Blank lines are skipped.
-//! Every input is independent: it is read, parsed and checked on its own, as one `pddlc check`
-//! process would, so the batch measures what a caller checking files in one process pays.
+//! Every input is read, parsed and checked as one `pddlc check` process would, with one
+//! exception a caller checking many problems in one process also makes: consecutive problems
+//! of the same DOMAIN file share one reading of it (its parse and its own diagnostics), as
+//! Loki's side of `perf.py` shares its parsed domain.
 
 use super::input::{display_name, read_bytes};
 use super::{Outcome, pool};
@@ -44,7 +46,9 @@ pub fn run(list: &Path, jobs: Option<usize>, deny_warnings: bool) -> Outcome {
     let rows: Vec<(bool, String)> = pool.install(|| {
         items
             .par_iter()
-            .map(|item| check_one(item, deny_warnings))
+            .map_init(DomainCache::default, |cache, item| {
+                check_one(item, cache, deny_warnings)
+            })
             .collect::<Vec<_>>()
     });
     let mut out = std::io::stdout().lock();
@@ -89,21 +93,25 @@ fn item(line: usize, text: &str) -> Item {
 
 /// Parses and checks one item: `(ok, JSON row)`. `ok` is false when the input or its domain
 /// cannot be read or has errors (or, with `deny_warnings`, warnings).
-fn check_one(item: &Item, deny_warnings: bool) -> (bool, String) {
+fn check_one(item: &Item, cache: &mut DomainCache, deny_warnings: bool) -> (bool, String) {
     let mut diagnostics: Vec<Diagnostic> = Vec::new();
     let mut error: Option<String> = None;
     let main = load(&item.file, FileId(0), &mut diagnostics, &mut error);
     if let Some(PddlFile::Problem(problem)) = &main
         && let Some(domain_path) = &item.domain
-        && let Some(PddlFile::Domain(domain)) =
-            load(domain_path, FileId(1), &mut diagnostics, &mut error)
     {
-        diagnostics.extend(check::domain(&domain, FileId(1)));
-        let files = Files {
-            domain: FileId(1),
-            problem: FileId(0),
-        };
-        diagnostics.extend(check::problem(&domain, problem, files));
+        let domain = cache.get(domain_path);
+        diagnostics.extend(domain.diagnostics.iter().cloned());
+        if let Some(message) = &domain.error {
+            error.get_or_insert_with(|| message.clone());
+        }
+        if let Some(PddlFile::Domain(domain)) = &domain.file {
+            let files = Files {
+                domain: FileId(1),
+                problem: FileId(0),
+            };
+            diagnostics.extend(check::problem(domain, problem, files));
+        }
     } else if let Some(PddlFile::Domain(domain)) = &main {
         diagnostics.extend(check::domain(domain, FileId(0)));
     }
@@ -136,6 +144,45 @@ fn check_one(item: &Item, deny_warnings: bool) -> (bool, String) {
         "error": error,
     });
     (ok, row.to_string())
+}
+
+/// The last DOMAIN file read on this thread: its parse, and the diagnostics of reading,
+/// parsing and checking it (in `FileId(1)`, where a problem's row puts its domain).
+#[derive(Default)]
+struct DomainCache {
+    last: Option<(String, CachedDomain)>,
+}
+
+struct CachedDomain {
+    file: Option<PddlFile>,
+    diagnostics: Vec<Diagnostic>,
+    error: Option<String>,
+}
+
+impl DomainCache {
+    fn get(&mut self, path: &str) -> &CachedDomain {
+        let entry = match self.last.take() {
+            Some((last, domain)) if last == path => (last, domain),
+            _ => (path.to_string(), CachedDomain::read(path)),
+        };
+        &self.last.insert(entry).1
+    }
+}
+
+impl CachedDomain {
+    fn read(path: &str) -> CachedDomain {
+        let mut diagnostics = Vec::new();
+        let mut error = None;
+        let file = load(path, FileId(1), &mut diagnostics, &mut error);
+        if let Some(PddlFile::Domain(domain)) = &file {
+            diagnostics.extend(check::domain(domain, FileId(1)));
+        }
+        CachedDomain {
+            file,
+            diagnostics,
+            error,
+        }
+    }
 }
 
 /// Reads and parses one file, adding its diagnostics; an unreadable or undecodable file sets

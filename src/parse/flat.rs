@@ -26,9 +26,10 @@ pub(super) struct Flat {
     pub init: Option<Vec<Init>>,
     /// The goal, when it is an atom or a conjunction of atoms read here.
     pub goal: Option<Gd>,
-    /// A domain's actions read here (of the shape a grounded domain has: typed parameters, a
-    /// conjunction of literals as precondition and as effect), in source order.
-    pub actions: Vec<Action>,
+    /// A domain's actions and derived predicates read here (of the shape a grounded domain has:
+    /// typed parameters, a conjunction of literals as precondition, body and effect, action
+    /// costs), in source order.
+    pub structures: Vec<Structure>,
 }
 
 /// Where bodies were cut out of the text pest parses: for each cut, the first position in that
@@ -55,7 +56,7 @@ pub(super) fn read(source: &str) -> Option<Flat> {
     let mut objects = None;
     let mut init = None;
     let mut goal = None;
-    let mut actions = Vec::new();
+    let mut structures = Vec::new();
     // Body ranges cut out of the text pest parses, in source order.
     let mut bodies: Vec<((usize, usize), &str)> = Vec::new();
     for section in sections {
@@ -77,7 +78,10 @@ pub(super) fn read(source: &str) -> Option<Flat> {
                 goal = Some(gd);
             }),
             SectionKind::Action => reader.action(section.body.1).map(|action| {
-                actions.push(action);
+                structures.push(Structure::Action(action));
+            }),
+            SectionKind::Derived => reader.derived(section.body.1).map(|derived| {
+                structures.push(Structure::Derived(derived));
             }),
             // A repeated section is merged with a warning: pest's route reports it.
             _ => return None,
@@ -105,7 +109,7 @@ pub(super) fn read(source: &str) -> Option<Flat> {
         objects,
         init,
         goal,
-        actions,
+        structures,
     })
 }
 
@@ -116,6 +120,8 @@ enum SectionKind {
     Goal,
     /// A whole `(:action …)` section of a domain.
     Action,
+    /// A whole `(:derived …)` section of a domain.
+    Derived,
 }
 
 impl SectionKind {
@@ -123,7 +129,10 @@ impl SectionKind {
     /// hold one goal description, the empty one.
     fn placeholder(self) -> &'static str {
         match self {
-            SectionKind::Objects | SectionKind::Init | SectionKind::Action => " ",
+            SectionKind::Objects
+            | SectionKind::Init
+            | SectionKind::Action
+            | SectionKind::Derived => " ",
             SectionKind::Goal => " ()",
         }
     }
@@ -161,6 +170,8 @@ fn sections(bytes: &[u8]) -> Option<Vec<Section>> {
                     } else if !is_problem {
                         if is_domain && text.eq_ignore_ascii_case(b":action") {
                             open = Some((SectionKind::Action, at));
+                        } else if is_domain && text.eq_ignore_ascii_case(b":derived") {
+                            open = Some((SectionKind::Derived, at));
                         }
                     } else if text.eq_ignore_ascii_case(b":objects") {
                         open = Some((SectionKind::Objects, word.1));
@@ -177,7 +188,7 @@ fn sections(bytes: &[u8]) -> Option<Vec<Section>> {
                     && let Some((kind, body_start)) = open.take()
                     && at > body_start + 1
                 {
-                    let end = if kind == SectionKind::Action {
+                    let end = if matches!(kind, SectionKind::Action | SectionKind::Derived) {
                         at + 1
                     } else {
                         at
@@ -518,36 +529,47 @@ impl<'s> Reader<'s> {
 
     /// After `(=`: the function term and its value, up to the closing `)`.
     fn assignment(&mut self) -> Option<InitKind> {
-        self.skip();
-        let target = if self.peek()? == b'(' {
-            let start = self.at;
-            self.at += 1;
-            let name = self.name()?;
-            let args = self.terms_to_close()?;
-            self.at += 1;
-            let span = Span::new(start, self.at);
-            Expr {
-                kind: ExprKind::Function(FunctionTerm { name, args, span }),
-                span,
-            }
-        } else {
-            name_expr(self.name()?)
-        };
+        let target = self.function_head()?;
         self.skip();
         let first = self.peek()?;
         let value = if first.is_ascii_digit() || matches!(first, b'-' | b'+' | b'.') {
-            let number = self.number()?;
-            let span = number.span;
-            Expr {
-                kind: ExprKind::Number(number),
-                span,
-            }
+            self.number_expr()?
         } else {
             name_expr(self.name()?)
         };
         Some(InitKind::Assign {
             target: Box::new(target),
             value: Box::new(value),
+        })
+    }
+}
+
+impl Reader<'_> {
+    /// The grammar's `f_head`: a function term `(f a ?x)` or a bare 0-ary function name.
+    fn function_head(&mut self) -> Option<Expr> {
+        self.skip();
+        if self.peek()? != b'(' {
+            return Some(name_expr(self.name()?));
+        }
+        let start = self.at;
+        self.at += 1;
+        let name = self.name()?;
+        let args = self.terms_to_close()?;
+        self.at += 1;
+        let span = Span::new(start, self.at);
+        Some(Expr {
+            kind: ExprKind::Function(FunctionTerm { name, args, span }),
+            span,
+        })
+    }
+
+    /// A number where an expression stands.
+    fn number_expr(&mut self) -> Option<Expr> {
+        let number = self.number()?;
+        let span = number.span;
+        Some(Expr {
+            kind: ExprKind::Number(number),
+            span,
         })
     }
 }

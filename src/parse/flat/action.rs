@@ -1,20 +1,27 @@
-//! The fast path for a domain's actions in the shape grounded domains write thousands of:
+//! The fast path for the structures grounded domains write thousands of: actions such as
 //! `(:action name :parameters (?x - t) :precondition (and (p ?x) (not (q ?x))) :effect (and
-//! (r ?x) (not (p ?x))))`. Each part at most once; a precondition is `()`, a literal or a
-//! conjunction of literals, an effect the same. Anything else leaves the action to pest.
+//! (r ?x) (not (p ?x)) (increase (total-cost) 1)))` and derived predicates such as
+//! `(:derived (p ?x) (and (q ?x) (not (r ?x))))`. Each part at most once; a precondition or a
+//! derived predicate's body is `()`, a literal or a conjunction of literals; an effect is `()`,
+//! an add, a delete or an assignment of a number or a function term to a function term, or a
+//! conjunction of those. Anything else leaves the structure to pest.
 
 use super::{Reader, word_after};
 use crate::ast::*;
 
 /// Predicates that open a numeric effect in the grammar (`(increase a b)` is one), so never
 /// read here as an atom in an effect.
-const ASSIGN_OPS: &[&[u8]] = &[
-    b"assign",
-    b"increase",
-    b"decrease",
-    b"scale-up",
-    b"scale-down",
+const ASSIGN_OPS: &[(&[u8], AssignOp)] = &[
+    (b"assign", AssignOp::Assign),
+    (b"increase", AssignOp::Increase),
+    (b"decrease", AssignOp::Decrease),
+    (b"scale-up", AssignOp::ScaleUp),
+    (b"scale-down", AssignOp::ScaleDown),
 ];
+
+/// Words that, after `(`, make an expression other than a function term (the grammar's
+/// `total_time` and `is_violated` come before `function_term` in `f_exp`).
+const NOT_FUNCTIONS: &[&[u8]] = &[b"total-time", b"is-violated"];
 
 impl Reader<'_> {
     /// A `:keyword` token ending at a delimiter, as a byte range.
@@ -215,8 +222,11 @@ impl Reader<'_> {
     /// `(p a)` adds, `(not (p a))` deletes.
     fn effect_literal(&mut self) -> Option<Effect> {
         let head = self.head()?;
-        if ASSIGN_OPS.iter().any(|op| self.keyword_is(head, op)) {
-            return None;
+        if let Some(op) = ASSIGN_OPS
+            .iter()
+            .find(|(word, _)| self.keyword_is(head, word))
+        {
+            return self.numeric_effect(head, op.1);
         }
         let start = self.at;
         let deletes = self.keyword_is(head, b"not");
@@ -240,6 +250,60 @@ impl Reader<'_> {
         Some(Effect {
             kind: EffectKind::Delete { atom },
             span: Span::new(start, self.at),
+        })
+    }
+
+    /// `(increase (f a) 1)` and the other assignments whose head word is `head`: a function
+    /// term or bare name as the target, a number or a function term as the value, as action
+    /// costs write them (`(increase (total-cost) (distance ?a ?b))`).
+    fn numeric_effect(&mut self, head: (usize, usize), op: AssignOp) -> Option<Effect> {
+        let start = self.at;
+        self.at = head.1;
+        if !self.peek().is_some_and(super::is_space) {
+            return None;
+        }
+        let target = self.function_head()?;
+        let value = match self.head() {
+            Some(word) if word.0 == word.1 => return None,
+            Some(word) if NOT_FUNCTIONS.iter().any(|w| self.keyword_is(word, w)) => return None,
+            Some(_) => {
+                let value = self.function_head()?;
+                matches!(value.kind, ExprKind::Function(_)).then_some(value)?
+            }
+            None => self.number_expr()?,
+        };
+        self.consume(b')')?;
+        Some(Effect {
+            kind: EffectKind::Numeric { op, target, value },
+            span: Span::new(start, self.at),
+        })
+    }
+
+    /// The derived predicate whose `(` is at the cursor and whose `)` ends just before `end`:
+    /// `(:derived (p ?x - t) body)` with a body as a precondition's.
+    pub(super) fn derived(&mut self, end: usize) -> Option<Derived> {
+        let start = self.at;
+        self.consume(b'(')?;
+        let keyword = self.keyword()?;
+        if !self.keyword_is(keyword, b":derived") {
+            return None;
+        }
+        self.skip();
+        let skeleton_start = self.at;
+        self.consume(b'(')?;
+        let name = self.name()?;
+        let parameters = self.typed_variables()?;
+        let predicate = AtomicSkeleton {
+            name,
+            parameters,
+            span: Span::new(skeleton_start, self.at),
+        };
+        let body = self.condition()?;
+        self.consume(b')')?;
+        (self.at == end).then_some(Derived {
+            predicate,
+            body,
+            span: Span::new(start, end),
         })
     }
 }

@@ -158,13 +158,11 @@ pub(super) fn file_with_flat_lists(source: &str, flat: super::flat::Flat) -> Opt
         return None;
     }
     let mut problem = match value {
-        PddlFile::Problem(problem) if flat.actions.is_empty() => problem,
+        PddlFile::Problem(problem) if flat.structures.is_empty() => problem,
         PddlFile::Domain(mut domain) if flat.objects.is_none() && flat.init.is_none() => {
-            // The actions read from the bytes take their places among the structures pest
-            // read: their spans are disjoint, so source order is span order.
-            domain
-                .structures
-                .extend(flat.actions.into_iter().map(Structure::Action));
+            // The structures read from the bytes take their places among those pest read:
+            // their spans are disjoint, so source order is span order.
+            domain.structures.extend(flat.structures);
             domain.structures.sort_by_key(|s| s.span().start);
             return Some(PddlFile::Domain(domain));
         }
