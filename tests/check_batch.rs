@@ -80,3 +80,27 @@ fn a_clean_batch_exits_0_and_the_flags_it_cannot_honour_are_refused() {
         assert_eq!(code, 2, "--batch with {flag:?} is refused");
     }
 }
+
+#[test]
+fn problems_of_one_domain_each_report_its_errors_when_it_is_read_once() {
+    let broken_domain = fixture("fixtures/check/C101_undeclared_predicate/domain.pddl");
+    let broken_problem = fixture("fixtures/check/C101_undeclared_predicate/problem.pddl");
+    let domain = fixture("domains/blocksworld/domain.pddl");
+    let problem = fixture("domains/blocksworld/problem.pddl");
+    let broken = format!("problem\t{broken_problem}\t{broken_domain}\n");
+    let clean = format!("problem\t{problem}\t{domain}\n");
+    let list = format!("{broken}{broken}{clean}{broken}");
+    for jobs in ["1", "2"] {
+        let (code, rows) = run(&list, &["--jobs", jobs]);
+        assert_eq!(code, 1, "{rows:?}");
+        let standalone = run(&broken, &[]).1;
+        for i in [0, 1, 3] {
+            assert_eq!(rows[i]["ok"], false, "row {i}: {}", rows[i]);
+            assert_eq!(rows[i]["codes"], standalone[0]["codes"], "row {i}");
+            assert_eq!(rows[i]["errors"], standalone[0]["errors"], "row {i}");
+            assert_eq!(rows[i]["warnings"], standalone[0]["warnings"], "row {i}");
+        }
+        assert_eq!(rows[2]["ok"], true, "{}", rows[2]);
+        assert_eq!(rows[2]["warnings"], 0, "{}", rows[2]);
+    }
+}

@@ -76,20 +76,25 @@ impl Name {
     /// The case-folded form, borrowed when folding changes nothing (the common case), so that
     /// a lookup allocates nothing.
     pub fn folded(&self) -> std::borrow::Cow<'_, str> {
-        if self
-            .text
-            .bytes()
-            .any(|b| b.is_ascii_uppercase() || !b.is_ascii())
-        {
-            std::borrow::Cow::Owned(self.text.as_str().to_lowercase())
+        let text = self.text.as_str();
+        if !text.is_ascii() {
+            std::borrow::Cow::Owned(text.to_lowercase())
+        } else if text.bytes().any(|b| b.is_ascii_uppercase()) {
+            // Grounded domains write every name in capitals: ASCII folding skips the Unicode
+            // tables `to_lowercase` walks for each character.
+            std::borrow::Cow::Owned(text.to_ascii_lowercase())
         } else {
-            std::borrow::Cow::Borrowed(self.text.as_str())
+            std::borrow::Cow::Borrowed(text)
         }
     }
 
     /// Whether this name is `other`, ignoring case.
     pub fn is(&self, other: &str) -> bool {
-        fold(&self.text).eq(fold(other))
+        let text = self.text.as_str();
+        if text.is_ascii() && other.is_ascii() {
+            return text.eq_ignore_ascii_case(other);
+        }
+        fold(text).eq(fold(other))
     }
 }
 
@@ -107,8 +112,16 @@ impl Eq for Name {}
 
 impl Hash for Name {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        for c in fold(&self.text) {
-            c.hash(state);
+        // The characters of the folded form, as `is` compares them; ASCII without the
+        // Unicode tables (a non-ASCII name may fold to an ASCII one: it hashes alike).
+        if self.text.is_ascii() {
+            for byte in self.text.bytes() {
+                char::from(byte.to_ascii_lowercase()).hash(state);
+            }
+        } else {
+            for c in fold(&self.text) {
+                c.hash(state);
+            }
         }
     }
 }
@@ -665,6 +678,39 @@ impl PddlFile {
         match self {
             PddlFile::Domain(d) => &d.name,
             PddlFile::Problem(p) => &p.name,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Name, Span};
+    use std::hash::{BuildHasher, RandomState};
+
+    fn name(text: &str) -> Name {
+        Name::new(text, Span::new(0, text.len()))
+    }
+
+    #[test]
+    fn names_equal_ignoring_case_hash_alike_whether_ascii_or_not() {
+        let hasher = RandomState::new();
+        let cases = [
+            ("ON-TABLE", "on-table", true),
+            ("On-Table", "on-tablE", true),
+            ("on-table", "on-table2", false),
+            // The Kelvin sign folds to an ASCII `k`.
+            ("\u{212A}ey", "KEY", true),
+            ("Straße", "STRASSE", false),
+            ("ÄPFEL", "äpfel", true),
+        ];
+        for (left, right, equal) in cases {
+            let (left, right) = (name(left), name(right));
+            assert_eq!(left == right, equal, "{left:?} == {right:?}");
+            assert_eq!(right == left, equal, "{right:?} == {left:?}");
+            if equal {
+                assert_eq!(hasher.hash_one(&left), hasher.hash_one(&right), "{left:?}");
+                assert_eq!(left.folded(), right.folded(), "{left:?}");
+            }
         }
     }
 }

@@ -92,6 +92,9 @@ fn definition_end(source: &str, define: usize) -> Result<usize, usize> {
     let mut comment = false;
     // Bytes, not characters: the delimiters are ASCII, and this runs on every input.
     for (i, &c) in source.as_bytes()[define..].iter().enumerate() {
+        if !matches!(c, b'\n' | b';' | b'(' | b')') {
+            continue;
+        }
         match c {
             b'\n' => comment = false,
             _ if comment => {}
