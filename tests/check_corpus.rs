@@ -111,6 +111,7 @@ fn every_corpus_file_checks_without_errors_but_the_listed_ones() {
         })
         .collect();
     let skipped = std::sync::atomic::AtomicUsize::new(0);
+    let streaming_differs = std::sync::Mutex::new(Vec::new());
     let problem_errors: Vec<(String, BTreeSet<String>)> = problems
         .par_iter()
         .filter_map(|(path, p)| {
@@ -118,7 +119,18 @@ fn every_corpus_file_checks_without_errors_but_the_listed_ones() {
                 skipped.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 return None;
             };
-            let codes = check::problem(domain, p, Files::default())
+            let whole = check::problem(domain, p, Files::default());
+            // The check that runs while the text is read, dropping facts and goal as it goes,
+            // finds exactly what the check of the whole tree finds.
+            let text = std::fs::read_to_string(path).expect("readable corpus file");
+            let (_, streamed) = check::problem_source(domain, &text, Files::default());
+            if streamed.as_deref() != Some(&whole[..]) {
+                streaming_differs
+                    .lock()
+                    .expect("no panic holds the lock")
+                    .push(relative(path));
+            }
+            let codes = whole
                 .iter()
                 .filter(|x| x.is_error())
                 .map(|x| x.code.as_str().to_string())
@@ -132,6 +144,14 @@ fn every_corpus_file_checks_without_errors_but_the_listed_ones() {
         }
     }
     let skipped = skipped.into_inner();
+    let streaming_differs = streaming_differs
+        .into_inner()
+        .expect("no panic holds the lock");
+    assert!(
+        streaming_differs.is_empty(),
+        "check::problem_source differs from check::problem on:\n{}",
+        streaming_differs.join("\n")
+    );
     eprintln!(
         "checked {} domains and {} problems; {skipped} problems skipped: their per-instance domain is not in the corpus",
         domains.len(),

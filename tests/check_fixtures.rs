@@ -21,6 +21,7 @@ fn diagnose(dir: &Path) -> (Vec<SourceFile>, Vec<Diagnostic>) {
             continue;
         };
         let parsed = pddlc::parse::file(&text);
+        let parsed_diagnostics = parsed.diagnostics.clone();
         diagnostics.extend(
             parsed
                 .diagnostics
@@ -36,7 +37,23 @@ fn diagnose(dir: &Path) -> (Vec<SourceFile>, Vec<Diagnostic>) {
                 let d = domain
                     .as_ref()
                     .expect("the domain parses before its problem");
-                diagnostics.extend(check::problem(d, &p, Files::default()));
+                let whole = check::problem(d, &p, Files::default());
+                // Checking while the text is read, facts and goal dropped as they go, finds
+                // exactly what checking the whole tree finds.
+                let (streamed_parse, streamed) = check::problem_source(d, &text, Files::default());
+                assert_eq!(
+                    streamed.as_deref(),
+                    Some(&whole[..]),
+                    "{}: check::problem_source differs from check::problem",
+                    dir.display()
+                );
+                assert_eq!(
+                    format!("{:?}", streamed_parse.diagnostics),
+                    format!("{:?}", parsed_diagnostics),
+                    "{}: the parse diagnostics differ",
+                    dir.display()
+                );
+                diagnostics.extend(whole);
             }
             None => {}
         }

@@ -216,7 +216,7 @@ impl<'a> Checker<'a> {
                     .map(|c| c.item.text.as_str())
                     .collect();
                 if let Some(objects) = at.objects {
-                    names.extend(objects.keys().map(|k| k.as_ref()));
+                    names.extend(objects.keys().map(|k| k.as_str()));
                 }
                 let what = if at.objects.is_some() {
                     "object or constant"

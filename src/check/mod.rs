@@ -15,7 +15,7 @@ mod suggest;
 pub(crate) mod types;
 mod usage;
 
-use crate::ast::{Domain, Problem};
+use crate::ast::{Domain, PddlFile, Problem};
 
 /// The checker's maps and sets: foldhash, several times faster than the standard SipHash on the
 /// short names a task is made of, and seeded per map so hostile names cannot force collisions.
@@ -68,6 +68,43 @@ pub fn problem(domain: &Domain, problem: &Problem, files: Files) -> Vec<Diagnost
         let mut diagnostics = problem::check(domain, problem, files);
         once(&mut diagnostics);
         diagnostics
+    })
+}
+
+/// Parses a problem and checks it against `domain` in one pass over its text: when the fast
+/// path reads the initial facts and the goal, each is checked as it is read and dropped, so a
+/// problem of millions of facts is never held in memory. Returns the parse, whose tree holds
+/// everything but those facts and that goal, and the problem's diagnostics (those of
+/// [`problem`], not the parse's), or `None` when the text is not a problem.
+///
+/// The diagnostics equal those of [`problem`] on the whole tree (`tests/streaming_check.rs`
+/// compares both on every corpus problem).
+pub fn problem_source(
+    domain: &Domain,
+    source: &str,
+    files: Files,
+) -> (
+    crate::parse::Parsed<Option<PddlFile>>,
+    Option<Vec<Diagnostic>>,
+) {
+    crate::parse::with_stack(|| {
+        let mut check = problem::ProblemCheck::new(domain, files);
+        let parsed = crate::parse::file_streaming(source, &mut check);
+        let Some(PddlFile::Problem(tree)) = &parsed.value else {
+            return (parsed, None);
+        };
+        if let Some(mut diagnostics) = check.finish(tree) {
+            once(&mut diagnostics);
+            return (parsed, Some(diagnostics));
+        }
+        // A goal literal that only the initial state decides, and the facts went by: check
+        // the whole tree.
+        let parsed = crate::parse::file(source);
+        let diagnostics = match &parsed.value {
+            Some(PddlFile::Problem(tree)) => Some(problem(domain, tree, files)),
+            _ => None,
+        };
+        (parsed, diagnostics)
     })
 }
 

@@ -8,19 +8,201 @@ use super::requirements::{self, Requirements};
 use super::suggest;
 use crate::ast::*;
 use crate::diagnostics::{Code, Diagnostic};
+use crate::parse::FactSink;
 use std::rc::Rc;
 
-pub(super) fn check(domain: &Domain, problem: &Problem, files: Files) -> Vec<Diagnostic> {
-    let pf = files.problem;
-    let mut checker = Checker::new(domain, files.domain);
-    // Walk the domain for what its effects add and delete; its own diagnostics belong to
-    // `check::domain`, not here.
-    checker.structures();
-    checker.clear_diagnostics();
-    checker.needs.clear();
+/// A problem's checks, fed piece by piece: its objects, then its initial facts and its goal
+/// (whole, or conjunct by conjunct as `parse::file_streaming` hands them over), then the rest of
+/// the problem at [`ProblemCheck::finish`]. [`check`] feeds it a whole tree; a caller that
+/// streams a large problem keeps neither its facts nor its goal.
+pub(crate) struct ProblemCheck<'d> {
+    domain: &'d Domain,
+    files: Files,
+    checker: Checker<'d>,
+    objects: Objects,
+    objects_seen: bool,
+    /// The goal's scope, shared by conjuncts fed one at a time.
+    scope: Scope,
+    /// Whether initial facts were fed here, so that the tree `finish` gets lacks them.
+    facts_taken: bool,
+    /// Goal literals that only the initial state decides (see [`unreachable`]).
+    undecided: Vec<(Atom, bool)>,
+}
 
+impl<'d> ProblemCheck<'d> {
+    pub fn new(domain: &'d Domain, files: Files) -> ProblemCheck<'d> {
+        let mut checker = Checker::new(domain, files.domain);
+        // Walk the domain for what its effects add and delete; its own diagnostics belong to
+        // `check::domain`, not here.
+        checker.structures();
+        checker.clear_diagnostics();
+        checker.needs.clear();
+        ProblemCheck {
+            domain,
+            files,
+            checker,
+            objects: Objects::default(),
+            objects_seen: false,
+            scope: Scope::default(),
+            facts_taken: false,
+            undecided: Vec::new(),
+        }
+    }
+
+    /// The problem's objects; before any fact or goal.
+    fn add_objects(&mut self, objects: &[Typed<Name>]) {
+        self.objects_seen = true;
+        let pf = self.files.problem;
+        let checker = &mut self.checker;
+        let map = &mut self.objects;
+        map.reserve(objects.len());
+        // Objects come in runs of one type: the run shares one list of type names.
+        let mut run: Option<(&Option<Type>, Rc<[String]>)> = None;
+        for o in objects {
+            if let Some(ty) = &o.ty {
+                checker.check_type(ty, pf, true);
+            }
+            let key = o.item.folded();
+            if let Some((types, first)) = map.get_mut(key.as_ref()) {
+                // An object listed again keeps every type it is given: IPC 2000 miconic and IPC
+                // 2011 machine shop give one object several types on purpose.
+                let new: Vec<String> = type_names(&o.ty)
+                    .into_iter()
+                    .filter(|t| !types.contains(t))
+                    .collect();
+                let message = if new.is_empty() {
+                    format!("object `{}` is declared twice", o.item.text)
+                } else {
+                    format!(
+                        "object `{}` is declared again with another type; it has both",
+                        o.item.text
+                    )
+                };
+                let first = *first;
+                *types = types.iter().cloned().chain(new).collect();
+                checker.diagnostics.push(
+                    Diagnostic::new(Code::DuplicateDefinition, message, o.item.span)
+                        .with_severity(crate::diagnostics::Severity::Warning)
+                        .in_file(pf)
+                        .with_label(first, "first declared here")
+                        .with_help("declare each object once; for an object of two types, give it a type below both"),
+                );
+                continue;
+            }
+            let types = match &run {
+                Some((ty, types)) if **ty == o.ty => types.clone(),
+                _ => {
+                    let types: Rc<[String]> = type_names(&o.ty).into();
+                    run = Some((&o.ty, types.clone()));
+                    types
+                }
+            };
+            map.insert(key.into(), (types, o.item.span));
+        }
+    }
+
+    fn check_fact(&mut self, fact: &Init) {
+        let at = At {
+            file: self.files.problem,
+            objects: Some(&self.objects),
+        };
+        init(&mut self.checker, fact, at);
+    }
+
+    fn check_goal(&mut self, goal: &Gd) {
+        let at = At {
+            file: self.files.problem,
+            objects: Some(&self.objects),
+        };
+        self.checker.gd(goal, GdPlace::Goal, &mut self.scope, at);
+        self.undecided.extend(undecided(&self.checker, goal));
+    }
+
+    /// The rest of `problem`, which holds what was not fed here: the problem's diagnostics, or
+    /// `None` when they depend on initial facts that were fed here and are gone (a goal literal
+    /// of a predicate no action changes), so the caller checks the whole tree instead.
+    pub fn finish(mut self, problem: &Problem) -> Option<Vec<Diagnostic>> {
+        let files = self.files;
+        let domain = self.domain;
+        let pf = files.problem;
+        if !self.objects_seen {
+            self.add_objects(&problem.objects);
+        }
+        for fact in &problem.init {
+            self.check_fact(fact);
+        }
+        if let Some(goal) = &problem.goal {
+            self.check_goal(goal);
+        }
+        if self.facts_taken && !self.undecided.is_empty() {
+            return None;
+        }
+        let mut diagnostics = header(domain, problem, files);
+        let checker = &mut self.checker;
+        let at = At {
+            file: pf,
+            objects: Some(&self.objects),
+        };
+        if let Some(constraints) = &problem.constraints {
+            checker.need(
+                &[":constraints"],
+                pf,
+                constraints.span,
+                "trajectory constraints",
+            );
+            checker.gd(constraints, GdPlace::Constraint, &mut Scope::default(), at);
+        }
+        if let Some(metric) = &problem.metric
+            && !undeclared_value(checker, &metric.expr, at, "measures")
+        {
+            checker.expr(&metric.expr, &mut Scope::default(), at);
+        }
+        let flags = domain
+            .requirements
+            .iter()
+            .chain(&problem.requirements)
+            .map(|r| r.text.as_str());
+        let declared = Requirements::new(flags);
+        let declares_any = !domain.requirements.is_empty() || !problem.requirements.is_empty();
+        checker.requirement_diagnostics(&declared, declares_any, true);
+        unreachable(checker, &self.undecided, &problem.init, files);
+        diagnostics.append(&mut self.checker.diagnostics);
+        Some(diagnostics)
+    }
+}
+
+pub(super) fn check(domain: &Domain, problem: &Problem, files: Files) -> Vec<Diagnostic> {
+    let check = ProblemCheck::new(domain, files);
+    // Nothing was taken out of the tree, so the tree decides every goal literal.
+    check.finish(problem).unwrap_or_default()
+}
+
+/// What `parse::file_streaming` hands over is checked as it comes and dropped.
+impl FactSink for ProblemCheck<'_> {
+    fn objects(&mut self, objects: &[Typed<Name>]) {
+        self.add_objects(objects);
+    }
+
+    fn fact(&mut self, fact: Init) {
+        self.facts_taken = true;
+        self.check_fact(&fact);
+    }
+
+    fn goal(&mut self, goal: Gd) {
+        self.check_goal(&goal);
+    }
+
+    fn discard(&mut self) {
+        *self = ProblemCheck::new(self.domain, self.files);
+    }
+}
+
+/// What the problem's header says wrong: the domain it names, its requirement flags.
+fn header(domain: &Domain, problem: &Problem, files: Files) -> Vec<Diagnostic> {
+    let pf = files.problem;
+    let mut diagnostics = Vec::new();
     match &problem.domain {
-        Some(name) if !name.is(&domain.name.text) => checker.diagnostics.push(
+        Some(name) if !name.is(&domain.name.text) => diagnostics.push(
             Diagnostic::new(
                 Code::DomainNameMismatch,
                 format!(
@@ -37,7 +219,7 @@ pub(super) fn check(domain: &Domain, problem: &Problem, files: Files) -> Vec<Dia
             )),
         ),
         Some(_) => {}
-        None => checker.diagnostics.push(
+        None => diagnostics.push(
             Diagnostic::new(
                 Code::MissingDomainSection,
                 "the problem does not say which domain it is for".to_string(),
@@ -47,13 +229,12 @@ pub(super) fn check(domain: &Domain, problem: &Problem, files: Files) -> Vec<Dia
             .with_help(format!("add `(:domain {})`", domain.name.text)),
         ),
     }
-
     for flag in &problem.requirements {
         if !requirements::is_known(&flag.text) {
             let help = suggest::help(&flag.text, requirements::KNOWN, || {
                 "see the list of PDDL requirement flags".to_string()
             });
-            checker.diagnostics.push(
+            diagnostics.push(
                 Diagnostic::new(
                     Code::UnknownRequirement,
                     format!("unknown requirement `{}`", flag.text),
@@ -64,91 +245,7 @@ pub(super) fn check(domain: &Domain, problem: &Problem, files: Files) -> Vec<Dia
             );
         }
     }
-
-    let mut objects: Objects =
-        Objects::with_capacity_and_hasher(problem.objects.len(), Default::default());
-    // Objects come in runs of one type: the run shares one list of type names.
-    let mut run: Option<(&Option<Type>, Rc<[String]>)> = None;
-    for o in &problem.objects {
-        if let Some(ty) = &o.ty {
-            checker.check_type(ty, pf, true);
-        }
-        let key = o.item.folded();
-        if let Some((types, first)) = objects.get_mut(&key) {
-            // An object listed again keeps every type it is given: IPC 2000 miconic and IPC 2011
-            // machine shop give one object several types on purpose.
-            let new: Vec<String> = type_names(&o.ty)
-                .into_iter()
-                .filter(|t| !types.contains(t))
-                .collect();
-            let message = if new.is_empty() {
-                format!("object `{}` is declared twice", o.item.text)
-            } else {
-                format!(
-                    "object `{}` is declared again with another type; it has both",
-                    o.item.text
-                )
-            };
-            let first = *first;
-            *types = types.iter().cloned().chain(new).collect();
-            checker.diagnostics.push(
-                Diagnostic::new(Code::DuplicateDefinition, message, o.item.span)
-                    .with_severity(crate::diagnostics::Severity::Warning)
-                    .in_file(pf)
-                    .with_label(first, "first declared here")
-                    .with_help("declare each object once; for an object of two types, give it a type below both"),
-            );
-            continue;
-        }
-        let types = match &run {
-            Some((ty, types)) if **ty == o.ty => types.clone(),
-            _ => {
-                let types: Rc<[String]> = type_names(&o.ty).into();
-                run = Some((&o.ty, types.clone()));
-                types
-            }
-        };
-        objects.insert(key, (types, o.item.span));
-    }
-    let at = At {
-        file: pf,
-        objects: Some(&objects),
-    };
-
-    for fact in &problem.init {
-        init(&mut checker, fact, at);
-    }
-    if let Some(goal) = &problem.goal {
-        checker.gd(goal, GdPlace::Goal, &mut Scope::default(), at);
-    }
-    if let Some(constraints) = &problem.constraints {
-        checker.need(
-            &[":constraints"],
-            pf,
-            constraints.span,
-            "trajectory constraints",
-        );
-        checker.gd(constraints, GdPlace::Constraint, &mut Scope::default(), at);
-    }
-    if let Some(metric) = &problem.metric
-        && !undeclared_value(&mut checker, &metric.expr, at, "measures")
-    {
-        checker.expr(&metric.expr, &mut Scope::default(), at);
-    }
-
-    let flags = domain
-        .requirements
-        .iter()
-        .chain(&problem.requirements)
-        .map(|r| r.text.as_str());
-    let declared = Requirements::new(flags);
-    let declares_any = !domain.requirements.is_empty() || !problem.requirements.is_empty();
-    checker.requirement_diagnostics(&declared, declares_any, true);
-
-    if let Some(goal) = &problem.goal {
-        unreachable(&mut checker, goal, problem, files);
-    }
-    checker.diagnostics
+    diagnostics
 }
 
 fn init(checker: &mut Checker, fact: &Init, at: At) {
@@ -214,10 +311,10 @@ fn key(atom: &Atom) -> Option<(String, Vec<String>)> {
     Some((atom.predicate.key(), args))
 }
 
-/// Goal literals in the goal's top-level conjunction that no action can make true: a positive
-/// atom of a predicate no effect adds and the initial state lacks, or a negative one of a
-/// predicate no effect deletes and the initial state has.
-fn unreachable(checker: &mut Checker, goal: &Gd, problem: &Problem, files: Files) {
+/// The literals of `goal`'s top-level conjunction that no action changes in their direction:
+/// whether they can be reached depends on the initial state alone. On most tasks there are
+/// none, and the initial state is not indexed at all.
+fn undecided(checker: &Checker, goal: &Gd) -> Vec<(Atom, bool)> {
     let mut literals: Vec<(&Atom, bool)> = Vec::new();
     let mut stack = vec![goal];
     while let Some(g) = stack.pop() {
@@ -232,23 +329,30 @@ fn unreachable(checker: &mut Checker, goal: &Gd, problem: &Problem, files: Files
             _ => {}
         }
     }
-    // Only literals of a predicate that no effect changes in their direction need the initial
-    // state; on most tasks there are none, and the initial state is not indexed at all.
-    literals.retain(|(atom, positive)| {
-        let predicate = atom.predicate.folded();
-        let changes = if *positive {
-            checker.added.contains(predicate.as_ref())
-        } else {
-            checker.deleted.contains(predicate.as_ref())
-        };
-        !changes && predicate != "=" && checker.predicates.contains_key(predicate.as_ref())
-    });
+    literals
+        .into_iter()
+        .filter(|(atom, positive)| {
+            let predicate = atom.predicate.folded();
+            let changes = if *positive {
+                checker.added.contains(predicate.as_ref())
+            } else {
+                checker.deleted.contains(predicate.as_ref())
+            };
+            !changes && predicate != "=" && checker.predicates.contains_key(predicate.as_ref())
+        })
+        .map(|(atom, positive)| (atom.clone(), positive))
+        .collect()
+}
+
+/// Goal literals that no action can make true: a positive atom of a predicate no effect adds
+/// and the initial state lacks, or a negative one of a predicate no effect deletes and the
+/// initial state has. `literals` are the goal's [`undecided`] ones.
+fn unreachable(checker: &mut Checker, literals: &[(Atom, bool)], init: &[Init], files: Files) {
     if literals.is_empty() {
         return;
     }
     let needed: Set<String> = literals.iter().map(|(a, _)| a.predicate.key()).collect();
-    let initial: Set<(String, Vec<String>)> = problem
-        .init
+    let initial: Set<(String, Vec<String>)> = init
         .iter()
         .filter_map(|i| match &i.kind {
             InitKind::Atom(atom) if needed.contains(atom.predicate.folded().as_ref()) => key(atom),
@@ -256,6 +360,7 @@ fn unreachable(checker: &mut Checker, goal: &Gd, problem: &Problem, files: Files
         })
         .collect();
     for (atom, positive) in literals {
+        let positive = *positive;
         let predicate = atom.predicate.key();
         if predicate == "=" || !checker.predicates.contains_key(&predicate) {
             continue;

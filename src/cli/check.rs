@@ -1,6 +1,6 @@
 //! `pddlc check`: parse every input and report its diagnostics.
 
-use super::input::{expand, load_expanded_extracting};
+use super::input::{ReadInput, expand, parse_source, read_expanded_extracting};
 use super::{Color, Format, Outcome, outcome_of};
 use pddlc::ast::{Domain, PddlFile};
 use pddlc::check::{self, Files};
@@ -69,8 +69,29 @@ pub fn run(args: &Args) -> Outcome {
     let mut diagnostics: Vec<Diagnostic> = Vec::new();
     let mut files: Vec<Option<PddlFile>> = Vec::new();
     let mut checked: Vec<Checked> = Vec::new();
+    // Problems wait for the domains, so that each is checked as it is read (`Deferred`).
+    let mut deferred: Vec<Deferred> = Vec::new();
     for (i, input) in inputs.iter().enumerate() {
-        let loaded = load_expanded_extracting(input, FileId(i as u32), args.extract);
+        let id = FileId(i as u32);
+        let loaded = match read_expanded_extracting(input, id, args.extract) {
+            ReadInput::Text(source)
+                if args.profile == Profile::Pddl
+                    && inputs.len() > 1
+                    && pddlc::parse::problem_domain(&source.text).is_some() =>
+            {
+                deferred.push(Deferred { index: i });
+                checked.push(Checked {
+                    kind: Some("problem"),
+                    domain: None,
+                    note: None,
+                });
+                sources.push(source);
+                files.push(None);
+                continue;
+            }
+            ReadInput::Text(source) => parse_source(source, id),
+            ReadInput::Failed(loaded) => *loaded,
+        };
         let kind = match &loaded.file {
             Some(PddlFile::Domain(_)) => Some("domain"),
             Some(PddlFile::Problem(_)) => Some("problem"),
@@ -104,7 +125,28 @@ pub fn run(args: &Args) -> Outcome {
         files.push(loaded.file);
     }
     if args.profile == Profile::Pddl {
-        diagnostics.extend(semantics(&files, &paths, &mut checked));
+        let clean = check_domains(&files, &mut diagnostics);
+        let streamed = check_deferred(
+            &deferred,
+            &sources,
+            &files,
+            &paths,
+            &clean,
+            &mut diagnostics,
+        );
+        for (index, file, against) in streamed {
+            checked[index].kind = match &file {
+                Some(PddlFile::Domain(_)) => Some("domain"),
+                Some(PddlFile::Problem(_)) => Some("problem"),
+                None => None,
+            };
+            checked[index].domain = against;
+            files[index] = file;
+        }
+        let done: Vec<bool> = (0..files.len())
+            .map(|i| checked[i].domain.is_some() && deferred.iter().any(|d| d.index == i))
+            .collect();
+        diagnostics.extend(semantics(&files, &paths, &clean, &done, &mut checked));
     }
     pddlc::diagnostics::sort(&mut diagnostics);
     let terminal = std::io::stdout().is_terminal();
@@ -200,16 +242,38 @@ fn affinity(domain: &Path, problem: &Path) -> (bool, usize, bool) {
     (same_number, prefix, domain.parent() == problem.parent())
 }
 
-/// Checks every domain, and every problem against its domain: among the domains given, the one
-/// the problem's `(:domain …)` names with the best [`affinity`], or the only domain given.
-///
-/// A domain with errors of its own is picked only when no clean domain of that name was given.
-fn semantics(
-    files: &[Option<PddlFile>],
+/// An input that looks like a problem, read but not parsed until the domains are.
+struct Deferred {
+    index: usize,
+}
+
+/// Every domain's own diagnostics; returns whether each input is a domain without errors.
+fn check_domains(files: &[Option<PddlFile>], diagnostics: &mut Vec<Diagnostic>) -> Vec<bool> {
+    files
+        .iter()
+        .enumerate()
+        .map(|(i, file)| match file {
+            Some(PddlFile::Domain(domain)) => {
+                let found = check::domain(domain, FileId(i as u32));
+                let clean = !found.iter().any(Diagnostic::is_error);
+                diagnostics.extend(found);
+                clean
+            }
+            _ => false,
+        })
+        .collect()
+}
+
+/// The domain a problem is checked against: among the domains given, the one its
+/// `(:domain …)` names (`named`) with the best [`affinity`], or the only domain given. A domain
+/// with errors of its own is picked only when no clean domain of that name was given.
+fn choose<'f>(
+    named: Option<&str>,
+    problem: &Path,
+    files: &'f [Option<PddlFile>],
     paths: &[PathBuf],
-    checked: &mut [Checked],
-) -> Vec<Diagnostic> {
-    let mut diagnostics = Vec::new();
+    clean: &[bool],
+) -> Option<(usize, &'f Domain)> {
     let domains: Vec<(usize, &Domain)> = files
         .iter()
         .enumerate()
@@ -218,29 +282,79 @@ fn semantics(
             _ => None,
         })
         .collect();
-    let mut clean = vec![true; files.len()];
-    for &(i, domain) in &domains {
-        let found = check::domain(domain, FileId(i as u32));
-        clean[i] = !found.iter().any(Diagnostic::is_error);
-        diagnostics.extend(found);
+    domains
+        .iter()
+        .filter(|(_, d)| named.is_some_and(|n| d.name.is(n)))
+        .max_by_key(|(d, _)| (clean[*d], affinity(&paths[*d], problem)))
+        .copied()
+        .or(match domains.as_slice() {
+            [only] => Some(*only),
+            _ => None,
+        })
+}
+
+/// Parses and checks each deferred problem against its domain in one pass over its text
+/// (`check::problem_source`), so that its facts and goal are never all in memory. Returns, for
+/// each, its tree and the domain it was checked against; `None` when it was only parsed (no
+/// domain, or the parse disagrees with the lexical look that chose the domain), for
+/// [`semantics`] to check.
+fn check_deferred(
+    deferred: &[Deferred],
+    sources: &[SourceFile],
+    files: &[Option<PddlFile>],
+    paths: &[PathBuf],
+    clean: &[bool],
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<(usize, Option<PddlFile>, Option<usize>)> {
+    let mut out = Vec::new();
+    for &Deferred { index } in deferred {
+        let id = FileId(index as u32);
+        let text = &sources[index].text;
+        let named = pddlc::parse::problem_domain(text).flatten();
+        if let Some((d, domain)) = choose(named, &paths[index], files, paths, clean) {
+            let against = Files {
+                domain: FileId(d as u32),
+                problem: id,
+            };
+            let (parsed, found) = check::problem_source(domain, text, against);
+            let agrees = match &parsed.value {
+                Some(PddlFile::Problem(problem)) => {
+                    problem.domain.as_ref().map(|n| n.text.as_str()) == named
+                }
+                _ => false,
+            };
+            if agrees && let Some(found) = found {
+                diagnostics.extend(parsed.diagnostics.into_iter().map(|x| x.in_file(id)));
+                diagnostics.extend(found);
+                out.push((index, parsed.value, Some(d)));
+                continue;
+            }
+        }
+        let parsed = pddlc::parse::file(text);
+        diagnostics.extend(parsed.diagnostics.into_iter().map(|x| x.in_file(id)));
+        out.push((index, parsed.value, None));
     }
+    out
+}
+
+/// Checks every problem not checked yet (`done`) against its domain ([`choose`]).
+fn semantics(
+    files: &[Option<PddlFile>],
+    paths: &[PathBuf],
+    clean: &[bool],
+    done: &[bool],
+    checked: &mut [Checked],
+) -> Vec<Diagnostic> {
+    let mut diagnostics = Vec::new();
     for (i, file) in files.iter().enumerate() {
         let Some(PddlFile::Problem(problem)) = file else {
             continue;
         };
-        let named: Vec<&(usize, &Domain)> = domains
-            .iter()
-            .filter(|(_, d)| problem.domain.as_ref().is_some_and(|n| *n == d.name))
-            .collect();
-        let chosen = named
-            .iter()
-            .max_by_key(|(d, _)| (clean[*d], affinity(&paths[*d], &paths[i])))
-            .map(|(d, domain)| (*d, *domain))
-            .or(match domains.as_slice() {
-                [only] => Some(*only),
-                _ => None,
-            });
-        match chosen {
+        if done[i] {
+            continue;
+        }
+        let named = problem.domain.as_ref().map(|n| n.text.as_str());
+        match choose(named, &paths[i], files, paths, clean) {
             Some((d, domain)) => {
                 let files = Files {
                     domain: FileId(d as u32),

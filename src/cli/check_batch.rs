@@ -96,25 +96,44 @@ fn item(line: usize, text: &str) -> Item {
 fn check_one(item: &Item, cache: &mut DomainCache, deny_warnings: bool) -> (bool, String) {
     let mut diagnostics: Vec<Diagnostic> = Vec::new();
     let mut error: Option<String> = None;
-    let main = load(&item.file, FileId(0), &mut diagnostics, &mut error);
-    if let Some(PddlFile::Problem(problem)) = &main
-        && let Some(domain_path) = &item.domain
-    {
-        let domain = cache.get(domain_path);
-        diagnostics.extend(domain.diagnostics.iter().cloned());
-        if let Some(message) = &domain.error {
-            error.get_or_insert_with(|| message.clone());
-        }
-        if let Some(PddlFile::Domain(domain)) = &domain.file {
-            let files = Files {
-                domain: FileId(1),
-                problem: FileId(0),
+    let text = read(&item.file, &mut error);
+    let against = Files {
+        domain: FileId(1),
+        problem: FileId(0),
+    };
+    let main = match (&text, &item.domain) {
+        // A problem with its domain is checked as it is read (`check::problem_source`).
+        (Some(text), Some(domain_path)) if pddlc::parse::problem_domain(text).is_some() => {
+            let domain = cache.get(domain_path);
+            let (parsed, found) = match &domain.file {
+                Some(PddlFile::Domain(tree)) => check::problem_source(tree, text, against),
+                _ => (pddlc::parse::file(text), None),
             };
-            diagnostics.extend(check::problem(domain, problem, files));
+            diagnostics.extend(parsed.diagnostics.into_iter().map(|d| d.in_file(FileId(0))));
+            domain.report(&mut diagnostics, &mut error);
+            diagnostics.extend(found.unwrap_or_default());
+            parsed.value
         }
-    } else if let Some(PddlFile::Domain(domain)) = &main {
-        diagnostics.extend(check::domain(domain, FileId(0)));
-    }
+        (Some(text), domain_path) => {
+            let parsed = pddlc::parse::file(text);
+            diagnostics.extend(parsed.diagnostics.into_iter().map(|d| d.in_file(FileId(0))));
+            match (&parsed.value, domain_path) {
+                (Some(PddlFile::Domain(domain)), _) => {
+                    diagnostics.extend(check::domain(domain, FileId(0)));
+                }
+                (Some(PddlFile::Problem(problem)), Some(domain_path)) => {
+                    let domain = cache.get(domain_path);
+                    domain.report(&mut diagnostics, &mut error);
+                    if let Some(PddlFile::Domain(tree)) = &domain.file {
+                        diagnostics.extend(check::problem(tree, problem, against));
+                    }
+                }
+                _ => {}
+            }
+            parsed.value
+        }
+        (None, _) => None,
+    };
     let errors: Vec<&Diagnostic> = diagnostics.iter().filter(|d| d.is_error()).collect();
     let warnings = diagnostics
         .iter()
@@ -163,17 +182,29 @@ impl DomainCache {
     fn get(&mut self, path: &str) -> &CachedDomain {
         let entry = match self.last.take() {
             Some((last, domain)) if last == path => (last, domain),
-            _ => (path.to_string(), CachedDomain::read(path)),
+            _ => (path.to_string(), CachedDomain::load(path)),
         };
         &self.last.insert(entry).1
     }
 }
 
 impl CachedDomain {
-    fn read(path: &str) -> CachedDomain {
+    /// Adds what reading, parsing and checking the domain found to a problem's row.
+    fn report(&self, diagnostics: &mut Vec<Diagnostic>, error: &mut Option<String>) {
+        diagnostics.extend(self.diagnostics.iter().cloned());
+        if let Some(message) = &self.error {
+            error.get_or_insert_with(|| message.clone());
+        }
+    }
+
+    fn load(path: &str) -> CachedDomain {
         let mut diagnostics = Vec::new();
         let mut error = None;
-        let file = load(path, FileId(1), &mut diagnostics, &mut error);
+        let file = read(path, &mut error).and_then(|text| {
+            let parsed = pddlc::parse::file(&text);
+            diagnostics.extend(parsed.diagnostics.into_iter().map(|d| d.in_file(FileId(1))));
+            parsed.value
+        });
         if let Some(PddlFile::Domain(domain)) = &file {
             diagnostics.extend(check::domain(domain, FileId(1)));
         }
@@ -185,14 +216,8 @@ impl CachedDomain {
     }
 }
 
-/// Reads and parses one file, adding its diagnostics; an unreadable or undecodable file sets
-/// `error` and yields `None`.
-fn load(
-    path: &str,
-    id: FileId,
-    diagnostics: &mut Vec<Diagnostic>,
-    error: &mut Option<String>,
-) -> Option<PddlFile> {
+/// The decoded text of one file; an unreadable or undecodable file sets `error`.
+fn read(path: &str, error: &mut Option<String>) -> Option<String> {
     let path = Path::new(path);
     let bytes = match read_bytes(path) {
         Ok(bytes) => bytes,
@@ -201,14 +226,9 @@ fn load(
             return None;
         }
     };
-    let text = match pddlc::parse::decode(&bytes) {
-        Ok(text) => text,
-        Err(diagnostic) => {
-            error.get_or_insert(format!("{}: {}", display_name(path), diagnostic.message));
-            return None;
-        }
-    };
-    let parsed = pddlc::parse::file(text);
-    diagnostics.extend(parsed.diagnostics.into_iter().map(|d| d.in_file(id)));
-    parsed.value
+    if let Err(diagnostic) = pddlc::parse::decode(&bytes) {
+        error.get_or_insert(format!("{}: {}", display_name(path), diagnostic.message));
+        return None;
+    }
+    String::from_utf8(bytes).ok()
 }

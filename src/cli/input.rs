@@ -94,14 +94,9 @@ pub fn load_expanded(input: &Expanded, id: FileId) -> Loaded {
 /// longest ```` ```pddl ```` block, as `score --response` and Text2World do); labels then
 /// point into the extracted text, which is what the renderers show.
 pub fn load_expanded_extracting(input: &Expanded, id: FileId, extract: bool) -> Loaded {
-    match &input.1 {
-        None => load_extracting(&input.0, id, extract),
-        Some(message) => Loaded {
-            source: SourceFile::new(display_name(&input.0), String::new()),
-            file: None,
-            diagnostics: vec![io_error(message, id)],
-            unreadable: true,
-        },
+    match read_expanded_extracting(input, id, extract) {
+        ReadInput::Text(source) => parse_source(source, id),
+        ReadInput::Failed(loaded) => *loaded,
     }
 }
 
@@ -136,47 +131,77 @@ pub fn load(path: &Path, id: FileId) -> Loaded {
 }
 
 fn load_extracting(path: &Path, id: FileId, extract: bool) -> Loaded {
+    match read_extracting(path, id, extract) {
+        ReadInput::Text(source) => parse_source(source, id),
+        ReadInput::Failed(loaded) => *loaded,
+    }
+}
+
+/// An input read and decoded, not parsed yet; or what reading it found.
+pub enum ReadInput {
+    /// The source whose text is to be parsed (the extracted text when extracting).
+    Text(SourceFile),
+    /// An input that cannot be read or decoded, with its diagnostic.
+    Failed(Box<Loaded>),
+}
+
+/// [`load_expanded_extracting`] without the parse.
+pub fn read_expanded_extracting(input: &Expanded, id: FileId, extract: bool) -> ReadInput {
+    match &input.1 {
+        None => read_extracting(&input.0, id, extract),
+        Some(message) => ReadInput::Failed(Box::new(Loaded {
+            source: SourceFile::new(display_name(&input.0), String::new()),
+            file: None,
+            diagnostics: vec![io_error(message, id)],
+            unreadable: true,
+        })),
+    }
+}
+
+fn read_extracting(path: &Path, id: FileId, extract: bool) -> ReadInput {
     let name = display_name(path);
     let bytes = match read_bytes(path) {
         Ok(bytes) => bytes,
         Err(message) => {
-            return Loaded {
+            return ReadInput::Failed(Box::new(Loaded {
                 source: SourceFile::new(name, String::new()),
                 file: None,
                 diagnostics: vec![io_error(&message, id)],
                 unreadable: true,
-            };
+            }));
         }
     };
-    match pddlc::parse::decode(&bytes) {
-        Err(diagnostic) => Loaded {
+    if let Err(diagnostic) = pddlc::parse::decode(&bytes) {
+        return ReadInput::Failed(Box::new(Loaded {
             // The renderers show lines of the text; keep what decodes so labels still land.
             source: SourceFile::new(name, String::from_utf8_lossy(&bytes).replace('\0', " ")),
             file: None,
             diagnostics: vec![diagnostic.in_file(id)],
             unreadable: false,
-        },
-        Ok(text) => {
-            let (parsed, text) = if extract {
-                let extracted = pddlc::text2world::extract_response(text);
-                (pddlc::parse::file(&extracted), extracted)
-            } else {
-                let parsed = pddlc::parse::file(text);
-                // The bytes are the text: keep them rather than a copy of a large file.
-                let text = String::from_utf8(bytes)
-                    .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
-                (parsed, text)
-            };
-            Loaded {
-                source: SourceFile::new(name, text),
-                file: parsed.value,
-                diagnostics: parsed
-                    .diagnostics
-                    .into_iter()
-                    .map(|d| d.in_file(id))
-                    .collect(),
-                unreadable: false,
-            }
-        }
+        }));
+    }
+    // The bytes are the text: keep them rather than a copy of a large file.
+    let text = String::from_utf8(bytes)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+    let text = if extract {
+        pddlc::text2world::extract_response(&text)
+    } else {
+        text
+    };
+    ReadInput::Text(SourceFile::new(name, text))
+}
+
+/// Parses a source that was read, as input number `id`.
+pub fn parse_source(source: SourceFile, id: FileId) -> Loaded {
+    let parsed = pddlc::parse::file(&source.text);
+    Loaded {
+        source,
+        file: parsed.value,
+        diagnostics: parsed
+            .diagnostics
+            .into_iter()
+            .map(|d| d.in_file(id))
+            .collect(),
+        unreadable: false,
     }
 }

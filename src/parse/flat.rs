@@ -13,6 +13,7 @@
 //! The sections it reads are cut out of the text pest parses, each body replaced by one space;
 //! [`Cuts`] maps positions in that text back to the source.
 
+use super::FactSink;
 use crate::ast::*;
 
 /// A problem's lists that the fast path read, and the text pest parses instead of the source.
@@ -30,7 +31,21 @@ pub(super) struct Flat {
     /// typed parameters, a conjunction of literals as precondition, body and effect, action
     /// costs), in source order.
     pub structures: Vec<Structure>,
+    /// Whether a sink was given the objects (and so may hold facts and a goal too).
+    pub fed_sink: bool,
+    /// Whether the goal went to a sink: pest's placeholder stands in the tree for it.
+    pub goal_taken: bool,
 }
+
+impl Flat {
+    /// Whether a sink received anything, so that it must discard if this reading is dropped.
+    pub fn taken(&self) -> bool {
+        self.fed_sink
+    }
+}
+
+/// A list was being handed to a sink and turned out not to be flat: the sink holds part of it.
+pub(super) struct Interrupted;
 
 /// Where bodies were cut out of the text pest parses: for each cut, the first position in that
 /// text after its space, and how far positions from there on move to reach the source.
@@ -51,8 +66,22 @@ impl Cuts {
 /// Reads the objects and initial facts of a problem when their shapes allow it; `None` when
 /// neither section was read (a domain, a small problem, or shapes left to pest).
 pub(super) fn read(source: &str) -> Option<Flat> {
+    read_into(source, None).ok().flatten()
+}
+
+/// [`read`], handing the initial facts and the goal to `sink` instead of keeping them when the
+/// problem's objects come first (or there are none) and were read here.
+pub(super) fn read_into(
+    source: &str,
+    mut sink: Option<&mut (dyn FactSink + '_)>,
+) -> Result<Option<Flat>, Interrupted> {
     let bytes = source.as_bytes();
-    let sections = sections(bytes)?;
+    let Some(sections) = sections(bytes) else {
+        return Ok(None);
+    };
+    let has_objects = sections.iter().any(|s| s.kind == SectionKind::Objects);
+    let mut fed_sink = false;
+    let mut goal_taken = false;
     let mut objects = None;
     let mut init = None;
     let mut goal = None;
@@ -61,22 +90,51 @@ pub(super) fn read(source: &str) -> Option<Flat> {
     let mut bodies: Vec<((usize, usize), &str)> = Vec::new();
     for section in sections {
         let mut reader = Reader {
+            source,
             bytes,
             at: section.body.0,
             terms: Vec::new(),
         };
+        // The sink takes facts and goal once it knows the objects.
+        let streaming = match sink.as_deref_mut() {
+            Some(sink) if matches!(section.kind, SectionKind::Init | SectionKind::Goal) => {
+                if !fed_sink && !has_objects {
+                    sink.objects(&[]);
+                    fed_sink = true;
+                }
+                fed_sink.then_some(sink)
+            }
+            _ => None,
+        };
         let read = match section.kind {
             SectionKind::Objects if objects.is_none() => {
                 reader.objects(section.body.1).map(|list| {
+                    if let Some(sink) = sink.as_deref_mut() {
+                        sink.objects(&list);
+                        fed_sink = true;
+                    }
                     objects = Some(list);
                 })
             }
-            SectionKind::Init if init.is_none() => reader.init(section.body.1).map(|list| {
-                init = Some(list);
-            }),
-            SectionKind::Goal if goal.is_none() => reader.goal(section.body.1).map(|gd| {
-                goal = Some(gd);
-            }),
+            SectionKind::Init if init.is_none() => match streaming {
+                Some(sink) => {
+                    reader.init_into(section.body.1, sink).ok_or(Interrupted)?;
+                    Some(())
+                }
+                None => reader.init(section.body.1).map(|list| {
+                    init = Some(list);
+                }),
+            },
+            SectionKind::Goal if goal.is_none() && !goal_taken => match streaming {
+                Some(sink) => {
+                    reader.goal_into(section.body.1, sink).ok_or(Interrupted)?;
+                    goal_taken = true;
+                    Some(())
+                }
+                None => reader.goal(section.body.1).map(|gd| {
+                    goal = Some(gd);
+                }),
+            },
             SectionKind::Action => reader.action(section.body.1).map(|action| {
                 structures.push(Structure::Action(action));
             }),
@@ -84,14 +142,15 @@ pub(super) fn read(source: &str) -> Option<Flat> {
                 structures.push(Structure::Derived(derived));
             }),
             // A repeated section is merged with a warning: pest's route reports it.
-            _ => return None,
+            _ if fed_sink => return Err(Interrupted),
+            _ => return Ok(None),
         };
         if read.is_some() {
             bodies.push((section.body, section.kind.placeholder()));
         }
     }
     if bodies.is_empty() {
-        return None;
+        return Ok(None);
     }
     let mut text = String::with_capacity(source.len());
     let mut cuts = Cuts::default();
@@ -103,14 +162,16 @@ pub(super) fn read(source: &str) -> Option<Flat> {
         copied = end;
     }
     text.push_str(&source[copied..]);
-    Some(Flat {
+    Ok(Some(Flat {
         text,
         cuts,
         objects,
         init,
         goal,
         structures,
-    })
+        fed_sink,
+        goal_taken,
+    }))
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -207,6 +268,45 @@ fn sections(bytes: &[u8]) -> Option<Vec<Section>> {
     ((is_problem || is_domain) && !sections.is_empty()).then_some(sections)
 }
 
+/// The domain a problem's text names in `(:domain NAME)`, read lexically: `Some(None)` for a
+/// problem that names none, `None` for a text that is not a problem.
+pub(super) fn problem_domain(source: &str) -> Option<Option<&str>> {
+    let bytes = source.as_bytes();
+    let mut depth = 0usize;
+    let mut is_problem = false;
+    let mut at = 0;
+    while at < bytes.len() {
+        match bytes[at] {
+            b';' => at = line_end(bytes, at),
+            b'(' => {
+                depth += 1;
+                if depth == 2 {
+                    let word = word_after(bytes, at + 1);
+                    let text = &bytes[word.0..word.1];
+                    if text.eq_ignore_ascii_case(b"problem") {
+                        is_problem = true;
+                    } else if !is_problem {
+                        return None;
+                    } else if text.eq_ignore_ascii_case(b":domain") {
+                        let name = word_after(bytes, word.1);
+                        return Some(Some(&source[name.0..name.1]));
+                    }
+                }
+                at += 1;
+            }
+            b')' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 && is_problem {
+                    break;
+                }
+                at += 1;
+            }
+            _ => at += 1,
+        }
+    }
+    is_problem.then_some(None)
+}
+
 fn line_end(bytes: &[u8], from: usize) -> usize {
     bytes[from..]
         .iter()
@@ -216,13 +316,7 @@ fn line_end(bytes: &[u8], from: usize) -> usize {
 
 /// The token after `from` (past whitespace and comments), as a byte range.
 fn word_after(bytes: &[u8], from: usize) -> (usize, usize) {
-    let mut reader = Reader {
-        bytes,
-        at: from,
-        terms: Vec::new(),
-    };
-    reader.skip();
-    let start = reader.at;
+    let start = skip_from(bytes, from);
     let mut end = start;
     while end < bytes.len() && !is_delimiter(bytes[end]) {
         end += 1;
@@ -262,8 +356,23 @@ const RESERVED: &[&[u8]] = &[
     b"preference",
 ];
 
+/// The first position from `at` on past whitespace and comments.
+fn skip_from(bytes: &[u8], mut at: usize) -> usize {
+    while let Some(&byte) = bytes.get(at) {
+        if is_space(byte) {
+            at += 1;
+        } else if byte == b';' {
+            at = line_end(bytes, at);
+        } else {
+            break;
+        }
+    }
+    at
+}
+
 /// A cursor over the source. Every method returns `None` for a shape it leaves to pest.
 struct Reader<'s> {
+    source: &'s str,
     bytes: &'s [u8],
     at: usize,
     /// Terms being read, so that each atom's list is allocated once at its exact length (a
@@ -275,8 +384,9 @@ mod action;
 
 impl<'s> Reader<'s> {
     fn text(&self, start: usize, end: usize) -> &'s str {
-        // Only ASCII ranges are ever sliced, so the bounds are character boundaries.
-        std::str::from_utf8(&self.bytes[start..end]).unwrap_or_default()
+        // Only ASCII ranges are ever sliced, so the bounds are character boundaries (and the
+        // slice needs no UTF-8 validation, only that check).
+        self.source.get(start..end).unwrap_or_default()
     }
 
     fn peek(&self) -> Option<u8> {
@@ -285,15 +395,7 @@ impl<'s> Reader<'s> {
 
     /// Skips whitespace and comments.
     fn skip(&mut self) {
-        while let Some(byte) = self.peek() {
-            if is_space(byte) {
-                self.at += 1;
-            } else if byte == b';' {
-                self.at = line_end(self.bytes, self.at);
-            } else {
-                break;
-            }
-        }
+        self.at = skip_from(self.bytes, self.at);
     }
 
     fn consume(&mut self, byte: u8) -> Option<()> {
@@ -447,6 +549,14 @@ impl<'s> Reader<'s> {
         (self.at == end).then_some(facts)
     }
 
+    /// [`Self::init`], each fact handed to `sink` as it is read.
+    fn init_into(&mut self, end: usize, sink: &mut dyn FactSink) -> Option<()> {
+        while !self.at_end(end) {
+            sink.fact(self.fact()?);
+        }
+        (self.at == end).then_some(())
+    }
+
     /// `(p a b)`, `(= (f a) 3)`, `(= (f a) b)` or `(= f 3)`.
     fn fact(&mut self) -> Option<Init> {
         let start = self.at;
@@ -525,6 +635,27 @@ impl<'s> Reader<'s> {
             self.goal_atom()?
         };
         (self.at_end(end) && self.at == end).then_some(gd)
+    }
+
+    /// [`Self::goal`], each conjunct (or the one atom) handed to `sink` as it is read.
+    fn goal_into(&mut self, end: usize, sink: &mut dyn FactSink) -> Option<()> {
+        self.skip();
+        let start = self.at;
+        let word = word_after(self.bytes, start + 1);
+        if self.peek()? == b'(' && self.bytes[word.0..word.1].eq_ignore_ascii_case(b"and") {
+            self.at = word.1;
+            loop {
+                self.skip();
+                if self.peek()? == b')' {
+                    break;
+                }
+                sink.goal(self.goal_atom()?);
+            }
+            self.at += 1;
+        } else {
+            sink.goal(self.goal_atom()?);
+        }
+        (self.at_end(end) && self.at == end).then_some(())
     }
 
     /// After `(=`: the function term and its value, up to the closing `)`.

@@ -29,7 +29,7 @@ pub fn with_stack<T>(f: impl FnOnce() -> T) -> T {
     stacker::maybe_grow(STACK_NEEDED, STACK_SIZE, f)
 }
 
-use crate::ast::{Domain, PddlFile, Problem, Span};
+use crate::ast::{Domain, Gd, Init, Name, PddlFile, Problem, Span, Typed};
 use crate::diagnostics::{Code, Diagnostic};
 
 /// A stage's result: the value it could build, and everything it found wrong on the way.
@@ -76,7 +76,37 @@ pub fn decode(bytes: &[u8]) -> Result<&str, Diagnostic> {
 /// Markdown or prose around the definition (a chat answer) is reported once and blanked out, so
 /// the definition inside is still read.
 pub fn file(source: &str) -> Parsed<Option<PddlFile>> {
-    file_by(source, Route::FlatListsFirst)
+    file_by(source, Route::FlatListsFirst, None)
+}
+
+/// Takes a problem's initial facts and goal from [`file_streaming`] one at a time instead of
+/// the tree, for a caller that looks at each once (a check) and need not keep millions of them.
+pub trait FactSink {
+    /// The problem's objects, before any fact or goal. They stay in the tree as well.
+    fn objects(&mut self, objects: &[Typed<Name>]);
+    /// One initial fact.
+    fn fact(&mut self, fact: Init);
+    /// The goal, or one conjunct of its top-level `(and …)`.
+    fn goal(&mut self, goal: Gd);
+    /// Forget everything received so far: the tree holds all of it after all.
+    fn discard(&mut self);
+}
+
+/// Parses like [`file`], but hands a problem's initial facts and goal to `sink` instead of
+/// keeping them in the tree when the fast path reads them and the problem's objects come
+/// before them. The tree then has no initial facts and no goal; when the sink was told to
+/// discard (a list that was not flat after all, any diagnostic), or received no fact or goal,
+/// the tree is whole.
+pub fn file_streaming(source: &str, sink: &mut dyn FactSink) -> Parsed<Option<PddlFile>> {
+    file_by(source, Route::FlatListsFirst, Some(sink))
+}
+
+/// The domain a problem's text names in `(:domain NAME)`, read from the bytes without parsing
+/// (to pick the domain to check it against before it is parsed): `Some(None)` for a problem
+/// that names none, `None` for a text that is not a problem. The parse decides: a caller
+/// compares this with the tree's `Problem::domain`.
+pub fn problem_domain(source: &str) -> Option<Option<&str>> {
+    flat::problem_domain(source)
 }
 
 /// Whether the fast path for flat lists may read the file, or pest reads all of it.
@@ -86,17 +116,25 @@ enum Route {
     PestOnly,
 }
 
-fn file_by(source: &str, route: Route) -> Parsed<Option<PddlFile>> {
+fn file_by(
+    source: &str,
+    route: Route,
+    sink: Option<&mut dyn FactSink>,
+) -> Parsed<Option<PddlFile>> {
     let Some((unwrapped, diagnostic)) = prose::unwrap(source) else {
-        return definition(source, route);
+        return definition(source, route, sink);
     };
-    let mut parsed = definition(&unwrapped, route);
+    let mut parsed = definition(&unwrapped, route, sink);
     parsed.diagnostics.insert(0, diagnostic);
     crate::diagnostics::sort(&mut parsed.diagnostics);
     parsed
 }
 
-fn definition(source: &str, route: Route) -> Parsed<Option<PddlFile>> {
+fn definition(
+    source: &str,
+    route: Route,
+    mut sink: Option<&mut dyn FactSink>,
+) -> Parsed<Option<PddlFile>> {
     let mut scan = scan::scan(source);
     if scan.diagnostics.iter().any(Diagnostic::is_error) {
         crate::diagnostics::cap(&mut scan.diagnostics);
@@ -105,16 +143,31 @@ fn definition(source: &str, route: Route) -> Parsed<Option<PddlFile>> {
             diagnostics: scan.diagnostics,
         };
     }
-    if route == Route::FlatListsFirst
-        && scan.diagnostics.is_empty()
-        && scan.surplus_tail.is_none()
-        && let Some(flat) = flat::read(source)
-        && let Some(value) = with_stack(|| lower::file_with_flat_lists(source, flat))
+    if route == Route::FlatListsFirst && scan.diagnostics.is_empty() && scan.surplus_tail.is_none()
     {
-        return Parsed {
-            value: Some(value),
-            diagnostics: Vec::new(),
+        let flat = match flat::read_into(source, sink.as_deref_mut()) {
+            Ok(flat) => flat,
+            // A list the sink was given part of is not flat after all: read again, keeping
+            // every list in the tree.
+            Err(flat::Interrupted) => {
+                if let Some(sink) = sink.as_deref_mut() {
+                    sink.discard();
+                }
+                flat::read(source)
+            }
         };
+        if let Some(flat) = flat {
+            let taken = flat.taken();
+            if let Some(value) = with_stack(|| lower::file_with_flat_lists(source, flat)) {
+                return Parsed {
+                    value: Some(value),
+                    diagnostics: Vec::new(),
+                };
+            }
+            if taken && let Some(sink) = sink {
+                sink.discard();
+            }
+        }
     }
     pest_only(source, scan)
 }
@@ -134,7 +187,7 @@ pub fn reads_flat_lists(source: &str) -> bool {
 /// [`file`] must equal. For tests that compare the two routes.
 #[doc(hidden)]
 pub fn file_through_pest_only(source: &str) -> Parsed<Option<PddlFile>> {
-    file_by(source, Route::PestOnly)
+    file_by(source, Route::PestOnly, None)
 }
 
 fn pest_only(source: &str, scan: scan::Scan) -> Parsed<Option<PddlFile>> {

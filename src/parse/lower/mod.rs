@@ -180,6 +180,16 @@ pub(super) fn file_with_flat_lists(source: &str, flat: super::flat::Flat) -> Opt
         }
         problem.init = init;
     }
+    if flat.goal_taken {
+        // pest read the placeholder `()`; the goal went to the sink.
+        match &problem.goal {
+            Some(Gd {
+                kind: GdKind::And { args },
+                ..
+            }) if args.is_empty() => problem.goal = None,
+            _ => return None,
+        }
+    }
     if let Some(goal) = flat.goal {
         // pest read the placeholder `()`, an empty conjunction.
         match &problem.goal {
