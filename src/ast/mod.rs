@@ -73,18 +73,26 @@ impl Name {
         self.folded().into_owned()
     }
 
-    /// The case-folded form, borrowed when folding changes nothing (the common case), so that
-    /// a lookup allocates nothing.
-    pub fn folded(&self) -> std::borrow::Cow<'_, str> {
+    /// The case-folded form used for lookups, without an allocation for any ASCII name of up to
+    /// [`Folded::INLINE`] bytes (grounded domains write every name in capitals, and look each
+    /// up many times).
+    pub fn folded(&self) -> Folded<'_> {
         let text = self.text.as_str();
         if !text.is_ascii() {
-            std::borrow::Cow::Owned(text.to_lowercase())
-        } else if text.bytes().any(|b| b.is_ascii_uppercase()) {
-            // Grounded domains write every name in capitals: ASCII folding skips the Unicode
-            // tables `to_lowercase` walks for each character.
-            std::borrow::Cow::Owned(text.to_ascii_lowercase())
+            Folded::Owned(text.to_lowercase())
+        } else if !text.bytes().any(|b| b.is_ascii_uppercase()) {
+            Folded::Borrowed(text)
+        } else if text.len() <= Folded::INLINE {
+            let mut bytes = [0; Folded::INLINE];
+            for (to, from) in bytes.iter_mut().zip(text.bytes()) {
+                *to = from.to_ascii_lowercase();
+            }
+            Folded::Inline {
+                bytes,
+                len: text.len(),
+            }
         } else {
-            std::borrow::Cow::Borrowed(text)
+            Folded::Owned(text.to_ascii_lowercase())
         }
     }
 
@@ -123,6 +131,70 @@ impl Hash for Name {
                 c.hash(state);
             }
         }
+    }
+}
+
+/// A name's case-folded form ([`Name::folded`]): the name itself when folding changes
+/// nothing, inline when it is short and ASCII, else a new string.
+pub enum Folded<'a> {
+    Borrowed(&'a str),
+    /// ASCII bytes, lower-cased.
+    Inline {
+        bytes: [u8; Folded::INLINE],
+        len: usize,
+    },
+    Owned(String),
+}
+
+impl Folded<'_> {
+    /// The longest name folded without an allocation.
+    pub const INLINE: usize = 64;
+
+    pub fn as_str(&self) -> &str {
+        match self {
+            Folded::Borrowed(text) => text,
+            // Lower-cased ASCII is ASCII: the check cannot fail.
+            Folded::Inline { bytes, len } => std::str::from_utf8(&bytes[..*len]).unwrap_or(""),
+            Folded::Owned(text) => text,
+        }
+    }
+
+    pub fn into_owned(self) -> String {
+        match self {
+            Folded::Owned(text) => text,
+            other => other.as_str().to_string(),
+        }
+    }
+}
+
+impl std::ops::Deref for Folded<'_> {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl AsRef<str> for Folded<'_> {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl PartialEq<&str> for Folded<'_> {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl std::fmt::Debug for Folded<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.as_str().fmt(f)
+    }
+}
+
+impl PartialEq for Folded<'_> {
+    fn eq(&self, other: &Folded<'_>) -> bool {
+        self.as_str() == other.as_str()
     }
 }
 

@@ -97,7 +97,7 @@ impl<'d> ProblemCheck<'d> {
                     types
                 }
             };
-            map.insert(key.into(), (types, o.item.span));
+            map.insert(key.as_str().into(), (types, o.item.span));
         }
     }
 
