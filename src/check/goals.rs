@@ -200,7 +200,13 @@ impl<'a> Checker<'a> {
             }
             Term::Name(n) => {
                 let key = n.folded();
-                if let Some(c) = self.constants.get(key.as_ref()) {
+                // Most domains declare no constants: skip hashing the name for nothing.
+                let constant = if self.constants.is_empty() {
+                    None
+                } else {
+                    self.constants.get(key.as_ref())
+                };
+                if let Some(c) = constant {
                     let types = type_names(&c.ty);
                     if !self.used_constants.contains(key.as_ref()) {
                         self.used_constants.insert(key.into_owned());

@@ -9,6 +9,7 @@ use super::suggest;
 use crate::ast::*;
 use crate::diagnostics::{Code, Diagnostic};
 use crate::parse::FactSink;
+use indexmap::map::Entry;
 use std::rc::Rc;
 
 /// A problem's checks, fed piece by piece: its objects, then its initial facts and its goal
@@ -62,33 +63,37 @@ impl<'d> ProblemCheck<'d> {
             if let Some(ty) = &o.ty {
                 checker.check_type(ty, pf, true);
             }
-            let key = o.item.folded();
-            if let Some((types, first)) = map.get_mut(key.as_ref()) {
-                // An object listed again keeps every type it is given: IPC 2000 miconic and IPC
-                // 2011 machine shop give one object several types on purpose.
-                let new: Vec<String> = type_names(&o.ty)
-                    .into_iter()
-                    .filter(|t| !types.contains(t))
-                    .collect();
-                let message = if new.is_empty() {
-                    format!("object `{}` is declared twice", o.item.text)
-                } else {
-                    format!(
-                        "object `{}` is declared again with another type; it has both",
-                        o.item.text
-                    )
-                };
-                let first = *first;
-                *types = types.iter().cloned().chain(new).collect();
-                checker.diagnostics.push(
+            // One probe of the table an object: a large problem has hundreds of thousands.
+            let entry = match map.entry(o.item.folded().as_str().into()) {
+                Entry::Vacant(vacant) => vacant,
+                Entry::Occupied(mut occupied) => {
+                    let (types, first) = occupied.get_mut();
+                    // An object listed again keeps every type it is given: IPC 2000 miconic and IPC
+                    // 2011 machine shop give one object several types on purpose.
+                    let new: Vec<String> = type_names(&o.ty)
+                        .into_iter()
+                        .filter(|t| !types.contains(t))
+                        .collect();
+                    let message = if new.is_empty() {
+                        format!("object `{}` is declared twice", o.item.text)
+                    } else {
+                        format!(
+                            "object `{}` is declared again with another type; it has both",
+                            o.item.text
+                        )
+                    };
+                    let first = *first;
+                    *types = types.iter().cloned().chain(new).collect();
+                    checker.diagnostics.push(
                     Diagnostic::new(Code::DuplicateDefinition, message, o.item.span)
                         .with_severity(crate::diagnostics::Severity::Warning)
                         .in_file(pf)
                         .with_label(first, "first declared here")
                         .with_help("declare each object once; for an object of two types, give it a type below both"),
-                );
-                continue;
-            }
+                    );
+                    continue;
+                }
+            };
             let types = match &run {
                 Some((ty, types)) if **ty == o.ty => types.clone(),
                 _ => {
@@ -97,7 +102,7 @@ impl<'d> ProblemCheck<'d> {
                     types
                 }
             };
-            map.insert(key.as_str().into(), (types, o.item.span));
+            entry.insert((types, o.item.span));
         }
     }
 
