@@ -211,42 +211,33 @@ struct Section {
 /// cutting.
 fn sections(bytes: &[u8]) -> Option<Vec<Section>> {
     let mut sections = Vec::new();
-    let mut depth = 0usize;
     let mut is_problem = false;
     let mut is_domain = false;
     let mut open: Option<(SectionKind, usize)> = None;
-    let mut at = 0;
-    while at < bytes.len() {
-        match bytes[at] {
-            b';' => at = line_end(bytes, at),
-            b'(' => {
-                depth += 1;
-                if depth == 2 {
-                    let word = word_after(bytes, at + 1);
-                    let text = &bytes[word.0..word.1];
-                    if text.eq_ignore_ascii_case(b"problem") {
-                        is_problem = true;
-                    } else if text.eq_ignore_ascii_case(b"domain") {
-                        is_domain = true;
-                    } else if !is_problem {
-                        if is_domain && text.eq_ignore_ascii_case(b":action") {
-                            open = Some((SectionKind::Action, at));
-                        } else if is_domain && text.eq_ignore_ascii_case(b":derived") {
-                            open = Some((SectionKind::Derived, at));
-                        }
-                    } else if text.eq_ignore_ascii_case(b":objects") {
-                        open = Some((SectionKind::Objects, word.1));
-                    } else if text.eq_ignore_ascii_case(b":init") {
-                        open = Some((SectionKind::Init, word.1));
-                    } else if text.eq_ignore_ascii_case(b":goal") {
-                        open = Some((SectionKind::Goal, word.1));
+    for mark in Marks::new(bytes) {
+        match mark {
+            Mark::Open { at, word } => {
+                let text = &bytes[word.0..word.1];
+                if text.eq_ignore_ascii_case(b"problem") {
+                    is_problem = true;
+                } else if text.eq_ignore_ascii_case(b"domain") {
+                    is_domain = true;
+                } else if !is_problem {
+                    if is_domain && text.eq_ignore_ascii_case(b":action") {
+                        open = Some((SectionKind::Action, at));
+                    } else if is_domain && text.eq_ignore_ascii_case(b":derived") {
+                        open = Some((SectionKind::Derived, at));
                     }
+                } else if text.eq_ignore_ascii_case(b":objects") {
+                    open = Some((SectionKind::Objects, word.1));
+                } else if text.eq_ignore_ascii_case(b":init") {
+                    open = Some((SectionKind::Init, word.1));
+                } else if text.eq_ignore_ascii_case(b":goal") {
+                    open = Some((SectionKind::Goal, word.1));
                 }
-                at += 1;
             }
-            b')' => {
-                if depth == 2
-                    && let Some((kind, body_start)) = open.take()
+            Mark::Close { at } => {
+                if let Some((kind, body_start)) = open.take()
                     && at > body_start + 1
                 {
                     let end = if matches!(kind, SectionKind::Action | SectionKind::Derived) {
@@ -259,10 +250,8 @@ fn sections(bytes: &[u8]) -> Option<Vec<Section>> {
                         body: (body_start, end),
                     });
                 }
-                depth = depth.saturating_sub(1);
-                at += 1;
             }
-            _ => at += 1,
+            Mark::End => {}
         }
     }
     ((is_problem || is_domain) && !sections.is_empty()).then_some(sections)
@@ -272,39 +261,84 @@ fn sections(bytes: &[u8]) -> Option<Vec<Section>> {
 /// problem that names none, `None` for a text that is not a problem.
 pub(super) fn problem_domain(source: &str) -> Option<Option<&str>> {
     let bytes = source.as_bytes();
-    let mut depth = 0usize;
     let mut is_problem = false;
-    let mut at = 0;
-    while at < bytes.len() {
-        match bytes[at] {
-            b';' => at = line_end(bytes, at),
-            b'(' => {
-                depth += 1;
-                if depth == 2 {
-                    let word = word_after(bytes, at + 1);
-                    let text = &bytes[word.0..word.1];
-                    if text.eq_ignore_ascii_case(b"problem") {
-                        is_problem = true;
-                    } else if !is_problem {
-                        return None;
-                    } else if text.eq_ignore_ascii_case(b":domain") {
-                        let name = word_after(bytes, word.1);
-                        return Some(Some(&source[name.0..name.1]));
-                    }
+    for mark in Marks::new(bytes) {
+        match mark {
+            Mark::Open { word, .. } => {
+                let text = &bytes[word.0..word.1];
+                if text.eq_ignore_ascii_case(b"problem") {
+                    is_problem = true;
+                } else if !is_problem {
+                    return None;
+                } else if text.eq_ignore_ascii_case(b":domain") {
+                    let name = word_after(bytes, word.1);
+                    return source.get(name.0..name.1).map(Some);
                 }
-                at += 1;
             }
-            b')' => {
-                depth = depth.saturating_sub(1);
-                if depth == 0 && is_problem {
-                    break;
-                }
-                at += 1;
-            }
-            _ => at += 1,
+            Mark::End if is_problem => break,
+            _ => {}
         }
     }
     is_problem.then_some(None)
+}
+
+/// What [`Marks`] finds: a form directly inside the outermost one opens (at its `(`, with the
+/// word after it) or closes (at its `)`), or the outermost form closes.
+enum Mark {
+    Open { at: usize, word: (usize, usize) },
+    Close { at: usize },
+    End,
+}
+
+/// The parentheses of a text, comments skipped, as [`Mark`]s of the forms at depth two.
+struct Marks<'b> {
+    bytes: &'b [u8],
+    at: usize,
+    depth: usize,
+}
+
+impl<'b> Marks<'b> {
+    fn new(bytes: &'b [u8]) -> Marks<'b> {
+        Marks {
+            bytes,
+            at: 0,
+            depth: 0,
+        }
+    }
+}
+
+impl Iterator for Marks<'_> {
+    type Item = Mark;
+
+    fn next(&mut self) -> Option<Mark> {
+        let bytes = self.bytes;
+        while self.at < bytes.len() {
+            let at = self.at;
+            match bytes[at] {
+                b';' => self.at = line_end(bytes, at),
+                b'(' => {
+                    self.depth += 1;
+                    self.at += 1;
+                    if self.depth == 2 {
+                        let word = word_after(bytes, at + 1);
+                        return Some(Mark::Open { at, word });
+                    }
+                }
+                b')' => {
+                    let depth = self.depth;
+                    self.depth = depth.saturating_sub(1);
+                    self.at += 1;
+                    match depth {
+                        2 => return Some(Mark::Close { at }),
+                        1 => return Some(Mark::End),
+                        _ => {}
+                    }
+                }
+                _ => self.at += 1,
+            }
+        }
+        None
+    }
 }
 
 fn line_end(bytes: &[u8], from: usize) -> usize {

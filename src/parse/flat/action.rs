@@ -43,14 +43,17 @@ impl Reader<'_> {
         self.bytes[word.0..word.1].eq_ignore_ascii_case(keyword)
     }
 
+    /// `(` and the section keyword `keyword` at the cursor.
+    fn structure_head(&mut self, keyword: &[u8]) -> Option<()> {
+        self.consume(b'(')?;
+        let word = self.keyword()?;
+        self.keyword_is(word, keyword).then_some(())
+    }
+
     /// The action whose `(` is at the cursor and whose `)` ends just before `end`.
     pub(super) fn action(&mut self, end: usize) -> Option<Action> {
         let start = self.at;
-        self.consume(b'(')?;
-        let keyword = self.keyword()?;
-        if !self.keyword_is(keyword, b":action") {
-            return None;
-        }
+        self.structure_head(b":action")?;
         let mut action = Action {
             name: self.name()?,
             parameters: Vec::new(),
@@ -283,11 +286,7 @@ impl Reader<'_> {
     /// `(:derived (p ?x - t) body)` with a body as a precondition's.
     pub(super) fn derived(&mut self, end: usize) -> Option<Derived> {
         let start = self.at;
-        self.consume(b'(')?;
-        let keyword = self.keyword()?;
-        if !self.keyword_is(keyword, b":derived") {
-            return None;
-        }
+        self.structure_head(b":derived")?;
         self.skip();
         let skeleton_start = self.at;
         self.consume(b'(')?;
