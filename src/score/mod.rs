@@ -169,28 +169,57 @@ impl Scored {
 /// Scores `pred` against `gold` (domain texts). With `response`, `pred` is a raw LLM answer and
 /// the domain is extracted from it as Text2World does.
 pub fn compare(gold: &str, pred: &str, mode: Mode, response: bool) -> Scored {
-    let extracted;
-    let pred = if response {
-        extracted = crate::text2world::extract_response(pred);
-        extracted.as_str()
-    } else {
-        pred
-    };
-    match mode {
-        Mode::Text2World => {
-            let t = text2world::score(gold, pred);
-            Scored {
-                mode,
-                metrics: t.official,
-                detail: Detail::Text2World(Box::new(t)),
+    Gold::new(gold, mode).compare(pred, response)
+}
+
+/// A gold domain read once, to score many predictions against it: [`compare`] without
+/// reading the gold again for each prediction. The scores are the same.
+#[derive(Debug)]
+pub struct Gold {
+    mode: Mode,
+    prepared: PreparedGold,
+}
+
+#[derive(Debug)]
+enum PreparedGold {
+    Text2World(Box<text2world::Prepared>),
+    Clean(Box<clean::Gold>),
+}
+
+impl Gold {
+    pub fn new(text: &str, mode: Mode) -> Gold {
+        let prepared = match mode {
+            Mode::Text2World => PreparedGold::Text2World(Box::new(text2world::Prepared::new(text))),
+            Mode::Clean => PreparedGold::Clean(Box::new(clean::Gold::new(text))),
+        };
+        Gold { mode, prepared }
+    }
+
+    /// Scores `pred` against this gold; with `response`, `pred` is a raw LLM answer.
+    pub fn compare(&self, pred: &str, response: bool) -> Scored {
+        let extracted;
+        let pred = if response {
+            extracted = crate::text2world::extract_response(pred);
+            extracted.as_str()
+        } else {
+            pred
+        };
+        match &self.prepared {
+            PreparedGold::Text2World(gold) => {
+                let t = text2world::score_prepared(gold, pred);
+                Scored {
+                    mode: self.mode,
+                    metrics: t.official,
+                    detail: Detail::Text2World(Box::new(t)),
+                }
             }
-        }
-        Mode::Clean => {
-            let c = clean::score(gold, pred);
-            Scored {
-                mode,
-                metrics: c.metrics,
-                detail: Detail::Clean(c),
+            PreparedGold::Clean(gold) => {
+                let c = clean::score_prepared(gold, pred);
+                Scored {
+                    mode: self.mode,
+                    metrics: c.metrics,
+                    detail: Detail::Clean(c),
+                }
             }
         }
     }

@@ -37,16 +37,40 @@ fn ratio_of<T: Symbol>(a: &[T], b: &[T]) -> f64 {
 /// Text2World's SIM before rounding: both texts lose their comments (`_purge_comments`) and
 /// every Unicode whitespace character (`re.sub(r'\s+', '', …)`), then [`ratio`].
 pub fn text2world_sim(gold: &str, pred: &str) -> f64 {
-    if gold.is_ascii() && pred.is_ascii() {
-        ratio_of(
-            &squeeze_ascii(gold.as_bytes()),
-            &squeeze_ascii(pred.as_bytes()),
-        )
-    } else {
-        ratio_of(
-            &squeeze(gold.chars(), gold.len()),
-            &squeeze(pred.chars(), pred.len()),
-        )
+    squeezed_ratio(&Squeezed::new(gold), &Squeezed::new(pred))
+}
+
+/// A text as Text2World's SIM compares it: without comments and whitespace ([`squeeze`]);
+/// bytes when the text is ASCII, else code points.
+#[derive(Clone, Debug)]
+pub enum Squeezed {
+    Ascii(Vec<u8>),
+    Unicode(Vec<char>),
+}
+
+impl Squeezed {
+    pub fn new(text: &str) -> Squeezed {
+        if text.is_ascii() {
+            Squeezed::Ascii(squeeze_ascii(text.as_bytes()))
+        } else {
+            Squeezed::Unicode(squeeze(text.chars(), text.len()))
+        }
+    }
+
+    fn chars(&self) -> Vec<char> {
+        match self {
+            Squeezed::Ascii(bytes) => bytes.iter().map(|&b| char::from(b)).collect(),
+            Squeezed::Unicode(chars) => chars.clone(),
+        }
+    }
+}
+
+/// [`ratio`] of two squeezed texts: [`text2world_sim`] with the texts squeezed beforehand.
+pub fn squeezed_ratio(gold: &Squeezed, pred: &Squeezed) -> f64 {
+    match (gold, pred) {
+        (Squeezed::Ascii(gold), Squeezed::Ascii(pred)) => ratio_of(gold, pred),
+        (Squeezed::Unicode(gold), Squeezed::Unicode(pred)) => ratio_of(gold, pred),
+        _ => ratio_of(&gold.chars(), &pred.chars()),
     }
 }
 

@@ -5,6 +5,9 @@
 //!
 //! - EXEC: tarski accepts `pred` as it is ([`crate::text2world::tarski::check`]).
 //! - SIM: [`sim::text2world_sim`].
+//!
+//! [`Prepared`] holds what `eval` reads from one domain, so that a gold read once scores many
+//! predictions ([`score_prepared`]); [`score`] prepares both.
 //! - F1_PRED: F1 of the sets `name_arity` of the two languages' predicates (`=` and `!=`
 //!   dropped, the arithmetic comparisons of `:action-costs`/`:numeric-fluents` kept); 0 when
 //!   either text, `.strip()`ped, fails tarski.
@@ -18,9 +21,8 @@
 use super::{Metrics, Side, sim};
 use crate::diagnostics::Diagnostic;
 use crate::text2world::python;
-use crate::text2world::strings::{DomainStrings, domain_strings};
+use crate::text2world::strings::{ActionStrings, DomainStrings, domain_strings};
 use crate::text2world::tarski::check;
-use foldhash::{HashMap, HashMapExt};
 use serde::Serialize;
 use std::fmt;
 
@@ -101,36 +103,92 @@ impl fmt::Display for PreprocessError {
 /// Scores `pred` (the domain text as passed to `eval`: already extracted from a response)
 /// against `gold` as the official Text2World scorer does.
 pub fn score(gold: &str, pred: &str) -> Text2WorldScore {
+    score_prepared(&Prepared::new(gold), pred)
+}
+
+/// A domain text as `eval` reads it, prepared once: tarski's view of the stripped text with
+/// the action lists `_preprocess`ed, and the code points SIM compares. A gold prepared once
+/// scores any number of predictions.
+#[derive(Clone, Debug)]
+pub struct Prepared {
+    /// What tarski reads from the stripped text, or why it rejects it (spans into the text as
+    /// given).
+    view: Result<View, Diagnostic>,
+    squeezed: sim::Squeezed,
+}
+
+#[derive(Clone, Debug)]
+struct View {
+    /// The `name_arity` keys of the predicates, sorted.
+    predicates: Vec<String>,
+    /// The action names in the order they are defined (unique: tarski rejects duplicates).
+    names: Vec<String>,
+    /// The positions in `names`, in the order of the names, to look names up.
+    by_name: Vec<usize>,
+    /// Each action's three `_preprocess`ed lists (params, preconds, effect), in the order of
+    /// `names`, or the name of the first action `_preprocess` raises on.
+    lists: Result<Vec<[Vec<String>; 3]>, String>,
+}
+
+impl View {
+    fn new(strings: DomainStrings) -> View {
+        let mut predicates = strings.predicates;
+        predicates.sort_unstable();
+        let names: Vec<String> = strings.actions.iter().map(|a| a.name.clone()).collect();
+        let mut by_name: Vec<usize> = (0..names.len()).collect();
+        by_name.sort_unstable_by(|&x, &y| names[x].cmp(&names[y]));
+        View {
+            predicates,
+            names,
+            by_name,
+            lists: preprocess_actions(strings.actions),
+        }
+    }
+
+    /// Where the action called `name` is.
+    fn position(&self, name: &str) -> Option<usize> {
+        self.by_name
+            .binary_search_by(|&i| self.names[i].as_str().cmp(name))
+            .ok()
+            .map(|found| self.by_name[found])
+    }
+}
+
+impl Prepared {
+    pub fn new(text: &str) -> Prepared {
+        Prepared {
+            view: stripped_domain_strings(text).map(View::new),
+            squeezed: sim::Squeezed::new(text),
+        }
+    }
+}
+
+/// [`score`] with the gold prepared.
+pub fn score_prepared(gold: &Prepared, pred: &str) -> Text2WorldScore {
     let mut out = Text2WorldScore::default();
-    let gold_view = stripped_domain_strings(gold);
-    let pred_view = stripped_domain_strings(pred);
-    out.exec_rejection = exec_rejection(pred, &pred_view);
-    let gold_view = gold_view.map_err(|rejection| out.gold_rejection = Some(rejection));
-    let pred_view = pred_view.map_err(|rejection| out.pred_rejection = Some(rejection));
-    let (gold_view, pred_view) = (gold_view.ok(), pred_view.ok());
-    // Action names are unique in a domain tarski accepts.
-    let gold_index: HashMap<&str, usize> = gold_view.as_ref().map_or_else(HashMap::new, index);
-    let pred_index: HashMap<&str, usize> = pred_view.as_ref().map_or_else(HashMap::new, index);
-    if let (Some(gold_view), Some(pred_view)) = (&gold_view, &pred_view) {
+    let pred_strings = stripped_domain_strings(pred);
+    out.exec_rejection = exec_rejection(pred, &pred_strings);
+    let pred = Prepared {
+        view: pred_strings.map(View::new),
+        squeezed: sim::Squeezed::new(pred),
+    };
+    out.gold_rejection = gold.view.as_ref().err().cloned();
+    out.pred_rejection = pred.view.as_ref().err().cloned();
+    let (gold_view, pred_view) = (gold.view.as_ref().ok(), pred.view.as_ref().ok());
+    if let (Some(gold_view), Some(pred_view)) = (gold_view, pred_view) {
         out.missing_gold_actions = gold_view
-            .actions
+            .names
             .iter()
-            .filter(|g| !pred_index.contains_key(g.name.as_str()))
-            .map(|g| g.name.clone())
+            .filter(|name| pred_view.position(name).is_none())
+            .cloned()
             .collect();
         out.extra_pred_actions = pred_view
-            .actions
+            .names
             .iter()
-            .filter(|p| !gold_index.contains_key(p.name.as_str()))
-            .map(|p| p.name.clone())
+            .filter(|name| gold_view.position(name).is_none())
+            .cloned()
             .collect();
     }
-    let f1_pred = match (&gold_view, &pred_view) {
-        (Some(gold_view), Some(pred_view)) => predicate_f1(gold_view, pred_view),
-        _ => 0.0,
-    };
-    drop((gold_index, pred_index));
-
     // `eval` computes the action metrics first; when they raise (a gold without actions), the
     // predicate metric is never computed and `eval` fails.
     let actions = match action_f1(gold_view, pred_view, &mut out.preprocess_error) {
@@ -140,13 +198,19 @@ pub fn score(gold: &str, pred: &str) -> Text2WorldScore {
             return out;
         }
     };
+    let f1_pred = match (gold_view, pred_view) {
+        (Some(gold_view), Some(pred_view)) => {
+            compute_f1_score(&pred_view.predicates, &gold_view.predicates)
+        }
+        _ => 0.0,
+    };
     out.raw = Metrics {
         exec: if out.exec_rejection.is_none() {
             1.0
         } else {
             0.0
         },
-        sim: sim::text2world_sim(gold, pred),
+        sim: sim::squeezed_ratio(&gold.squeezed, &pred.squeezed),
         f1_pred,
         f1_param: actions[0],
         f1_precond: actions[1],
@@ -161,15 +225,6 @@ pub fn score(gold: &str, pred: &str) -> Text2WorldScore {
         f1_eff: official(out.raw.f1_eff),
     };
     out
-}
-
-/// Where each action of a domain is, by name.
-fn index(view: &DomainStrings) -> HashMap<&str, usize> {
-    view.actions
-        .iter()
-        .enumerate()
-        .map(|(i, action)| (action.name.as_str(), i))
-        .collect()
 }
 
 /// Why tarski rejects `pred` as given (EXEC), from the F1 parse of `pred.strip()` when that
@@ -208,79 +263,58 @@ fn stripped_domain_strings(text: &str) -> Result<DomainStrings, Diagnostic> {
     domain_strings(python::strip(text)).map_err(|rejection| rejection.shifted(leading))
 }
 
-/// `predicate_f1`: F1 of the `name_arity` keys of the two languages' predicates.
-fn predicate_f1(gold: &DomainStrings, pred: &DomainStrings) -> f64 {
-    fn sorted(view: &DomainStrings) -> Vec<&str> {
-        let mut keys: Vec<&str> = view.predicates.iter().map(String::as_str).collect();
-        keys.sort_unstable();
-        keys
-    }
-    compute_f1_score(&sorted(pred), &sorted(gold))
-}
-
-/// One action as `action_f1` compares it: its three `_preprocess`ed lists.
-struct Preprocessed {
-    name: String,
-    lists: [Vec<String>; 3],
-}
-
 /// `action_f1`: the means over gold actions of the three F1 values, `[params, preconds,
 /// effect]`; `[0, 0, 0]` on any exception inside its `try`; an error when the gold has no
 /// action (`_mean([])` raises outside the `try`).
 fn action_f1(
-    gold: Option<DomainStrings>,
-    pred: Option<DomainStrings>,
+    gold: Option<&View>,
+    pred: Option<&View>,
     preprocess_error: &mut Option<PreprocessError>,
 ) -> Result<[f64; 3], EvalError> {
     let zero = Ok([0.0; 3]);
     let Some(gold) = gold else { return zero };
-    let gold = match preprocess_actions(gold) {
-        Ok(actions) => actions,
+    let gold_lists = match &gold.lists {
+        Ok(lists) => lists,
         Err(action) => {
             *preprocess_error = Some(PreprocessError {
                 side: Side::Gold,
-                action,
+                action: action.clone(),
             });
             return zero;
         }
     };
     let Some(pred) = pred else { return zero };
-    let pred = match preprocess_actions(pred) {
-        Ok(actions) => actions,
+    let pred_lists = match &pred.lists {
+        Ok(lists) => lists,
         Err(action) => {
             *preprocess_error = Some(PreprocessError {
                 side: Side::Pred,
-                action,
+                action: action.clone(),
             });
             return zero;
         }
     };
-    let pred_index: HashMap<&str, &Preprocessed> =
-        pred.iter().map(|p| (p.name.as_str(), p)).collect();
     let mut sums = [0.0f64; 3];
-    for gold_action in &gold {
-        let Some(pred_action) = pred_index.get(gold_action.name.as_str()) else {
+    for (name, gold_action) in gold.names.iter().zip(gold_lists) {
+        let Some(pred_action) = pred.position(name).map(|at| &pred_lists[at]) else {
             // KeyError: all three metrics of the domain become 0.
             return zero;
         };
-        for (sum, (p, g)) in sums
-            .iter_mut()
-            .zip(pred_action.lists.iter().zip(&gold_action.lists))
-        {
+        for (sum, (p, g)) in sums.iter_mut().zip(pred_action.iter().zip(gold_action)) {
             *sum += compute_f1_score(p, g);
         }
     }
-    if gold.is_empty() {
+    if gold_lists.is_empty() {
         return Err(EvalError::GoldWithoutActions);
     }
-    let count = gold.len() as f64;
+    let count = gold_lists.len() as f64;
     Ok(sums.map(|sum| sum / count))
 }
 
-/// The dictionary comprehension over a domain's actions; the name of the first action whose
-/// lists `_preprocess` cannot handle.
-fn preprocess_actions(view: DomainStrings) -> Result<Vec<Preprocessed>, String> {
-    view.actions
+/// The dictionary comprehension over a domain's actions: each action's three `_preprocess`ed
+/// lists; the name of the first action whose lists `_preprocess` cannot handle.
+fn preprocess_actions(actions: Vec<ActionStrings>) -> Result<Vec<[Vec<String>; 3]>, String> {
+    actions
         .into_iter()
         .map(|action| {
             let preconds = precondition_parts(&action.precondition);
@@ -291,10 +325,7 @@ fn preprocess_actions(view: DomainStrings) -> Result<Vec<Preprocessed>, String> 
             ) else {
                 return Err(action.name);
             };
-            Ok(Preprocessed {
-                name: action.name,
-                lists: [params, preconds, effects],
-            })
+            Ok([params, preconds, effects])
         })
         .collect()
 }
