@@ -206,9 +206,22 @@ pub fn lcs_len<T: Symbol>(a: &[T], b: &[T]) -> usize {
     // Most predictions differ from their gold by a few edits: then Myers' algorithm, whose cost
     // grows with the square of the distance, is far cheaper than the bit-parallel one, whose
     // cost is the product of the lengths. It is given a quarter of that product in steps.
-    let bit_parallel_cost = text.len() * pattern.len().div_ceil(64);
+    let (m, n) = (pattern.len(), text.len());
+    let words = m.div_ceil(64);
+    let bit_parallel_cost = n * words;
     if let Some(indel) = myers_indel(pattern, text, bit_parallel_cost / 4) {
-        return prefix + suffix + (pattern.len() + text.len() - indel) / 2;
+        return prefix + suffix + (m + n - indel) / 2;
+    }
+    // Then the bit-parallel LCS on a band of diagonals around the alignment, doubled until it
+    // holds a longest common subsequence, while the band is narrower than the pattern. Myers'
+    // algorithm has shown the distance to exceed about the square root of its budget.
+    let mut slack = (bit_parallel_cost / 2).isqrt().max(32);
+    while (n - m + 2 * slack) / 64 + 2 < words * 3 / 4 {
+        let lcs = banded_lcs(pattern, text, slack);
+        if m + n - 2 * lcs <= n - m + 2 * slack {
+            return prefix + suffix + lcs;
+        }
+        slack *= 2;
     }
     prefix + suffix + bit_parallel_lcs(pattern, text)
 }
@@ -362,6 +375,109 @@ fn used_in<T: Symbol>(pattern: &[T], text: &[T]) -> Vec<T> {
         .collect()
 }
 
+/// The match masks of a pattern: for each distinct code point (a row of the alphabet), the
+/// bits of its positions, `words` machine words a row.
+struct Masks {
+    words: usize,
+    alphabet: Alphabet,
+    masks: Vec<u64>,
+}
+
+impl Masks {
+    fn new<T: Symbol>(pattern: &[T]) -> Masks {
+        let words = pattern.len().div_ceil(64);
+        let mut alphabet = Alphabet::new();
+        let mut masks: Vec<u64> = Vec::new();
+        for (i, &c) in pattern.iter().enumerate() {
+            let row = alphabet.insert(c.code()) as usize;
+            if masks.len() < (row + 1) * words {
+                masks.resize((row + 1) * words, 0);
+            }
+            masks[row * words + i / 64] |= 1u64 << (i % 64);
+        }
+        Masks {
+            words,
+            alphabet,
+            masks,
+        }
+    }
+}
+
+/// The bits of the last word of `V` that stand for pattern positions.
+fn span_of_last_word(len: usize) -> u64 {
+    match len % 64 {
+        0 => u64::MAX,
+        tail => (1u64 << tail) - 1,
+    }
+}
+
+/// The number of pattern positions `V` leaves unmatched.
+fn unmatched(v: &[u64], last_mask: u64) -> usize {
+    let (last, rest) = v.split_last().map_or((0, v), |(l, r)| (*l, r));
+    rest.iter().map(|w| w.count_ones() as usize).sum::<usize>()
+        + (last & last_mask).count_ones() as usize
+}
+
+/// The LCS of `pattern` and `text` (`text` no shorter) among the common subsequences whose
+/// matched pairs `(i, j)` (pattern position, text position) lie in the band
+/// `j - (n - m) - slack <= i <= j + slack`: at most the LCS, and equal to it when some longest
+/// common subsequence lies in the band, which is so when the InDel distance is at most
+/// `(n - m) + 2 * slack` (an alignment that skips `P` pattern positions stays between those
+/// diagonals with `slack = P`).
+///
+/// It is [`bit_parallel_lcs`] with each text position's matches limited to the band: the words
+/// below the band then never change, and those above it are all ones, which a carry crosses
+/// unchanged, so only the band's words are computed.
+fn banded_lcs<T: Symbol>(pattern: &[T], text: &[T], slack: usize) -> usize {
+    let (m, n) = (pattern.len(), text.len());
+    if m == 0 {
+        return 0;
+    }
+    let masks = Masks::new(pattern);
+    let words = masks.words;
+    let mut v = vec![u64::MAX; words];
+    let skew = n - m;
+    for (j, &c) in text.iter().enumerate() {
+        let row = masks.alphabet.row(c.code());
+        if row == NO_ROW {
+            continue;
+        }
+        let low = j.saturating_sub(skew + slack);
+        let high = (j + slack).min(m - 1);
+        if low > high {
+            continue;
+        }
+        let (first, last) = (low / 64, high / 64);
+        let row = &masks.masks[row as usize * words + first..=row as usize * words + last];
+        let band = &mut v[first..=last];
+        // The band's edges cut the masks of its first and last words.
+        let low_edge = u64::MAX << (low % 64);
+        let high_edge = u64::MAX >> (63 - high % 64);
+        if let ([word], [mask]) = (&mut *band, row) {
+            add_column(word, mask & low_edge & high_edge, 0);
+            continue;
+        }
+        let count = band.len();
+        let mut carry = add_column(&mut band[0], row[0] & low_edge, 0);
+        for (word, &mask) in band[1..count - 1].iter_mut().zip(&row[1..count - 1]) {
+            carry = add_column(word, mask, carry);
+        }
+        add_column(&mut band[count - 1], row[count - 1] & high_edge, carry);
+    }
+    m - unmatched(&v, span_of_last_word(m))
+}
+
+/// One word of the column step `V ← (V + (V & M)) | (V & !M)`; the carry out.
+#[inline]
+fn add_column(word: &mut u64, mask: u64, carry: u64) -> u64 {
+    let old = *word;
+    let matched = old & mask;
+    // One add with carry in and out; `old - matched` is `old & !mask`.
+    let sum = u128::from(old) + u128::from(matched) + u128::from(carry);
+    *word = sum as u64 | (old - matched);
+    (sum >> 64) as u64
+}
+
 /// The LCS length of `pattern` and `text`, bit-parallel (Hyyrö 2004).
 ///
 /// Bit `i` of `V` is 1 while pattern position `i` is not yet matched. For each character `c` of
@@ -386,23 +502,13 @@ fn bit_parallel_lcs<T: Symbol>(pattern: &[T], text: &[T]) -> usize {
     if pattern.is_empty() {
         return 0;
     }
-    let words = pattern.len().div_ceil(64);
-    let mut alphabet = Alphabet::new();
-    let mut masks: Vec<u64> = Vec::new();
-    for (i, &c) in pattern.iter().enumerate() {
-        let row = alphabet.insert(c.code()) as usize;
-        if masks.len() < (row + 1) * words {
-            masks.resize((row + 1) * words, 0);
-        }
-        masks[row * words + i / 64] |= 1u64 << (i % 64);
-    }
+    let Masks {
+        words,
+        alphabet,
+        masks,
+    } = Masks::new(pattern);
     // Bits past the pattern's end start at 0: they only ever receive carries, which move up.
-    let tail = pattern.len() % 64;
-    let last_mask = if tail == 0 {
-        u64::MAX
-    } else {
-        (1u64 << tail) - 1
-    };
+    let last_mask = span_of_last_word(pattern.len());
     if words == 1 {
         let mut v = last_mask;
         for &c in text {
@@ -436,15 +542,15 @@ fn bit_parallel_lcs<T: Symbol>(pattern: &[T], text: &[T]) -> usize {
         }
         previous = row;
         let m = &masks[row as usize * words..(row as usize + 1) * words];
-        let mut carry = false;
+        let mut carry = 0u64;
         let mut matched_bits = 0u64;
         for (word, &mask) in v.iter_mut().zip(m) {
             let old = *word;
             let matched = old & mask;
-            let (sum, c1) = old.overflowing_add(matched);
-            let (sum, c2) = sum.overflowing_add(u64::from(carry));
-            carry = c1 | c2;
-            *word = sum | (old & !mask);
+            // One add with carry in and out; `old - matched` is `old & !mask`.
+            let sum = u128::from(old) + u128::from(matched) + u128::from(carry);
+            carry = (sum >> 64) as u64;
+            *word = sum as u64 | (old - matched);
             matched_bits |= matched;
         }
         any_matched = matched_bits != 0;
@@ -453,23 +559,18 @@ fn bit_parallel_lcs<T: Symbol>(pattern: &[T], text: &[T]) -> usize {
             return pattern.len();
         }
     }
-    let unmatched: usize = v[..words - 1]
-        .iter()
-        .map(|w| w.count_ones() as usize)
-        .sum::<usize>()
-        + (v[words - 1] & last_mask).count_ones() as usize;
-    pattern.len() - unmatched
+    pattern.len() - unmatched(&v, last_mask)
 }
 
 fn all_matched(v: &[u64], last_mask: u64) -> bool {
-    let (last, rest) = v.split_last().map_or((0, v), |(l, r)| (*l, r));
-    last & last_mask == 0 && rest.iter().all(|&w| w == 0)
+    unmatched(v, last_mask) == 0
 }
 
 #[cfg(test)]
 mod tests {
     use super::{
-        lcs_len, myers_indel, purge_comments, ratio, squeeze, squeeze_ascii, text2world_sim,
+        banded_lcs, lcs_len, myers_indel, purge_comments, ratio, squeeze, squeeze_ascii,
+        text2world_sim,
     };
 
     /// The textbook quadratic LCS table.
@@ -589,6 +690,42 @@ mod tests {
                 assert_eq!(found, indel);
             }
             assert_eq!(lcs_len(&a, &b), lcs_table(&a, &b));
+        }
+    }
+
+    #[test]
+    fn the_banded_lcs_is_the_lcs_when_the_band_holds_the_alignment() {
+        let mut rng = Rng(0x2718_2818_2845_9045);
+        let alphabet = ['(', ')', 'a', 'n', 'd', '?', 'x', ' ', 'é'];
+        for round in 0..600 {
+            let len = 1 + rng.below(if round % 5 == 0 { 400 } else { 150 }) as usize;
+            let a: Vec<char> = (0..len)
+                .map(|_| alphabet[rng.below(alphabet.len() as u64) as usize])
+                .collect();
+            let mut b = a.clone();
+            for _ in 0..rng.below(1 + len as u64 / 3) {
+                let at = rng.below(b.len() as u64 + 1) as usize;
+                if rng.below(2) == 0 && at < b.len() {
+                    b.remove(at);
+                } else {
+                    b.insert(at, alphabet[rng.below(alphabet.len() as u64) as usize]);
+                }
+            }
+            let (pattern, text) = if a.len() <= b.len() {
+                (&a, &b)
+            } else {
+                (&b, &a)
+            };
+            let lcs = lcs_table(pattern, text);
+            let indel = pattern.len() + text.len() - 2 * lcs;
+            for slack in [0, 1, 5, 31, 64, 65, 200] {
+                let banded = banded_lcs(pattern, text, slack);
+                assert!(banded <= lcs, "{pattern:?} {text:?} {slack}");
+                if indel <= text.len() - pattern.len() + 2 * slack {
+                    assert_eq!(banded, lcs, "{pattern:?} {text:?} {slack}");
+                }
+            }
+            assert_eq!(lcs_len(&a, &b), lcs);
         }
     }
 
