@@ -6,9 +6,11 @@ use pddlc::diagnostics::render::{self, JSON_VERSION, Sources};
 use pddlc::diagnostics::{Diagnostic, FileId, SourceFile};
 use pddlc::score::{self, Metrics, Mode, Scored};
 use rayon::prelude::*;
+use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::io::IsTerminal;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -342,7 +344,7 @@ fn batch(
     } else {
         indicatif::ProgressBar::hidden()
     };
-    let rows: Vec<(Value, Option<Metrics>)> = pool.install(|| {
+    let rows: Vec<Row> = pool.install(|| {
         // Each distinct gold is read once, however many lines score against it.
         let golds: Vec<Result<score::Gold, String>> = golds
             .specs
@@ -354,7 +356,7 @@ fn batch(
             })
             .collect();
         requests
-            .par_iter()
+            .into_par_iter()
             .map(|request| {
                 let row = score_request(request, &golds, base);
                 progress.inc(1);
@@ -363,30 +365,31 @@ fn batch(
             .collect()
     });
     progress.finish_and_clear();
-    let mut errors = 0;
-    let mut all = Vec::new();
-    for (row, metrics) in &rows {
-        if format == Format::Jsonl {
-            println!("{}", serde_json::to_string(row).unwrap_or_default());
-        }
-        match metrics {
-            Some(m) => all.push(*m),
-            None => {
-                errors += 1;
-                all.push(Metrics::default());
-            }
-        }
-    }
+    let all: Vec<Metrics> = rows
+        .iter()
+        .map(|row| match &row.outcome {
+            Ok(scored) => scored.metrics,
+            Err(_) => Metrics::default(),
+        })
+        .collect();
+    let errors = rows.iter().filter(|row| row.outcome.is_err()).count();
     let summary = json!({
         "version": JSON_VERSION,
         "summary": score::summary(&all),
         "pairs": rows.len(),
         "errors": errors,
     });
-    if format == Format::Jsonl {
-        println!("{summary}");
+    // Rows are written straight from the scores, through one buffer.
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let written = if format == Format::Jsonl {
+        rows.iter()
+            .try_for_each(|row| {
+                serde_json::to_writer(&mut out, row)?;
+                out.write_all(b"\n").map_err(serde_json::Error::io)
+            })
+            .and_then(|()| serde_json::to_writer(&mut out, &summary))
+            .and_then(|()| out.write_all(b"\n").map_err(serde_json::Error::io))
     } else {
-        let rows: Vec<&Value> = rows.iter().map(|(row, _)| row).collect();
         let document = json!({
             "version": JSON_VERSION,
             "rows": rows,
@@ -394,10 +397,12 @@ fn batch(
             "pairs": summary["pairs"],
             "errors": summary["errors"],
         });
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&document).unwrap_or_default()
-        );
+        serde_json::to_writer_pretty(&mut out, &document)
+            .and_then(|()| out.write_all(b"\n").map_err(serde_json::Error::io))
+    };
+    if let Err(error) = written.and_then(|()| out.flush().map_err(serde_json::Error::io)) {
+        eprintln!("error: cannot write the scores: {error}");
+        return Outcome::Failure;
     }
     if errors > 0 {
         Outcome::InputErrors
@@ -406,49 +411,51 @@ fn batch(
     }
 }
 
-/// One output line: the pair's metrics, or its error (with the input's `id` when it has one);
-/// never dropped.
-fn score_request(
-    request: &Request,
-    golds: &[Result<score::Gold, String>],
-    base: &Path,
-) -> (Value, Option<Metrics>) {
-    let scored = request
-        .pair
-        .as_ref()
-        .map_err(String::clone)
-        .and_then(|pair| {
-            let gold = golds[pair.gold].as_ref().map_err(String::clone)?;
-            let pred = text(&pair.pred, base).map_err(|e| format!("pred: {e}"))?;
-            Ok(gold.compare(&pred, pair.response))
-        });
-    match scored {
-        Ok(scored) => {
-            let mut out = json!({ "version": JSON_VERSION, "ok": true });
-            if let (Some(object), Value::Object(fields)) = (out.as_object_mut(), scored.json()) {
-                object.extend(fields);
-                object.insert("line".into(), json!(request.number));
-                if let Some(id) = &request.id {
-                    object.insert("id".into(), id.clone());
-                }
+/// One output line: a pair's scores, or why it could not be scored, with the line's number
+/// and the input's `id` when it has one.
+struct Row {
+    number: usize,
+    id: Option<Value>,
+    outcome: Result<Box<Scored>, String>,
+}
+
+impl Serialize for Row {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("version", &JSON_VERSION)?;
+        map.serialize_entry("ok", &self.outcome.is_ok())?;
+        match &self.outcome {
+            Ok(scored) => {
+                scored.serialize_entries(&mut map)?;
+                map.serialize_entry("line", &self.number)?;
             }
-            (out, Some(scored.metrics))
-        }
-        Err(error) => {
-            // A file that cannot be read is P090, as everywhere; a malformed line has no code.
-            let unreadable = error.ends_with("no such file") || error.contains("(os error");
-            let codes: Vec<&str> = if unreadable { vec!["P090"] } else { Vec::new() };
-            let mut row = json!({
-                "version": JSON_VERSION,
-                "ok": false,
-                "line": request.number,
-                "error": error,
-                "codes": codes,
-            });
-            if let Some(id) = &request.id {
-                row["id"] = id.clone();
+            Err(error) => {
+                // A file that cannot be read is P090, as everywhere; a malformed line has no
+                // code.
+                let unreadable = error.ends_with("no such file") || error.contains("(os error");
+                let codes: &[&str] = if unreadable { &["P090"] } else { &[] };
+                map.serialize_entry("line", &self.number)?;
+                map.serialize_entry("error", error)?;
+                map.serialize_entry("codes", codes)?;
             }
-            (row, None)
         }
+        if let Some(id) = &self.id {
+            map.serialize_entry("id", id)?;
+        }
+        map.end()
+    }
+}
+
+/// Scores one line, or says why it cannot be scored; a line is never dropped.
+fn score_request(request: Request, golds: &[Result<score::Gold, String>], base: &Path) -> Row {
+    let outcome = request.pair.and_then(|pair| {
+        let gold = golds[pair.gold].as_ref().map_err(String::clone)?;
+        let pred = text(&pair.pred, base).map_err(|e| format!("pred: {e}"))?;
+        Ok(Box::new(gold.compare(&pred, pair.response)))
+    });
+    Row {
+        number: request.number,
+        id: request.id,
+        outcome,
     }
 }

@@ -7,8 +7,9 @@ pub mod sim;
 pub mod text2world;
 
 use crate::diagnostics::{Code, Diagnostic};
-use serde::Serialize;
-use serde_json::{Value, json};
+use serde::ser::SerializeMap;
+use serde::{Serialize, Serializer};
+use serde_json::Value;
 
 /// The six Text2World metrics of one (gold, prediction) pair.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
@@ -52,12 +53,20 @@ pub enum Detail {
 }
 
 /// One pair's scores: the six values (percentages with one decimal, as published) and the
-/// mode's detail.
+/// mode's detail. It serializes as [`Scored::json`].
 #[derive(Debug)]
 pub struct Scored {
     pub mode: Mode,
     pub metrics: Metrics,
     pub detail: Detail,
+}
+
+impl Serialize for Scored {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        self.serialize_entries(&mut map)?;
+        map.end()
+    }
 }
 
 impl Scored {
@@ -82,29 +91,38 @@ impl Scored {
     }
 
     /// The pair as one JSON object: the mode, the six values, then the mode's detail, and
-    /// `codes`, the diagnostic codes that made EXEC 0.
+    /// `codes`, the diagnostic codes that made EXEC 0 (what `Scored` serializes to).
     pub fn json(&self) -> Value {
-        let mut out = json!({ "mode": self.mode });
-        if let (Some(object), Ok(Value::Object(metrics))) =
-            (out.as_object_mut(), serde_json::to_value(self.metrics))
-        {
-            object.extend(metrics);
-            match &self.detail {
-                Detail::Clean(c) => {
-                    object.insert("missing_actions".into(), json!(c.missing_actions));
-                    object.insert("extra_actions".into(), json!(c.extra_actions));
-                    object.insert("renamed".into(), json!(c.renamed));
-                    if let Some(note) = c.note() {
-                        object.insert("note".into(), json!(note));
-                    }
-                }
-                Detail::Text2World(t) => {
-                    object.insert("raw".into(), json!(t.raw));
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+
+    /// The entries of [`Scored::json`], written into a map being serialized, so that a caller
+    /// can put entries of its own around them without building a `Value`.
+    pub fn serialize_entries<M: SerializeMap>(&self, map: &mut M) -> Result<(), M::Error> {
+        map.serialize_entry("mode", &self.mode)?;
+        let m = &self.metrics;
+        for (key, value) in [
+            ("EXEC", m.exec),
+            ("SIM", m.sim),
+            ("F1_PRED", m.f1_pred),
+            ("F1_PARAM", m.f1_param),
+            ("F1_PRECOND", m.f1_precond),
+            ("F1_EFF", m.f1_eff),
+        ] {
+            map.serialize_entry(key, &value)?;
+        }
+        match &self.detail {
+            Detail::Clean(c) => {
+                map.serialize_entry("missing_actions", &c.missing_actions)?;
+                map.serialize_entry("extra_actions", &c.extra_actions)?;
+                map.serialize_entry("renamed", &c.renamed)?;
+                if let Some(note) = c.note() {
+                    map.serialize_entry("note", &note)?;
                 }
             }
-            object.insert("codes".into(), json!(self.exec_codes()));
+            Detail::Text2World(t) => map.serialize_entry("raw", &t.raw)?,
         }
-        out
+        map.serialize_entry("codes", &self.exec_codes())
     }
 
     /// Human-readable remarks for the table format.
