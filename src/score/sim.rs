@@ -216,8 +216,10 @@ pub fn lcs_len<T: Symbol>(a: &[T], b: &[T]) -> usize {
     // holds a longest common subsequence, while the band is narrower than the pattern. Myers'
     // algorithm has shown the distance to exceed about the square root of its budget.
     let mut slack = (bit_parallel_cost / 2).isqrt().max(32);
+    let mut masks = None;
     while (n - m + 2 * slack) / 64 + 2 < words * 3 / 4 {
-        let lcs = banded_lcs(pattern, text, slack);
+        let masks = masks.get_or_insert_with(|| Masks::new(pattern));
+        let lcs = banded_lcs(masks, m, text, slack);
         if m + n - 2 * lcs <= n - m + 2 * slack {
             return prefix + suffix + lcs;
         }
@@ -425,15 +427,15 @@ fn unmatched(v: &[u64], last_mask: u64) -> usize {
 /// `(n - m) + 2 * slack` (an alignment that skips `P` pattern positions stays between those
 /// diagonals with `slack = P`).
 ///
-/// It is [`bit_parallel_lcs`] with each text position's matches limited to the band: the words
+/// `masks` are the pattern's ([`Masks::new`]) and `m` its length. It is [`bit_parallel_lcs`]
+/// with each text position's matches limited to the band: the words
 /// below the band then never change, and those above it are all ones, which a carry crosses
 /// unchanged, so only the band's words are computed.
-fn banded_lcs<T: Symbol>(pattern: &[T], text: &[T], slack: usize) -> usize {
-    let (m, n) = (pattern.len(), text.len());
+fn banded_lcs<T: Symbol>(masks: &Masks, m: usize, text: &[T], slack: usize) -> usize {
+    let n = text.len();
     if m == 0 {
         return 0;
     }
-    let masks = Masks::new(pattern);
     let words = masks.words;
     let mut v = vec![u64::MAX; words];
     let skew = n - m;
@@ -569,7 +571,7 @@ fn all_matched(v: &[u64], last_mask: u64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::{
-        banded_lcs, lcs_len, myers_indel, purge_comments, ratio, squeeze, squeeze_ascii,
+        Masks, banded_lcs, lcs_len, myers_indel, purge_comments, ratio, squeeze, squeeze_ascii,
         text2world_sim,
     };
 
@@ -719,7 +721,7 @@ mod tests {
             let lcs = lcs_table(pattern, text);
             let indel = pattern.len() + text.len() - 2 * lcs;
             for slack in [0, 1, 5, 31, 64, 65, 200] {
-                let banded = banded_lcs(pattern, text, slack);
+                let banded = banded_lcs(&Masks::new(pattern), pattern.len(), text, slack);
                 assert!(banded <= lcs, "{pattern:?} {text:?} {slack}");
                 if indel <= text.len() - pattern.len() + 2 * slack {
                     assert_eq!(banded, lcs, "{pattern:?} {text:?} {slack}");
