@@ -10,7 +10,7 @@ use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::io::IsTerminal;
-use std::io::Write;
+use std::io::{ErrorKind, Write};
 use std::path::{Path, PathBuf};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -211,9 +211,21 @@ fn table(scored: &Scored) -> String {
 /// as Text2World's `domain(2)` does), else inline PDDL text.
 fn text(spec: &str, base: &Path) -> Result<String, String> {
     let path = base.join(spec);
-    if !spec.contains('\n') && path.is_file() {
-        read(&path)
-    } else if spec.contains('(') {
+    if !spec.contains('\n') {
+        // Read without asking first whether it is a file: a batch names thousands.
+        match std::fs::read(&path) {
+            Ok(bytes) => {
+                return Ok(String::from_utf8(bytes).unwrap_or_else(|error| {
+                    String::from_utf8_lossy(error.as_bytes()).into_owned()
+                }));
+            }
+            // No file there (or a directory): inline text, or an unknown file.
+            Err(error) if matches!(error.kind(), ErrorKind::NotFound | ErrorKind::IsADirectory) => {
+            }
+            Err(error) => return Err(format!("{}: {error}", path.display())),
+        }
+    }
+    if spec.contains('(') {
         Ok(spec.to_string())
     } else {
         Err(format!("{}: no such file", path.display()))

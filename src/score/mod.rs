@@ -206,6 +206,11 @@ enum PreparedGold {
 
 impl Gold {
     pub fn new(text: &str, mode: Mode) -> Gold {
+        // The stages below each need a deep stack; asking once here lets them share one.
+        crate::parse::with_stack(|| Gold::prepare(text, mode))
+    }
+
+    fn prepare(text: &str, mode: Mode) -> Gold {
         let prepared = match mode {
             Mode::Text2World => PreparedGold::Text2World(Box::new(text2world::Prepared::new(text))),
             Mode::Clean => PreparedGold::Clean(Box::new(clean::Gold::new(text))),
@@ -215,6 +220,12 @@ impl Gold {
 
     /// Scores `pred` against this gold; with `response`, `pred` is a raw LLM answer.
     pub fn compare(&self, pred: &str, response: bool) -> Scored {
+        // One stack of the depth the stages need, shared by all of them (a thread with a short
+        // stack would otherwise map a new one for each stage).
+        crate::parse::with_stack(|| self.compare_here(pred, response))
+    }
+
+    fn compare_here(&self, pred: &str, response: bool) -> Scored {
         let extracted;
         let pred = if response {
             extracted = crate::text2world::extract_response(pred);
