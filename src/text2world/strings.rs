@@ -84,7 +84,7 @@ fn action_strings(action: &Action) -> ActionStrings {
             params.push(param.name.text.to_string());
         }
     }
-    let mut precondition = String::new();
+    let mut precondition = String::with_capacity(128);
     match &action.precondition {
         None => precondition.push('T'),
         Some(formula) => write_formula(&mut precondition, formula),
@@ -120,15 +120,15 @@ fn is_cost_effect(effect: &Effect) -> bool {
 fn effect_strings(effect: &Effect, out: &mut Vec<String>) {
     match effect {
         Effect::Atomic(atomic) => {
-            let mut string = String::new();
+            let mut string = String::with_capacity(48);
             write_atomic_effect(&mut string, atomic, "T");
             out.push(string);
         }
         Effect::When { condition, effects } => {
-            let mut condition_string = String::new();
+            let mut condition_string = String::with_capacity(64);
             write_formula(&mut condition_string, condition);
             for atomic in effects {
-                let mut string = String::new();
+                let mut string = String::with_capacity(48 + condition_string.len());
                 write_atomic_effect(&mut string, atomic, &condition_string);
                 out.push(string);
             }
