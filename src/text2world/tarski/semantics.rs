@@ -71,15 +71,25 @@ struct EffectValue<'d> {
 }
 
 impl<'d> Language<'d> {
-    fn new() -> Language<'d> {
+    /// The language with what tarski always loads, its tables sized for `domain`.
+    fn new(domain: &Domain<'_>) -> Language<'d> {
+        let count = |names: &Option<TypedNames>| {
+            names.as_ref().map_or(0, |names| {
+                names.untyped.len() + names.groups.iter().map(|(g, _)| g.len()).sum::<usize>()
+            })
+        };
+        let (types, constants) = (count(&domain.types), count(&domain.constants));
+        let (predicates, functions) = (domain.predicates.len(), domain.functions.len());
+        // `object`, the arithmetic theory and `number`.
+        let sorts = types + 5;
         let mut language = Language {
-            sorts: Vec::new(),
-            sort_index: HashMap::new(),
-            global: HashSet::new(),
-            predicates: HashMap::new(),
-            functions: HashMap::new(),
+            sorts: Vec::with_capacity(sorts),
+            sort_index: HashMap::with_capacity(sorts),
+            global: HashSet::with_capacity(sorts + constants + predicates + functions + 12),
+            predicates: HashMap::with_capacity(predicates),
+            functions: HashMap::with_capacity(functions),
             signatures: Vec::new(),
-            constants: HashMap::new(),
+            constants: HashMap::with_capacity(constants),
             real: None,
             integer: None,
         };
@@ -188,10 +198,10 @@ impl<'d> Language<'d> {
 /// Runs tarski's visitor over `domain` and returns its first error.
 pub fn check(domain: &Domain<'_>) -> Checked<()> {
     let mut checker = Checker {
-        language: Language::new(),
+        language: Language::new(domain),
         scopes: Vec::new(),
         depth: 0,
-        actions: HashSet::new(),
+        actions: HashSet::with_capacity(domain.actions.len()),
         values: Vec::new(),
     };
     checker.domain(domain)
