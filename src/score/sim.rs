@@ -205,11 +205,12 @@ pub fn lcs_len<T: Symbol>(a: &[T], b: &[T]) -> usize {
     let (pattern, text) = if a.len() <= b.len() { (a, b) } else { (b, a) };
     // Most predictions differ from their gold by a few edits: then Myers' algorithm, whose cost
     // grows with the square of the distance, is far cheaper than the bit-parallel one, whose
-    // cost is the product of the lengths. It is given a quarter of that product in steps.
+    // cost is the product of the lengths. It is given an eighth of that product in steps (one of
+    // its steps costs about two machine words of the other).
     let (m, n) = (pattern.len(), text.len());
     let words = m.div_ceil(64);
     let bit_parallel_cost = n * words;
-    if let Some(indel) = myers_indel(pattern, text, bit_parallel_cost / 4) {
+    if let Some(indel) = myers_indel(pattern, text, bit_parallel_cost / 8) {
         return prefix + suffix + (m + n - indel) / 2;
     }
     // Then the bit-parallel LCS on a band of diagonals around the alignment, doubled until it
@@ -242,30 +243,36 @@ fn myers_indel<T: Symbol>(a: &[T], b: &[T], budget: usize) -> Option<usize> {
         return None;
     }
     let most = most.min(n + m);
-    // `furthest[k + most]`: the largest x reached on diagonal k.
+    // `furthest[most + 1 + k]`: the largest x reached on diagonal k (x - y), for the distance
+    // of the current pass and, every other diagonal, the one before.
+    let middle = most + 1;
     let mut furthest = vec![0usize; 2 * most + 3];
     let mut steps = 0usize;
     for d in 0..=most {
-        for k in (-(d as isize)..=d as isize).step_by(2) {
-            let at = (k + most as isize + 1) as usize;
-            let mut x =
-                if k == -(d as isize) || (k != d as isize && furthest[at - 1] < furthest[at + 1]) {
-                    furthest[at + 1]
-                } else {
-                    furthest[at - 1] + 1
-                };
-            let mut y = (x as isize - k) as usize;
+        let (first, last) = (middle - d, middle + d);
+        let mut at = first;
+        while at <= last {
+            // Down from diagonal k + 1, or right from diagonal k - 1, whichever reaches further.
+            let mut x = if at == first || (at != last && furthest[at - 1] < furthest[at + 1]) {
+                furthest[at + 1]
+            } else {
+                furthest[at - 1] + 1
+            };
+            // y = x - k, never negative.
+            let mut y = x + middle - at;
             let start = x;
             while x < n && y < m && a[x] == b[y] {
                 x += 1;
                 y += 1;
             }
-            steps += 1 + (x - start);
+            steps += x - start;
             furthest[at] = x;
             if x >= n && y >= m {
                 return Some(d);
             }
+            at += 2;
         }
+        steps += d + 1;
         if steps > budget {
             return None;
         }
