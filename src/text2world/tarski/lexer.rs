@@ -363,6 +363,8 @@ fn step(text: &str, at: usize) -> Step {
             }
         }
         b';' if comment_len(rest) > 0 => Step::Hidden(comment_len(rest)),
+        // `-` is a number's sign only before a digit; nothing else starts with it.
+        b'-' if !rest.get(1).is_some_and(u8::is_ascii_digit) => Step::Token(Kind::Minus, 1),
         _ => step_by_rules(rest),
     }
 }
