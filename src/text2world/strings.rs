@@ -106,13 +106,12 @@ fn action_strings(action: &Action) -> ActionStrings {
 
 /// An unconditional `(increase (total-cost) …)` (the only cost effect tarski accepts).
 fn is_cost_effect(effect: &Effect) -> bool {
-    matches!(
-        effect,
-        Effect::Atomic(AtomicEffect::Update {
-            lhs: Term::Function { name, .. },
-            ..
-        }) if name.text == "total-cost"
-    )
+    match effect {
+        Effect::Atomic(AtomicEffect::Update { lhs, .. }) => {
+            matches!(&**lhs, Term::Function { name, .. } if name.text == "total-cost")
+        }
+        _ => false,
+    }
 }
 
 /// Appends the strings of the tarski effects `effect` stands for: a `when` with several
@@ -177,7 +176,7 @@ fn write_atomic_effect(out: &mut String, effect: &AtomicEffect, condition: &str)
             write_term(out, lhs);
             out.push_str(" := ");
             // A number assigned is shown as a float (`:= 10.0`).
-            match rhs {
+            match &**rhs {
                 Term::Number(number) => {
                     out.push_str(&python::float_repr(number.text.parse().unwrap_or(0.0)))
                 }

@@ -548,7 +548,11 @@ impl<'a> Parser<'a> {
                 let lhs = self.term()?;
                 let rhs = self.term()?;
                 self.close("`)` closing the comparison")?;
-                Formula::Comparison { op, lhs, rhs }
+                Formula::Comparison {
+                    op,
+                    lhs: Box::new(lhs),
+                    rhs: Box::new(rhs),
+                }
             }
             Kind::Name => Formula::Atom(self.atom_after_paren(start)?),
             _ => return Err(self.unexpected("a predicate name or a connective")),
@@ -743,12 +747,16 @@ impl<'a> Parser<'a> {
                 let end = self.close("`)` closing the assignment")?;
                 let span = self.span_from(start, end);
                 if head.kind == Kind::Assign {
-                    Ok(AtomicEffect::Assign { lhs, rhs, span })
+                    Ok(AtomicEffect::Assign {
+                        lhs: Box::new(lhs),
+                        rhs: Box::new(rhs),
+                        span,
+                    })
                 } else {
                     Ok(AtomicEffect::Update {
                         op: self.ident(head, true),
-                        lhs,
-                        rhs,
+                        lhs: Box::new(lhs),
+                        rhs: Box::new(rhs),
                         span,
                     })
                 }

@@ -97,10 +97,12 @@ pub enum Formula<'a> {
     Imply(Box<Formula<'a>>, Box<Formula<'a>>, Span),
     Exists(Vec<VarDecl<'a>>, Box<Formula<'a>>, Span),
     Forall(Vec<VarDecl<'a>>, Box<Formula<'a>>, Span),
+    /// The terms are boxed, as in the effects below, so that a formula is the size of an atom
+    /// rather than of two terms: formulas are moved as they are built.
     Comparison {
         op: Ident<'a>,
-        lhs: Term<'a>,
-        rhs: Term<'a>,
+        lhs: Box<Term<'a>>,
+        rhs: Box<Term<'a>>,
     },
 }
 
@@ -111,15 +113,15 @@ pub enum AtomicEffect<'a> {
     Delete(Atom<'a>),
     /// `(assign f t)`.
     Assign {
-        lhs: Term<'a>,
-        rhs: Term<'a>,
+        lhs: Box<Term<'a>>,
+        rhs: Box<Term<'a>>,
         span: Span,
     },
     /// `(increase f t)` and the other `assignOp`s.
     Update {
         op: Ident<'a>,
-        lhs: Term<'a>,
-        rhs: Term<'a>,
+        lhs: Box<Term<'a>>,
+        rhs: Box<Term<'a>>,
         span: Span,
     },
 }
