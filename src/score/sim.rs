@@ -395,14 +395,17 @@ struct Masks {
 impl Masks {
     fn new<T: Symbol>(pattern: &[T]) -> Masks {
         let words = pattern.len().div_ceil(64);
+        // The rows first, so that the masks are allocated once.
         let mut alphabet = Alphabet::new();
-        let mut masks: Vec<u64> = Vec::new();
+        for &c in pattern {
+            alphabet.insert(c.code());
+        }
+        let mut masks = vec![0u64; alphabet.rows as usize * words];
         for (i, &c) in pattern.iter().enumerate() {
-            let row = alphabet.insert(c.code()) as usize;
-            if masks.len() < (row + 1) * words {
-                masks.resize((row + 1) * words, 0);
+            let row = alphabet.row(c.code()) as usize;
+            if let Some(word) = masks.get_mut(row * words + i / 64) {
+                *word |= 1u64 << (i % 64);
             }
-            masks[row * words + i / 64] |= 1u64 << (i % 64);
         }
         Masks {
             words,
@@ -429,15 +432,18 @@ fn unmatched(v: &[u64], last_mask: u64) -> usize {
 
 /// The LCS of `pattern` and `text` (`text` no shorter) among the common subsequences whose
 /// matched pairs `(i, j)` (pattern position, text position) lie in the band
-/// `j - (n - m) - slack <= i <= j + slack`: at most the LCS, and equal to it when some longest
-/// common subsequence lies in the band, which is so when the InDel distance is at most
-/// `(n - m) + 2 * slack` (an alignment that skips `P` pattern positions stays between those
-/// diagonals with `slack = P`).
+/// `j - (n - m) - slack <= i <= j + slack`, widened to whole words of `V`: at most the LCS, and
+/// equal to it when some longest common subsequence lies in the band, which is so when the
+/// InDel distance is at most `(n - m) + 2 * slack` (an alignment that skips `P` pattern
+/// positions stays between those diagonals with `slack = P`).
 ///
 /// `masks` are the pattern's ([`Masks::new`]) and `m` its length. It is [`bit_parallel_lcs`]
-/// with each text position's matches limited to the band: the words
-/// below the band then never change, and those above it are all ones, which a carry crosses
-/// unchanged, so only the band's words are computed.
+/// with each text position's matches limited to the words that hold its band: the bit-parallel
+/// step computes the LCS over the matches its masks allow, whatever they are. The words below
+/// the band then never change, and those above it are all ones, which a carry crosses
+/// unchanged, so only the band's words are computed. The band is not cut to its exact edges
+/// inside its first and last words: a wider region of allowed matches still gives a common
+/// subsequence, and still holds the band.
 fn banded_lcs<T: Symbol>(masks: &Masks, m: usize, text: &[T], slack: usize) -> usize {
     let n = text.len();
     if m == 0 {
@@ -457,21 +463,12 @@ fn banded_lcs<T: Symbol>(masks: &Masks, m: usize, text: &[T], slack: usize) -> u
             continue;
         }
         let (first, last) = (low / 64, high / 64);
-        let row = &masks.masks[row as usize * words + first..=row as usize * words + last];
-        let band = &mut v[first..=last];
-        // The band's edges cut the masks of its first and last words.
-        let low_edge = u64::MAX << (low % 64);
-        let high_edge = u64::MAX >> (63 - high % 64);
-        if let ([word], [mask]) = (&mut *band, row) {
-            add_column(word, mask & low_edge & high_edge, 0);
-            continue;
-        }
-        let count = band.len();
-        let mut carry = add_column(&mut band[0], row[0] & low_edge, 0);
-        for (word, &mask) in band[1..count - 1].iter_mut().zip(&row[1..count - 1]) {
+        let start = row as usize * words;
+        let row = &masks.masks[start + first..=start + last];
+        let mut carry = 0;
+        for (word, &mask) in v[first..=last].iter_mut().zip(row) {
             carry = add_column(word, mask, carry);
         }
-        add_column(&mut band[count - 1], row[count - 1] & high_edge, carry);
     }
     m - unmatched(&v, span_of_last_word(m))
 }
