@@ -51,7 +51,7 @@ pub enum Squeezed {
 impl Squeezed {
     pub fn new(text: &str) -> Squeezed {
         if text.is_ascii() {
-            Squeezed::Ascii(squeeze_ascii(text.as_bytes()))
+            Squeezed::Ascii(squeeze_ascii(text))
         } else {
             Squeezed::Unicode(squeeze(text.chars(), text.len()))
         }
@@ -118,30 +118,56 @@ fn squeeze<T: Symbol>(text: impl Iterator<Item = T>, capacity: usize) -> Vec<T> 
     out
 }
 
-/// [`squeeze`] for ASCII text, with one table look-up and no branch per ordinary byte.
-fn squeeze_ascii(text: &[u8]) -> Vec<u8> {
-    let mut out = vec![0u8; text.len()];
-    let mut len = 0;
-    let mut comment: Option<usize> = None;
-    for &b in text {
-        out[len] = b;
-        match ASCII_CLASSES[usize::from(b & 0x7f)] {
-            // No branch between ordinary bytes and spaces, which alternate unpredictably.
-            class @ (Class::Kept | Class::Space) => len += usize::from(class == Class::Kept),
-            Class::Newline => {
-                if let Some(start) = comment.take() {
-                    len = start;
-                }
-            }
-            Class::Semicolon => {
-                comment.get_or_insert(len);
-                len += 1;
+/// [`squeeze`] for ASCII text. A `\n`-terminated line loses what follows its first `;`, so the
+/// text is cut at each `;` and resumes at the next `\n` (both found with `str::find`, which
+/// looks at a word of bytes at a time), and the parts kept lose their whitespace with one
+/// table look-up and no branch per byte.
+fn squeeze_ascii(text: &str) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(semicolon) = rest.find(';') {
+        push_non_space(&rest.as_bytes()[..semicolon], &mut out);
+        let comment = &rest[semicolon..];
+        match comment.find('\n') {
+            Some(newline) => rest = &comment[newline..],
+            // A comment on a last line without `\n` stays.
+            None => {
+                rest = comment;
+                break;
             }
         }
     }
-    out.truncate(len);
+    push_non_space(rest.as_bytes(), &mut out);
     out
 }
+
+/// Appends the bytes of ASCII `text` that are not Python whitespace to `out`: each byte is
+/// written at the end, which moves past it only if it is kept.
+fn push_non_space(text: &[u8], out: &mut Vec<u8>) {
+    let start = out.len();
+    out.resize(start + text.len(), 0);
+    let mut len = start;
+    for &b in text {
+        if let Some(slot) = out.get_mut(len) {
+            *slot = b;
+        }
+        len += usize::from(ASCII_KEPT[usize::from(b)]);
+    }
+    out.truncate(len);
+}
+
+/// Whether [`squeeze`] keeps an ASCII code point outside comments: not whitespace to Python's
+/// `str.isspace()` (`\n` included). A table of all 256 byte values, so that a byte indexes it
+/// without a bounds check; the text is ASCII.
+const ASCII_KEPT: [bool; 256] = {
+    let mut kept = [true; 256];
+    let mut code = 0;
+    while code < 128 {
+        kept[code] = matches!(ASCII_CLASSES[code], Class::Kept | Class::Semicolon);
+        code += 1;
+    }
+    kept
+};
 
 /// What [`squeeze`] does with a code point.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -828,7 +854,7 @@ mod tests {
             assert_eq!(squeeze(text.chars(), text.len()), expected, "{text:?}");
             if text.is_ascii() {
                 let expected: Vec<u8> = expected.iter().map(|&c| c as u8).collect();
-                assert_eq!(squeeze_ascii(text.as_bytes()), expected, "{text:?}");
+                assert_eq!(squeeze_ascii(&text), expected, "{text:?}");
             }
         }
     }
