@@ -354,30 +354,30 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// `possibly_typed_variable_list`.
+    /// `possibly_typed_variable_list`. A group's variables go straight into the list, typed
+    /// `object` until a `- type` after them says otherwise.
     fn variables(&mut self) -> Parsed<Vec<VarDecl<'a>>> {
         let mut vars = Vec::new();
         loop {
-            let mut group = Vec::new();
+            let group = vars.len();
             while self.kind(0) == Kind::Variable {
                 let token = self.advance();
-                group.push(self.ident(token, true));
-            }
-            if self.kind(0) == Kind::Minus && !group.is_empty() {
-                self.advance();
-                let sort = self.primitive_type()?;
-                vars.extend(group.into_iter().map(|name| VarDecl {
-                    name,
-                    sort: sort.clone(),
-                }));
-            } else {
-                vars.extend(group.into_iter().map(|name| VarDecl {
+                let name = self.ident(token, true);
+                vars.push(VarDecl {
                     sort: Ident {
                         text: Cow::Borrowed("object"),
                         span: name.span,
                     },
                     name,
-                }));
+                });
+            }
+            if self.kind(0) == Kind::Minus && vars.len() > group {
+                self.advance();
+                let sort = self.primitive_type()?;
+                for var in &mut vars[group..] {
+                    var.sort = sort.clone();
+                }
+            } else {
                 return Ok(vars);
             }
         }
