@@ -21,7 +21,7 @@
 use super::{Metrics, Side, sim};
 use crate::diagnostics::Diagnostic;
 use crate::text2world::python;
-use crate::text2world::strings::{ActionStrings, DomainStrings, domain_strings};
+use crate::text2world::strings::{ActionStrings, DomainStrings, StrList, domain_strings};
 use crate::text2world::tarski::check;
 use serde::Serialize;
 use std::fmt;
@@ -120,28 +120,33 @@ pub struct Prepared {
 #[derive(Clone, Debug)]
 struct View {
     /// The `name_arity` keys of the predicates, sorted.
-    predicates: Vec<String>,
+    predicates: StrList,
     /// The action names in the order they are defined (unique: tarski rejects duplicates).
     names: Vec<String>,
     /// The positions in `names`, in the order of the names, to look names up.
     by_name: Vec<usize>,
     /// Each action's three `_preprocess`ed lists (params, preconds, effect), in the order of
     /// `names`, or the name of the first action `_preprocess` raises on.
-    lists: Result<Vec<[Vec<String>; 3]>, String>,
+    lists: Result<Vec<[StrList; 3]>, String>,
 }
 
 impl View {
     fn new(strings: DomainStrings) -> View {
         let mut predicates = strings.predicates;
-        predicates.sort_unstable();
-        let names: Vec<String> = strings.actions.iter().map(|a| a.name.clone()).collect();
+        predicates.sort();
+        let mut actions = strings.actions;
+        let names: Vec<String> = actions
+            .iter_mut()
+            .map(|a| std::mem::take(&mut a.name))
+            .collect();
         let mut by_name: Vec<usize> = (0..names.len()).collect();
         by_name.sort_unstable_by(|&x, &y| names[x].cmp(&names[y]));
+        let lists = preprocess_actions(actions).map_err(|at| names[at].clone());
         View {
             predicates,
             names,
             by_name,
-            lists: preprocess_actions(strings.actions),
+            lists,
         }
     }
 
@@ -312,18 +317,19 @@ fn action_f1(
 }
 
 /// The dictionary comprehension over a domain's actions: each action's three `_preprocess`ed
-/// lists; the name of the first action whose lists `_preprocess` cannot handle.
-fn preprocess_actions(actions: Vec<ActionStrings>) -> Result<Vec<[Vec<String>; 3]>, String> {
+/// lists; the position of the first action whose lists `_preprocess` cannot handle.
+fn preprocess_actions(actions: Vec<ActionStrings>) -> Result<Vec<[StrList; 3]>, usize> {
     actions
         .into_iter()
-        .map(|action| {
+        .enumerate()
+        .map(|(at, action)| {
             let preconds = precondition_parts(&action.precondition);
             let (Some(params), Some(preconds), Some(effects)) = (
                 preprocess(action.params),
                 preprocess(preconds),
                 preprocess(action.effects),
             ) else {
-                return Err(action.name);
+                return Err(at);
             };
             Ok([params, preconds, effects])
         })
@@ -332,24 +338,27 @@ fn preprocess_actions(actions: Vec<ActionStrings>) -> Result<Vec<[Vec<String>; 3
 
 /// `[x.strip() for x in str(precondition)[1:-1].split('and')]`: the substring `and` cuts
 /// inside names too.
-fn precondition_parts(precondition: &str) -> Vec<String> {
-    python::slice_inner(precondition)
-        .split("and")
-        .map(|part| python::strip(part).to_string())
-        .collect()
+fn precondition_parts(precondition: &str) -> StrList {
+    let mut parts = StrList::with_capacity(8, precondition.len());
+    for part in python::slice_inner(precondition).split("and") {
+        parts.push(python::strip(part));
+    }
+    parts
 }
 
 /// `Evaluator._preprocess`: sort; put the disjuncts of each `(… or …)` element in order; sort
 /// again. `None` where Python raises `IndexError` (`l[i][0]` of an empty string).
-fn preprocess(mut list: Vec<String>) -> Option<Vec<String>> {
+fn preprocess(mut list: StrList) -> Option<StrList> {
     list.sort();
-    for element in &mut list {
+    for i in 0..list.len() {
+        let element = list.get(i);
         let first = element.chars().next()?;
         if first == '(' && element.contains(" or ") {
             let inner = python::strip(python::slice_inner(element));
             let mut parts: Vec<&str> = inner.split(" or ").map(python::strip).collect();
             parts.sort();
-            *element = format!("({})", parts.join(" or "));
+            let joined = format!("({})", parts.join(" or "));
+            list.replace_with(i, |out| out.push_str(&joined));
         }
     }
     list.sort();
@@ -358,33 +367,31 @@ fn preprocess(mut list: Vec<String>) -> Option<Vec<String>> {
 
 /// `Evaluator.compute_f1_score(prediction, reference)`, on the sets of the two lists, which
 /// come sorted (as `_preprocess` leaves them), so the sets are counted in one merge.
-fn compute_f1_score<T: AsRef<str>>(prediction: &[T], reference: &[T]) -> f64 {
-    debug_assert!(prediction.is_sorted_by(|a, b| a.as_ref() <= b.as_ref()));
-    debug_assert!(reference.is_sorted_by(|a, b| a.as_ref() <= b.as_ref()));
+fn compute_f1_score(prediction: &StrList, reference: &StrList) -> f64 {
     if prediction.is_empty() && reference.is_empty() {
         return 1.0;
     }
-    let distinct = |list: &[T]| -> usize {
-        list.iter()
-            .enumerate()
-            .filter(|(i, x)| *i == 0 || list[i - 1].as_ref() != x.as_ref())
+    let distinct = |list: &StrList| -> usize {
+        let mut previous = None;
+        list.bytes()
+            .filter(|&item| previous.replace(item) != Some(item))
             .count()
     };
-    let (mut p, mut g, mut true_positives) = (0, 0, 0);
-    while let (Some(x), Some(y)) = (prediction.get(p), reference.get(g)) {
-        match x.as_ref().cmp(y.as_ref()) {
-            std::cmp::Ordering::Less => p += 1,
-            std::cmp::Ordering::Greater => g += 1,
+    let (mut p, mut g) = (prediction.bytes().peekable(), reference.bytes().peekable());
+    let mut true_positives = 0;
+    while let (Some(&x), Some(&y)) = (p.peek(), g.peek()) {
+        match x.cmp(y) {
+            std::cmp::Ordering::Less => {
+                p.next();
+            }
+            std::cmp::Ordering::Greater => {
+                g.next();
+            }
             std::cmp::Ordering::Equal => {
                 true_positives += 1;
                 // Past every copy of the element on both sides.
-                let element = x.as_ref();
-                while prediction.get(p).is_some_and(|x| x.as_ref() == element) {
-                    p += 1;
-                }
-                while reference.get(g).is_some_and(|y| y.as_ref() == element) {
-                    g += 1;
-                }
+                while p.next_if_eq(&x).is_some() {}
+                while g.next_if_eq(&x).is_some() {}
             }
         }
     }
@@ -438,10 +445,14 @@ pub fn summary(per_domain_official: &[Metrics]) -> Metrics {
 
 #[cfg(test)]
 mod tests {
-    use super::{compute_f1_score, precondition_parts, preprocess, score};
+    use super::{StrList, compute_f1_score, precondition_parts, preprocess, score};
 
-    fn strings(items: &[&str]) -> Vec<String> {
-        items.iter().map(|s| s.to_string()).collect()
+    fn strings(items: &[&str]) -> StrList {
+        let mut list = StrList::default();
+        for item in items {
+            list.push(item);
+        }
+        list
     }
 
     #[test]
@@ -461,8 +472,8 @@ mod tests {
 
     #[test]
     fn f1_on_sets() {
-        assert_eq!(compute_f1_score::<String>(&[], &[]), 1.0);
-        assert_eq!(compute_f1_score(&strings(&["a"]), &[]), 0.0);
+        assert_eq!(compute_f1_score(&strings(&[]), &strings(&[])), 1.0);
+        assert_eq!(compute_f1_score(&strings(&["a"]), &strings(&[])), 0.0);
         assert_eq!(
             compute_f1_score(&strings(&["a", "b", "b"]), &strings(&["a", "c"])),
             0.5

@@ -30,7 +30,7 @@ use crate::diagnostics::Diagnostic;
 pub(crate) struct DomainStrings {
     /// `language.predicates` without `=` and `!=` as `name_arity`, the arithmetic comparisons
     /// included when `:action-costs` or `:numeric-fluents` loads tarski's arithmetic theory.
-    pub predicates: Vec<String>,
+    pub predicates: StrList,
     /// The actions in the order they are defined.
     pub actions: Vec<ActionStrings>,
 }
@@ -40,11 +40,107 @@ pub(crate) struct ActionStrings {
     /// The name as written (tarski keeps the case of action names).
     pub name: String,
     /// The parameters' symbols (`?x`, lower-cased), each name once.
-    pub params: Vec<String>,
+    pub params: StrList,
     /// `str(action.precondition)`.
     pub precondition: String,
     /// `str(effect)` for each of `action.effects`.
-    pub effects: Vec<String>,
+    pub effects: StrList,
+}
+
+/// A list of strings written one after another into one buffer, so that a domain's many short
+/// strings do not cost an allocation each.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct StrList {
+    text: String,
+    /// Each string's start and end in `text`, in list order.
+    items: Vec<(usize, usize)>,
+}
+
+impl StrList {
+    /// An empty list with room for `items` strings of `bytes` bytes in all.
+    pub fn with_capacity(items: usize, bytes: usize) -> StrList {
+        StrList {
+            text: String::with_capacity(bytes),
+            items: Vec::with_capacity(items),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// The `i`-th string ("" past the end).
+    pub fn get(&self, i: usize) -> &str {
+        self.items
+            .get(i)
+            .and_then(|&(start, end)| self.text.get(start..end))
+            .unwrap_or("")
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &str> {
+        (0..self.len()).map(|i| self.get(i))
+    }
+
+    /// The strings' bytes, in list order (comparing them compares the strings).
+    pub fn bytes(&self) -> impl Iterator<Item = &[u8]> {
+        let text = self.text.as_bytes();
+        self.items
+            .iter()
+            .map(|&(start, end)| text.get(start..end).unwrap_or(&[]))
+    }
+
+    pub fn push(&mut self, item: &str) {
+        let start = self.text.len();
+        self.text.push_str(item);
+        self.items.push((start, self.text.len()));
+    }
+
+    /// Appends the string that `write` writes into the buffer.
+    pub fn push_with(&mut self, write: impl FnOnce(&mut String)) {
+        let start = self.text.len();
+        write(&mut self.text);
+        self.items.push((start, self.text.len()));
+    }
+
+    /// Replaces the `i`-th string with what `write` writes (at the buffer's end; the old text
+    /// stays unused).
+    pub fn replace_with(&mut self, i: usize, write: impl FnOnce(&mut String)) {
+        let start = self.text.len();
+        write(&mut self.text);
+        if let Some(item) = self.items.get_mut(i) {
+            *item = (start, self.text.len());
+        }
+    }
+
+    /// Sorts the strings as Python sorts `str`s (by code point, which is byte order in UTF-8).
+    /// Equal strings are alike, so the sort need not be stable.
+    pub fn sort(&mut self) {
+        let text = self.text.as_bytes();
+        self.items
+            .sort_unstable_by(|&(a, b), &(c, d)| text.get(a..b).cmp(&text.get(c..d)));
+    }
+
+    pub fn contains(&self, item: &str) -> bool {
+        self.iter().any(|x| x == item)
+    }
+}
+
+/// Two lists are equal when they hold the same strings in the same order, wherever their
+/// buffers keep them.
+impl PartialEq for StrList {
+    fn eq(&self, other: &StrList) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl<const N: usize> PartialEq<[&str; N]> for StrList {
+    fn eq(&self, other: &[&str; N]) -> bool {
+        self.len() == N && self.iter().eq(other.iter().copied())
+    }
 }
 
 /// The F1 view of `text` when tarski 0.8.2 accepts it as a domain, else why it rejects it (one
@@ -52,22 +148,25 @@ pub(crate) struct ActionStrings {
 pub(crate) fn domain_strings(text: &str) -> Result<DomainStrings, Diagnostic> {
     crate::parse::with_stack(|| {
         let domain = tarski::read(text)?;
-        let mut predicates: Vec<String> = Vec::new();
+        let mut predicates = StrList::with_capacity(
+            domain.predicates.len() + 4,
+            16 * (domain.predicates.len() + 4),
+        );
         let flags = domain.requirements.as_deref().unwrap_or(&[]);
         if flags
             .iter()
             .any(|f| f.text == ":action-costs" || f.text == ":numeric-fluents")
         {
-            for symbol in ["<", "<=", ">", ">="] {
-                predicates.push(format!("{symbol}_2"));
+            for symbol in ["<_2", "<=_2", ">_2", ">=_2"] {
+                predicates.push(symbol);
             }
         }
         for predicate in &domain.predicates {
-            predicates.push(format!(
-                "{}_{}",
-                predicate.name.text,
-                predicate.params.len()
-            ));
+            predicates.push_with(|out| {
+                out.push_str(&predicate.name.text);
+                out.push('_');
+                push_number(out, predicate.params.len());
+            });
         }
         let actions = domain.actions.iter().map(action_strings).collect();
         Ok(DomainStrings {
@@ -77,11 +176,19 @@ pub(crate) fn domain_strings(text: &str) -> Result<DomainStrings, Diagnostic> {
     })
 }
 
+/// Appends the decimal digits of `n`.
+fn push_number(out: &mut String, n: usize) {
+    if n >= 10 {
+        push_number(out, n / 10);
+    }
+    out.push(char::from(b'0' + (n % 10) as u8));
+}
+
 fn action_strings(action: &Action) -> ActionStrings {
-    let mut params: Vec<String> = Vec::with_capacity(action.params.len());
+    let mut params = StrList::with_capacity(action.params.len(), 8 * action.params.len());
     for param in &action.params {
-        if !params.iter().any(|p| *p == param.name.text) {
-            params.push(param.name.text.to_string());
+        if !params.contains(&param.name.text) {
+            params.push(&param.name.text);
         }
     }
     let mut precondition = String::with_capacity(128);
@@ -89,7 +196,7 @@ fn action_strings(action: &Action) -> ActionStrings {
         None => precondition.push('T'),
         Some(formula) => write_formula(&mut precondition, formula),
     }
-    let mut effects = Vec::with_capacity(action.effects.len());
+    let mut effects = StrList::with_capacity(action.effects.len(), 48 * action.effects.len());
     for effect in &action.effects {
         if is_cost_effect(effect) {
             continue;
@@ -116,42 +223,44 @@ fn is_cost_effect(effect: &Effect) -> bool {
 
 /// Appends the strings of the tarski effects `effect` stands for: a `when` with several
 /// atomic effects is one effect per atomic effect.
-fn effect_strings(effect: &Effect, out: &mut Vec<String>) {
+fn effect_strings(effect: &Effect, out: &mut StrList) {
     match effect {
         Effect::Atomic(atomic) => {
-            let mut string = String::with_capacity(48);
-            write_atomic_effect(&mut string, atomic, "T");
-            out.push(string);
+            out.push_with(|string| write_atomic_effect(string, atomic, "T"));
         }
         Effect::When { condition, effects } => {
             let mut condition_string = String::with_capacity(64);
             write_formula(&mut condition_string, condition);
             for atomic in effects {
-                let mut string = String::with_capacity(48 + condition_string.len());
-                write_atomic_effect(&mut string, atomic, &condition_string);
-                out.push(string);
+                out.push_with(|string| write_atomic_effect(string, atomic, &condition_string));
             }
         }
         Effect::Forall { vars, body, .. } => {
-            let mut inner = Vec::new();
+            let mut inner = StrList::default();
             for effect in body {
                 effect_strings(effect, &mut inner);
             }
-            // `repr` of a tarski variable: its symbol and its sort's name.
-            let mut string = String::from("(T -> forall ([");
-            for (i, var) in vars.iter().enumerate() {
-                if i > 0 {
-                    string.push_str(", ");
+            out.push_with(|string| {
+                // `repr` of a tarski variable: its symbol and its sort's name.
+                string.push_str("(T -> forall ([");
+                for (i, var) in vars.iter().enumerate() {
+                    if i > 0 {
+                        string.push_str(", ");
+                    }
+                    string.push_str(&var.name.text);
+                    string.push_str(" (");
+                    string.push_str(&var.sort.text);
+                    string.push(')');
                 }
-                string.push_str(&var.name.text);
-                string.push_str(" (");
-                string.push_str(&var.sort.text);
-                string.push(')');
-            }
-            string.push_str("]) : (");
-            string.push_str(&inner.join(", "));
-            string.push_str("))");
-            out.push(string);
+                string.push_str("]) : (");
+                for (i, effect) in inner.iter().enumerate() {
+                    if i > 0 {
+                        string.push_str(", ");
+                    }
+                    string.push_str(effect);
+                }
+                string.push_str("))");
+            });
         }
     }
 }
@@ -334,7 +443,31 @@ fn number_string(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{domain_strings, number_string};
+    use super::{StrList, domain_strings, number_string, push_number};
+
+    #[test]
+    fn decimal_digits() {
+        for n in [0, 7, 10, 42, 1000, 123_456] {
+            let mut out = String::new();
+            push_number(&mut out, n);
+            assert_eq!(out, n.to_string());
+        }
+    }
+
+    #[test]
+    fn a_string_list_keeps_order_sorts_and_replaces() {
+        let mut list = StrList::default();
+        for item in ["b", "", "a(x)", "b"] {
+            list.push(item);
+        }
+        assert_eq!(list, ["b", "", "a(x)", "b"]);
+        list.sort();
+        assert_eq!(list, ["", "a(x)", "b", "b"]);
+        list.replace_with(1, |out| out.push_str("z"));
+        assert_eq!(list, ["", "z", "b", "b"]);
+        assert_eq!(list.get(9), "");
+        assert!(list.contains("z") && !list.contains("a(x)"));
+    }
 
     #[test]
     fn numbers_print_as_python_reads_them() {
