@@ -265,7 +265,26 @@ impl<'a> Lexer<'a> {
     }
 
     /// The next token; after the last one (`Eof` or `Error`), that token again.
+    #[cfg(test)]
     pub fn next_token(&mut self) -> Token {
+        self.lex_one()
+    }
+
+    /// Lexes `count` more tokens onto `out`, or fewer when the stream ends: its last token
+    /// (`Eof` or `Error`) is then the last pushed. One call lexes many tokens, so that the
+    /// lexer's state stays in registers between them.
+    pub fn lex_into(&mut self, out: &mut Vec<Token>, count: usize) {
+        for _ in 0..count {
+            let token = self.lex_one();
+            out.push(token);
+            if matches!(token.kind, Kind::Eof | Kind::Error) {
+                break;
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn lex_one(&mut self) -> Token {
         if let Some(last) = self.last {
             return last;
         }

@@ -52,17 +52,19 @@ impl<'a> Parser<'a> {
     fn peek_further(&mut self, k: usize) -> Token {
         const AHEAD: usize = 32;
         let wanted = self.at + k;
-        while self.tokens.len() <= wanted + AHEAD {
-            if let Some(last) = self.tokens.last()
-                && matches!(last.kind, Kind::Eof | Kind::Error)
-            {
-                break;
-            }
-            let token = self.lexer.next_token();
-            self.tokens.push(token);
+        let ended = self
+            .tokens
+            .last()
+            .is_some_and(|last| matches!(last.kind, Kind::Eof | Kind::Error));
+        if !ended && self.tokens.len() <= wanted {
+            let count = wanted + AHEAD + 1 - self.tokens.len();
+            self.lexer.lex_into(&mut self.tokens, count);
         }
-        let last = self.tokens.len() - 1;
-        self.tokens[wanted.min(last)]
+        let last = self.tokens.len().saturating_sub(1);
+        self.tokens.get(wanted.min(last)).copied().unwrap_or(Token {
+            kind: Kind::Eof,
+            span: Span::new(self.text.len(), self.text.len()),
+        })
     }
 
     fn kind(&mut self, k: usize) -> Kind {
