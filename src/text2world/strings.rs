@@ -22,7 +22,7 @@
 
 use super::python;
 use super::tarski;
-use super::tarski::syntax::{Action, Atom, AtomicEffect, Effect, Formula, Term, VarDecl};
+use super::tarski::syntax::{Action, Atom, AtomicEffect, Effect, Formula, Term, VarDecl, terms_of};
 use crate::diagnostics::Diagnostic;
 
 /// The parts of a parsed domain the Text2World F1 metrics look at.
@@ -168,7 +168,11 @@ pub(crate) fn domain_strings(text: &str) -> Result<DomainStrings, Diagnostic> {
                 push_number(out, predicate.params.len());
             });
         }
-        let actions = domain.actions.iter().map(action_strings).collect();
+        let actions = domain
+            .actions
+            .iter()
+            .map(|action| action_strings(action, &domain.terms))
+            .collect();
         Ok(DomainStrings {
             predicates,
             actions,
@@ -184,7 +188,7 @@ fn push_number(out: &mut String, n: usize) {
     out.push(char::from(b'0' + (n % 10) as u8));
 }
 
-fn action_strings(action: &Action) -> ActionStrings {
+fn action_strings(action: &Action, terms: &[Term]) -> ActionStrings {
     let mut params = StrList::with_capacity(action.params.len(), 8 * action.params.len());
     for param in &action.params {
         if !params.contains(&param.name.text) {
@@ -194,14 +198,14 @@ fn action_strings(action: &Action) -> ActionStrings {
     let mut precondition = String::with_capacity(128);
     match &action.precondition {
         None => precondition.push('T'),
-        Some(formula) => write_formula(&mut precondition, formula),
+        Some(formula) => write_formula(&mut precondition, formula, terms),
     }
     let mut effects = StrList::with_capacity(action.effects.len(), 48 * action.effects.len());
     for effect in &action.effects {
         if is_cost_effect(effect) {
             continue;
         }
-        effect_strings(effect, &mut effects);
+        effect_strings(effect, terms, &mut effects);
     }
     ActionStrings {
         name: action.name.text.to_string(),
@@ -223,22 +227,24 @@ fn is_cost_effect(effect: &Effect) -> bool {
 
 /// Appends the strings of the tarski effects `effect` stands for: a `when` with several
 /// atomic effects is one effect per atomic effect.
-fn effect_strings(effect: &Effect, out: &mut StrList) {
+fn effect_strings(effect: &Effect, terms: &[Term], out: &mut StrList) {
     match effect {
         Effect::Atomic(atomic) => {
-            out.push_with(|string| write_atomic_effect(string, atomic, "T"));
+            out.push_with(|string| write_atomic_effect(string, atomic, "T", terms));
         }
         Effect::When { condition, effects } => {
             let mut condition_string = String::with_capacity(64);
-            write_formula(&mut condition_string, condition);
+            write_formula(&mut condition_string, condition, terms);
             for atomic in effects {
-                out.push_with(|string| write_atomic_effect(string, atomic, &condition_string));
+                out.push_with(|string| {
+                    write_atomic_effect(string, atomic, &condition_string, terms)
+                });
             }
         }
         Effect::Forall { vars, body, .. } => {
             let mut inner = StrList::default();
             for effect in body {
-                effect_strings(effect, &mut inner);
+                effect_strings(effect, terms, &mut inner);
             }
             out.push_with(|string| {
                 // `repr` of a tarski variable: its symbol and its sort's name.
@@ -266,30 +272,30 @@ fn effect_strings(effect: &Effect, out: &mut StrList) {
 }
 
 /// tarski's `str()` of an effect with its condition: `(COND -> ADD(…))`.
-fn write_atomic_effect(out: &mut String, effect: &AtomicEffect, condition: &str) {
+fn write_atomic_effect(out: &mut String, effect: &AtomicEffect, condition: &str, terms: &[Term]) {
     out.push('(');
     out.push_str(condition);
     out.push_str(" -> ");
     match effect {
         AtomicEffect::Add(atom) => {
             out.push_str("ADD(");
-            write_atom(out, atom);
+            write_atom(out, atom, terms);
             out.push(')');
         }
         AtomicEffect::Delete(atom) => {
             out.push_str("DEL(");
-            write_atom(out, atom);
+            write_atom(out, atom, terms);
             out.push(')');
         }
         AtomicEffect::Assign { lhs, rhs, .. } => {
-            write_term(out, lhs);
+            write_term(out, lhs, terms);
             out.push_str(" := ");
             // A number assigned is shown as a float (`:= 10.0`).
             match &**rhs {
                 Term::Number(number) => {
                     out.push_str(&python::float_repr(number.text.parse().unwrap_or(0.0)))
                 }
-                other => write_term(out, other),
+                other => write_term(out, other, terms),
             }
         }
         AtomicEffect::Update { op, lhs, rhs, .. } => {
@@ -300,14 +306,14 @@ fn write_atomic_effect(out: &mut String, effect: &AtomicEffect, condition: &str)
                 _ => "/",
             };
             let lhs_start = out.len();
-            write_term(out, lhs);
+            write_term(out, lhs, terms);
             let lhs_end = out.len();
             out.push_str(" := ");
             out.push_str(symbol);
             out.push('(');
             out.extend_from_within(lhs_start..lhs_end);
             out.push_str(", ");
-            write_term(out, rhs);
+            write_term(out, rhs, terms);
             out.push(')');
         }
     }
@@ -315,31 +321,31 @@ fn write_atomic_effect(out: &mut String, effect: &AtomicEffect, condition: &str)
 }
 
 /// Appends tarski's `str()` of a formula.
-fn write_formula(out: &mut String, formula: &Formula) {
+fn write_formula(out: &mut String, formula: &Formula, terms: &[Term]) {
     match formula {
-        Formula::Atom(atom) => write_atom(out, atom),
-        Formula::And(parts, _) => write_connective(out, parts, " and "),
-        Formula::Or(parts, _) => write_connective(out, parts, " or "),
+        Formula::Atom(atom) => write_atom(out, atom, terms),
+        Formula::And(parts, _) => write_connective(out, parts, " and ", terms),
+        Formula::Or(parts, _) => write_connective(out, parts, " or ", terms),
         Formula::Not(inner, _) => {
             out.push_str("(not ");
-            write_formula(out, inner);
+            write_formula(out, inner, terms);
             out.push(')');
         }
         Formula::Imply(lhs, rhs, _) => {
             out.push_str("((not ");
-            write_formula(out, lhs);
+            write_formula(out, lhs, terms);
             out.push_str(") or ");
-            write_formula(out, rhs);
+            write_formula(out, rhs, terms);
             out.push(')');
         }
-        Formula::Exists(vars, body, _) => write_quantified(out, "exists", vars, body),
-        Formula::Forall(vars, body, _) => write_quantified(out, "forall", vars, body),
+        Formula::Exists(vars, body, _) => write_quantified(out, "exists", vars, body, terms),
+        Formula::Forall(vars, body, _) => write_quantified(out, "forall", vars, body, terms),
         Formula::Comparison { op, lhs, rhs } => {
             out.push_str(&op.text);
             out.push('(');
-            write_term(out, lhs);
+            write_term(out, lhs, terms);
             out.push(',');
-            write_term(out, rhs);
+            write_term(out, rhs, terms);
             out.push(')');
         }
     }
@@ -347,24 +353,30 @@ fn write_formula(out: &mut String, formula: &Formula) {
 
 /// `(A and B)`; an empty conjunction or disjunction is `T`, and one of a single part is that
 /// part.
-fn write_connective(out: &mut String, parts: &[Formula], connective: &str) {
+fn write_connective(out: &mut String, parts: &[Formula], connective: &str, terms: &[Term]) {
     match parts {
         [] => out.push('T'),
-        [only] => write_formula(out, only),
+        [only] => write_formula(out, only, terms),
         _ => {
             out.push('(');
             for (i, part) in parts.iter().enumerate() {
                 if i > 0 {
                     out.push_str(connective);
                 }
-                write_formula(out, part);
+                write_formula(out, part, terms);
             }
             out.push(')');
         }
     }
 }
 
-fn write_quantified(out: &mut String, quantifier: &str, vars: &[VarDecl], body: &Formula) {
+fn write_quantified(
+    out: &mut String,
+    quantifier: &str,
+    vars: &[VarDecl],
+    body: &Formula,
+    terms: &[Term],
+) {
     out.push_str(quantifier);
     out.push(' ');
     for (i, var) in vars.iter().enumerate() {
@@ -374,23 +386,23 @@ fn write_quantified(out: &mut String, quantifier: &str, vars: &[VarDecl], body: 
         out.push_str(&var.name.text);
     }
     out.push_str(" : (");
-    write_formula(out, body);
+    write_formula(out, body, terms);
     out.push(')');
 }
 
-fn write_atom(out: &mut String, atom: &Atom) {
+fn write_atom(out: &mut String, atom: &Atom, terms: &[Term]) {
     out.push_str(&atom.predicate.text);
     out.push('(');
-    for (i, arg) in atom.args.iter().enumerate() {
+    for (i, arg) in terms_of(terms, atom.args).iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
-        write_term(out, arg);
+        write_term(out, arg, terms);
     }
     out.push(')');
 }
 
-fn write_term(out: &mut String, term: &Term) {
+fn write_term(out: &mut String, term: &Term, terms: &[Term]) {
     match term {
         Term::Constant(name) | Term::Variable(name) => out.push_str(&name.text),
         Term::Number(number) => out.push_str(&number_string(&number.text)),
@@ -398,20 +410,20 @@ fn write_term(out: &mut String, term: &Term) {
         Term::Function { name, args, .. } => {
             out.push_str(&name.text);
             out.push('(');
-            for (i, arg) in args.iter().enumerate() {
+            for (i, arg) in terms_of(terms, *args).iter().enumerate() {
                 if i > 0 {
                     out.push_str(", ");
                 }
-                write_term(out, arg);
+                write_term(out, arg, terms);
             }
             out.push(')');
         }
         Term::Arithmetic { op, lhs, rhs, .. } => {
             out.push_str(&op.text);
             out.push('(');
-            write_term(out, lhs);
+            write_term(out, lhs, terms);
             out.push_str(", ");
-            write_term(out, rhs);
+            write_term(out, rhs, terms);
             out.push(')');
         }
         Term::Unary { op, .. } => {

@@ -5,7 +5,7 @@
 use super::lexer::{Kind, Lexer, Token};
 use super::syntax::{
     Action, Atom, AtomicEffect, Domain, Effect, Formula, FunctionDef, Ident, PredicateDef, Term,
-    TypeName, TypedNames, VarDecl,
+    Terms, TypeName, TypedNames, VarDecl,
 };
 use super::{Rejection, shown};
 use crate::ast::Span;
@@ -21,6 +21,11 @@ pub struct Parser<'a> {
     tokens: Vec<Token>,
     at: usize,
     depth: usize,
+    /// The argument lists read so far, the domain's [`Domain::terms`].
+    terms: Vec<Term<'a>>,
+    /// The arguments of the lists being read, innermost last: a list moves into `terms` when
+    /// it closes.
+    scratch: Vec<Term<'a>>,
 }
 
 type Parsed<T> = Result<T, Rejection>;
@@ -34,6 +39,20 @@ impl<'a> Parser<'a> {
             tokens: Vec::with_capacity(text.len().min(1 << 20) / 4),
             at: 0,
             depth: 0,
+            // About one argument for every dozen bytes.
+            terms: Vec::with_capacity(text.len().min(1 << 20) / 12),
+            scratch: Vec::with_capacity(16),
+        }
+    }
+
+    /// Moves the arguments read since `base` (the length `scratch` had when the list opened)
+    /// into `terms`; where they are.
+    fn store_terms(&mut self, base: usize) -> Terms {
+        let start = self.terms.len();
+        self.terms.extend(self.scratch.drain(base..));
+        Terms {
+            start,
+            len: self.terms.len() - start,
         }
     }
 
@@ -225,6 +244,7 @@ impl<'a> Parser<'a> {
                     let head = self.peek(1);
                     let keyword = self.ident(head, false);
                     domain.unsupported = Some(keyword);
+                    domain.terms = std::mem::take(&mut self.terms);
                     // tarski rejects these whatever follows, so the parse may stop here.
                     return Ok(domain);
                 }
@@ -236,6 +256,7 @@ impl<'a> Parser<'a> {
         if next.kind == Kind::Error {
             return Err(lex_error(self.text, next));
         }
+        domain.terms = std::mem::take(&mut self.terms);
         Ok(domain)
     }
 
@@ -566,10 +587,12 @@ impl<'a> Parser<'a> {
     fn atom_after_paren(&mut self, start: Token) -> Parsed<Atom<'a>> {
         let name = self.require(Kind::Name, "a predicate name")?;
         let predicate = self.ident(name, true);
-        let mut args = Vec::new();
+        let base = self.scratch.len();
         while self.term_next() {
-            args.push(self.term()?);
+            let term = self.term()?;
+            self.scratch.push(term);
         }
+        let args = self.store_terms(base);
         let end = self.close("a term or `)`")?;
         Ok(Atom {
             predicate,
@@ -623,10 +646,12 @@ impl<'a> Parser<'a> {
             Kind::Name | Kind::ExtName => {
                 self.advance();
                 let name = self.ident(head, true);
-                let mut args = Vec::new();
+                let base = self.scratch.len();
                 while self.term_next() {
-                    args.push(self.term()?);
+                    let term = self.term()?;
+                    self.scratch.push(term);
                 }
+                let args = self.store_terms(base);
                 let end = self.close("a term or `)`")?;
                 Ok(Term::Function {
                     name,

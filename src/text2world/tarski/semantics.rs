@@ -2,8 +2,8 @@
 //! symbols, variables, arities and argument sorts, then actions and their cost effects.
 
 use super::syntax::{
-    Action, Atom, AtomicEffect, Domain, Effect, Formula, FunctionDef, Ident, Term, TypeName,
-    TypedNames, VarDecl,
+    Action, Atom, AtomicEffect, Domain, Effect, Formula, FunctionDef, Ident, Term, Terms, TypeName,
+    TypedNames, VarDecl, terms_of,
 };
 use super::{Rejection, shown};
 use crate::ast::Span;
@@ -203,6 +203,7 @@ pub fn check(domain: &Domain<'_>) -> Checked<()> {
         depth: 0,
         actions: HashSet::with_capacity(domain.actions.len()),
         values: Vec::new(),
+        terms: &domain.terms,
     };
     checker.domain(domain)
 }
@@ -216,6 +217,8 @@ struct Checker<'d> {
     actions: HashSet<&'d str>,
     /// The values of the arguments being checked, a stack shared by nested terms.
     values: Vec<TermValue<'d>>,
+    /// The domain's argument lists ([`Domain::terms`]).
+    terms: &'d [Term<'d>],
 }
 
 impl<'d> Checker<'d> {
@@ -642,20 +645,26 @@ impl<'d> Checker<'d> {
             )
             .help("declare it in `:predicates`"));
         };
-        let start = self.arguments(&atom.args)?;
-        if signature.len != atom.args.len() {
+        let args = self.terms_of(atom.args);
+        let start = self.arguments(args)?;
+        if signature.len != args.len() {
             return Err(Rejection::new(
                 format!(
                     "predicate `{}` takes {} argument{}, {} given",
                     shown(&atom.predicate.text),
                     signature.len,
                     if signature.len == 1 { "" } else { "s" },
-                    atom.args.len()
+                    args.len()
                 ),
                 atom.span,
             ));
         }
-        self.expect_sorts(start, &atom.args, signature)
+        self.expect_sorts(start, args, signature)
+    }
+
+    /// The terms of an argument list.
+    fn terms_of(&self, at: Terms) -> &'d [Term<'d>] {
+        terms_of(self.terms, at)
     }
 
     /// Evaluates `args` in order onto the stack of values; where their values start.
@@ -766,6 +775,7 @@ impl<'d> Checker<'d> {
                     )
                     .help("declare it in `:functions`"));
                 };
+                let args = self.terms_of(*args);
                 let start = self.arguments(args)?;
                 if signature.len != args.len() {
                     return Err(Rejection::new(
