@@ -107,3 +107,34 @@ fn the_codes_that_make_exec_zero_are_listed() {
     assert_eq!(clean.json()["codes"], serde_json::json!(["C101"]));
     assert_eq!(clean.exec_diagnostics().len(), 2);
 }
+
+#[test]
+fn a_gold_read_once_scores_every_prediction_as_compare_does() {
+    let preds = [
+        GOLD.to_string(),
+        GOLD.replace("?x", "?top"),
+        GOLD.replace("(:action drop", "(:action release"),
+        GOLD.replace(":precondition (and (holding ?x) (clear ?y))\n", ""),
+        format!("Here it is:\n```pddl\n{GOLD}```\n"),
+        "(define".to_string(),
+    ];
+    for mode in [Mode::Text2World, Mode::Clean] {
+        let gold = pddlc::score::Gold::new(GOLD, mode);
+        for (i, pred) in preds.iter().enumerate() {
+            let response = i == 4;
+            assert_eq!(
+                gold.compare(pred, response).json(),
+                compare(GOLD, pred, mode, response).json(),
+                "{mode:?}, prediction {i}"
+            );
+        }
+    }
+    // A gold that does not parse scores the same way through both.
+    for mode in [Mode::Text2World, Mode::Clean] {
+        let gold = pddlc::score::Gold::new("(define (domain", mode);
+        assert_eq!(
+            gold.compare(GOLD, false).json(),
+            compare("(define (domain", GOLD, mode, false).json()
+        );
+    }
+}

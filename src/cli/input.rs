@@ -46,7 +46,10 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>, String> {
 
 /// The text of `path` (or `-`), invalid UTF-8 replaced.
 pub fn read_text(path: &Path) -> Result<String, String> {
-    read_bytes(path).map(|b| String::from_utf8_lossy(&b).into_owned())
+    read_bytes(path).map(|bytes| {
+        String::from_utf8(bytes)
+            .unwrap_or_else(|error| String::from_utf8_lossy(error.as_bytes()).into_owned())
+    })
 }
 
 /// The `P090 io-error` diagnostic of input `id`, located at its start (its source is empty).

@@ -133,7 +133,9 @@ pub fn outcome_of(diagnostics: &[Diagnostic], deny_warnings: bool) -> Outcome {
 /// A local rayon pool of `jobs` threads (all cores when `None`), so that `--jobs` never touches
 /// the global pool.
 pub fn pool(jobs: Option<usize>) -> Result<rayon::ThreadPool, Outcome> {
-    let mut builder = rayon::ThreadPoolBuilder::new();
+    // Threads with the stack the recursive stages ask for (reserved, not committed), so that
+    // `parse::with_stack` need not map a new stack for every input.
+    let mut builder = rayon::ThreadPoolBuilder::new().stack_size(pddlc::parse::STACK_SIZE);
     if let Some(jobs) = jobs {
         if jobs == 0 {
             eprintln!("error: --jobs must be at least 1");

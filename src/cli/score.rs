@@ -6,8 +6,11 @@ use pddlc::diagnostics::render::{self, JSON_VERSION, Sources};
 use pddlc::diagnostics::{Diagnostic, FileId, SourceFile};
 use pddlc::score::{self, Metrics, Mode, Scored};
 use rayon::prelude::*;
+use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Value, json};
+use std::collections::HashMap;
 use std::io::IsTerminal;
+use std::io::{ErrorKind, Write};
 use std::path::{Path, PathBuf};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -48,11 +51,13 @@ pub struct Args {
     /// block, else any fenced block, else the whole text).
     #[arg(long)]
     response: bool,
-    /// A JSON-lines file of pairs: each line has `gold` and `pred` (paths relative to the file,
-    /// or inline PDDL text), and optionally `id` and `response` (which overrides `--response`
-    /// for that line). One JSON line is written per input line, in order, with its 1-based line
-    /// number in the file, then a dataset summary; the exit code is 1 when a line failed.
-    /// `-` reads the pairs from standard input (file paths are then relative to the current
+    /// A file of pairs, one a line: a JSON object with `gold` and `pred` (paths relative to the
+    /// file, or inline PDDL text), and optionally `id` and `response` (which overrides
+    /// `--response` for that line); or `GOLD<TAB>PRED[<TAB>KIND]` with `KIND` `domain` or
+    /// `response` (the list format of perf.py's `pddlc-batch`). One JSON line is written per
+    /// input line, in order, with its 1-based line number in the file and `ok`, then a dataset
+    /// summary; the exit code is 1 when a line failed. Each distinct gold is read once. `-`
+    /// reads the pairs from standard input (file paths are then relative to the current
     /// directory).
     #[arg(long, conflicts_with_all = ["gold", "pred"])]
     pairs: Option<PathBuf>,
@@ -204,15 +209,116 @@ fn table(scored: &Scored) -> String {
 
 /// A pair's text: a file (a path relative to the pairs file; file names may hold parentheses,
 /// as Text2World's `domain(2)` does), else inline PDDL text.
-fn text(value: &Value, base: &Path) -> Result<String, String> {
-    let s = value.as_str().ok_or("missing, or not a string")?;
-    let path = base.join(s);
-    if !s.contains('\n') && path.is_file() {
-        read(&path)
-    } else if s.contains('(') {
-        Ok(s.to_string())
+fn text(spec: &str, base: &Path) -> Result<String, String> {
+    let path = base.join(spec);
+    if !spec.contains('\n') {
+        // Read without asking first whether it is a file: a batch names thousands.
+        match std::fs::read(&path) {
+            Ok(bytes) => {
+                return Ok(String::from_utf8(bytes).unwrap_or_else(|error| {
+                    String::from_utf8_lossy(error.as_bytes()).into_owned()
+                }));
+            }
+            // No file there (or a directory): inline text, or an unknown file.
+            Err(error) if matches!(error.kind(), ErrorKind::NotFound | ErrorKind::IsADirectory) => {
+            }
+            Err(error) => return Err(format!("{}: {error}", path.display())),
+        }
+    }
+    if spec.contains('(') {
+        Ok(spec.to_string())
     } else {
         Err(format!("{}: no such file", path.display()))
+    }
+}
+
+/// One non-blank line of a pairs file, read.
+struct Request {
+    /// The line's 1-based number in the file.
+    number: usize,
+    id: Option<Value>,
+    pair: Result<Pair, String>,
+}
+
+/// What a line asks to score: the gold (as an index into the batch's distinct golds) and the
+/// prediction, as written (a path or inline text).
+struct Pair {
+    gold: usize,
+    pred: String,
+    response: bool,
+}
+
+/// The distinct golds of a batch, as written, in the order they first appear.
+#[derive(Default)]
+struct Golds {
+    specs: Vec<String>,
+    index: HashMap<String, usize>,
+}
+
+impl Golds {
+    fn index(&mut self, spec: String) -> usize {
+        if let Some(&at) = self.index.get(&spec) {
+            return at;
+        }
+        self.specs.push(spec.clone());
+        self.index.insert(spec, self.specs.len() - 1);
+        self.specs.len() - 1
+    }
+}
+
+/// Reads one line: a JSON object, or `GOLD<TAB>PRED[<TAB>KIND]` (`KIND` is `domain` or
+/// `response`), the list format of ../shared/perf/perf.py. `golds` collects the distinct golds.
+fn request(number: usize, line: &str, response: bool, golds: &mut Golds) -> Request {
+    let mut id = None;
+    let pair = if line.trim_start().starts_with('{') {
+        serde_json::from_str::<Value>(line)
+            .map_err(|e| {
+                // serde_json says "… at line 1 column 7": the line is the row's, the column is
+                // kept.
+                let message = e.to_string();
+                let reason = message
+                    .rsplit_once(" at line ")
+                    .map_or(message.as_str(), |(r, _)| r);
+                format!("not valid JSON: {reason} (column {})", e.column())
+            })
+            .and_then(|v| {
+                id = v.get("id").cloned();
+                let field = |key: &str| {
+                    v[key]
+                        .as_str()
+                        .map(str::to_string)
+                        .ok_or(format!("{key}: missing, or not a string"))
+                };
+                let gold = field("gold")?;
+                let pred = field("pred")?;
+                let response = v["response"].as_bool().unwrap_or(response);
+                Ok((gold, pred, response))
+            })
+    } else {
+        let mut fields = line.trim_end_matches(['\r', '\n']).split('\t');
+        match (fields.next(), fields.next(), fields.next(), fields.next()) {
+            (Some(gold), Some(pred), kind, None) => match kind {
+                None | Some("") => Ok((gold.to_string(), pred.to_string(), response)),
+                Some("domain") => Ok((gold.to_string(), pred.to_string(), false)),
+                Some("response") => Ok((gold.to_string(), pred.to_string(), true)),
+                Some(other) => Err(format!(
+                    "kind `{other}`: write `domain` or `response` (or nothing)"
+                )),
+            },
+            _ => Err(
+                "neither a JSON object nor GOLD, PRED and an optional KIND separated by tabs"
+                    .to_string(),
+            ),
+        }
+    };
+    Request {
+        number,
+        id,
+        pair: pair.map(|(gold, pred, response)| Pair {
+            gold: golds.index(gold),
+            pred,
+            response,
+        }),
     }
 }
 
@@ -238,52 +344,64 @@ fn batch(
         file.parent().unwrap_or(Path::new("."))
     };
     // Blank lines are skipped, but every row keeps the line number it has in the file.
-    let lines: Vec<(usize, &str)> = content
+    let mut golds = Golds::default();
+    let requests: Vec<Request> = content
         .lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| (i + 1, l))
+        .map(|(i, l)| request(i + 1, l, response, &mut golds))
         .collect();
     let progress = if std::io::stderr().is_terminal() {
-        indicatif::ProgressBar::new(lines.len() as u64)
+        indicatif::ProgressBar::new(requests.len() as u64)
     } else {
         indicatif::ProgressBar::hidden()
     };
-    let rows: Vec<(Value, Option<Metrics>)> = pool.install(|| {
-        lines
+    let rows: Vec<Row> = pool.install(|| {
+        // Each distinct gold is read once, however many lines score against it.
+        let golds: Vec<Result<score::Gold, String>> = golds
+            .specs
             .par_iter()
-            .map(|(number, line)| {
-                let row = score_line(*number, line, base, mode, response);
+            .map(|gold| {
+                text(gold, base)
+                    .map(|text| score::Gold::new(&text, mode))
+                    .map_err(|e| format!("gold: {e}"))
+            })
+            .collect();
+        requests
+            .into_par_iter()
+            .map(|request| {
+                let row = score_request(request, &golds, base);
                 progress.inc(1);
                 row
             })
             .collect()
     });
     progress.finish_and_clear();
-    let mut errors = 0;
-    let mut all = Vec::new();
-    for (row, metrics) in &rows {
-        if format == Format::Jsonl {
-            println!("{}", serde_json::to_string(row).unwrap_or_default());
-        }
-        match metrics {
-            Some(m) => all.push(*m),
-            None => {
-                errors += 1;
-                all.push(Metrics::default());
-            }
-        }
-    }
+    let all: Vec<Metrics> = rows
+        .iter()
+        .map(|row| match &row.outcome {
+            Ok(scored) => scored.metrics,
+            Err(_) => Metrics::default(),
+        })
+        .collect();
+    let errors = rows.iter().filter(|row| row.outcome.is_err()).count();
     let summary = json!({
         "version": JSON_VERSION,
         "summary": score::summary(&all),
         "pairs": rows.len(),
         "errors": errors,
     });
-    if format == Format::Jsonl {
-        println!("{summary}");
+    // Rows are written straight from the scores, through one buffer.
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let written = if format == Format::Jsonl {
+        rows.iter()
+            .try_for_each(|row| {
+                serde_json::to_writer(&mut out, row)?;
+                out.write_all(b"\n").map_err(serde_json::Error::io)
+            })
+            .and_then(|()| serde_json::to_writer(&mut out, &summary))
+            .and_then(|()| out.write_all(b"\n").map_err(serde_json::Error::io))
     } else {
-        let rows: Vec<&Value> = rows.iter().map(|(row, _)| row).collect();
         let document = json!({
             "version": JSON_VERSION,
             "rows": rows,
@@ -291,10 +409,12 @@ fn batch(
             "pairs": summary["pairs"],
             "errors": summary["errors"],
         });
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&document).unwrap_or_default()
-        );
+        serde_json::to_writer_pretty(&mut out, &document)
+            .and_then(|()| out.write_all(b"\n").map_err(serde_json::Error::io))
+    };
+    if let Err(error) = written.and_then(|()| out.flush().map_err(serde_json::Error::io)) {
+        eprintln!("error: cannot write the scores: {error}");
+        return Outcome::Failure;
     }
     if errors > 0 {
         Outcome::InputErrors
@@ -303,61 +423,51 @@ fn batch(
     }
 }
 
-/// One output line: the pair's metrics, or its error (with the input's `id` when it has one);
-/// never dropped. `response` is the default for lines that do not say.
-fn score_line(
+/// One output line: a pair's scores, or why it could not be scored, with the line's number
+/// and the input's `id` when it has one.
+struct Row {
     number: usize,
-    line: &str,
-    base: &Path,
-    mode: Mode,
-    response: bool,
-) -> (Value, Option<Metrics>) {
-    let parsed = serde_json::from_str::<Value>(line)
-        .map_err(|e| {
-            // serde_json says "… at line 1 column 7": the line is the row's, the column is kept.
-            let message = e.to_string();
-            let reason = message
-                .rsplit_once(" at line ")
-                .map_or(message.as_str(), |(r, _)| r);
-            format!("not valid JSON: {reason} (column {})", e.column())
-        })
-        .and_then(|v| match v {
-            Value::Object(_) => Ok(v),
-            _ => Err("not a JSON object with `gold` and `pred`".to_string()),
-        });
-    let id = parsed.as_ref().ok().and_then(|v| v.get("id")).cloned();
-    let result = parsed.and_then(|v| {
-        let gold = text(&v["gold"], base).map_err(|e| format!("gold: {e}"))?;
-        let pred = text(&v["pred"], base).map_err(|e| format!("pred: {e}"))?;
-        let response = v["response"].as_bool().unwrap_or(response);
-        Ok((v, score::compare(&gold, &pred, mode, response)))
+    id: Option<Value>,
+    outcome: Result<Box<Scored>, String>,
+}
+
+impl Serialize for Row {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("version", &JSON_VERSION)?;
+        map.serialize_entry("ok", &self.outcome.is_ok())?;
+        match &self.outcome {
+            Ok(scored) => {
+                scored.serialize_entries(&mut map)?;
+                map.serialize_entry("line", &self.number)?;
+            }
+            Err(error) => {
+                // A file that cannot be read is P090, as everywhere; a malformed line has no
+                // code.
+                let unreadable = error.ends_with("no such file") || error.contains("(os error");
+                let codes: &[&str] = if unreadable { &["P090"] } else { &[] };
+                map.serialize_entry("line", &self.number)?;
+                map.serialize_entry("error", error)?;
+                map.serialize_entry("codes", codes)?;
+            }
+        }
+        if let Some(id) = &self.id {
+            map.serialize_entry("id", id)?;
+        }
+        map.end()
+    }
+}
+
+/// Scores one line, or says why it cannot be scored; a line is never dropped.
+fn score_request(request: Request, golds: &[Result<score::Gold, String>], base: &Path) -> Row {
+    let outcome = request.pair.and_then(|pair| {
+        let gold = golds[pair.gold].as_ref().map_err(String::clone)?;
+        let pred = text(&pair.pred, base).map_err(|e| format!("pred: {e}"))?;
+        Ok(Box::new(gold.compare(&pred, pair.response)))
     });
-    match result {
-        Ok((input, scored)) => {
-            let mut out = json!({ "version": JSON_VERSION });
-            if let (Some(object), Value::Object(fields)) = (out.as_object_mut(), scored.json()) {
-                object.extend(fields);
-                object.insert("line".into(), json!(number));
-                if let Some(id) = input.get("id") {
-                    object.insert("id".into(), id.clone());
-                }
-            }
-            (out, Some(scored.metrics))
-        }
-        Err(error) => {
-            // A file that cannot be read is P090, as everywhere; a malformed line has no code.
-            let unreadable = error.ends_with("no such file") || error.contains("(os error");
-            let codes: Vec<&str> = if unreadable { vec!["P090"] } else { Vec::new() };
-            let mut row = json!({
-                "version": JSON_VERSION,
-                "line": number,
-                "error": error,
-                "codes": codes,
-            });
-            if let Some(id) = id {
-                row["id"] = id;
-            }
-            (row, None)
-        }
+    Row {
+        number: request.number,
+        id: request.id,
+        outcome,
     }
 }

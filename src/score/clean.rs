@@ -90,6 +90,34 @@ fn percent(x: f64) -> f64 {
 
 /// Scores `pred` against `gold`, both domain texts.
 pub fn score(gold: &str, pred: &str) -> CleanScore {
+    score_prepared(&Gold::new(gold), pred)
+}
+
+/// A gold domain read once to score many predictions against: its text, its tree or its parse
+/// errors, and its canonical print.
+#[derive(Debug)]
+pub struct Gold {
+    text: String,
+    domain: Result<Domain, Vec<Diagnostic>>,
+    printed: Option<String>,
+}
+
+impl Gold {
+    pub fn new(text: &str) -> Gold {
+        crate::parse::with_stack(|| {
+            let domain = domain_of(text);
+            let printed = domain.as_ref().ok().map(crate::print::domain);
+            Gold {
+                text: text.to_string(),
+                domain,
+                printed,
+            }
+        })
+    }
+}
+
+/// [`score`] with the gold read beforehand.
+pub fn score_prepared(gold: &Gold, pred: &str) -> CleanScore {
     crate::parse::with_stack(|| score_inner(gold, pred))
 }
 
@@ -111,7 +139,8 @@ fn domain_of(text: &str) -> Result<Domain, Vec<Diagnostic>> {
     }
 }
 
-fn score_inner(gold_text: &str, pred_text: &str) -> CleanScore {
+fn score_inner(prepared: &Gold, pred_text: &str) -> CleanScore {
+    let gold_text = prepared.text.as_str();
     let mut out = CleanScore {
         metrics: Metrics::default(),
         missing_actions: Vec::new(),
@@ -121,7 +150,7 @@ fn score_inner(gold_text: &str, pred_text: &str) -> CleanScore {
         pred_errors: Vec::new(),
         unreadable: None,
     };
-    let gold = domain_of(gold_text);
+    let gold = &prepared.domain;
     let pred = domain_of(pred_text);
     out.pred_errors = match &pred {
         Ok(d) => crate::check::domain(d, FileId(0))
@@ -130,7 +159,7 @@ fn score_inner(gold_text: &str, pred_text: &str) -> CleanScore {
             .collect(),
         Err(errors) => errors.clone(),
     };
-    if let Err(errors) = &gold {
+    if let Err(errors) = gold {
         out.gold_errors = errors.clone();
     }
     let exec = if out.pred_errors.is_empty() {
@@ -151,7 +180,8 @@ fn score_inner(gold_text: &str, pred_text: &str) -> CleanScore {
             return out;
         }
     };
-    let sim = sim::ratio(&crate::print::domain(&gold), &crate::print::domain(&pred));
+    let gold_printed = prepared.printed.as_deref().unwrap_or_default();
+    let sim = sim::ratio(gold_printed, &crate::print::domain(&pred));
     let predicates = |d: &Domain| -> BTreeSet<String> {
         d.predicates
             .iter()
@@ -166,7 +196,7 @@ fn score_inner(gold_text: &str, pred_text: &str) -> CleanScore {
             })
             .collect()
     };
-    let f1_pred = f1(&predicates(&pred), &predicates(&gold));
+    let f1_pred = f1(&predicates(&pred), &predicates(gold));
 
     let gold_actions: Vec<&Action> = gold.actions().collect();
     let pred_actions: HashMap<String, &Action> =

@@ -7,8 +7,9 @@ pub mod sim;
 pub mod text2world;
 
 use crate::diagnostics::{Code, Diagnostic};
-use serde::Serialize;
-use serde_json::{Value, json};
+use serde::ser::SerializeMap;
+use serde::{Serialize, Serializer};
+use serde_json::Value;
 
 /// The six Text2World metrics of one (gold, prediction) pair.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
@@ -52,12 +53,20 @@ pub enum Detail {
 }
 
 /// One pair's scores: the six values (percentages with one decimal, as published) and the
-/// mode's detail.
+/// mode's detail. It serializes as [`Scored::json`].
 #[derive(Debug)]
 pub struct Scored {
     pub mode: Mode,
     pub metrics: Metrics,
     pub detail: Detail,
+}
+
+impl Serialize for Scored {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        self.serialize_entries(&mut map)?;
+        map.end()
+    }
 }
 
 impl Scored {
@@ -82,29 +91,38 @@ impl Scored {
     }
 
     /// The pair as one JSON object: the mode, the six values, then the mode's detail, and
-    /// `codes`, the diagnostic codes that made EXEC 0.
+    /// `codes`, the diagnostic codes that made EXEC 0 (what `Scored` serializes to).
     pub fn json(&self) -> Value {
-        let mut out = json!({ "mode": self.mode });
-        if let (Some(object), Ok(Value::Object(metrics))) =
-            (out.as_object_mut(), serde_json::to_value(self.metrics))
-        {
-            object.extend(metrics);
-            match &self.detail {
-                Detail::Clean(c) => {
-                    object.insert("missing_actions".into(), json!(c.missing_actions));
-                    object.insert("extra_actions".into(), json!(c.extra_actions));
-                    object.insert("renamed".into(), json!(c.renamed));
-                    if let Some(note) = c.note() {
-                        object.insert("note".into(), json!(note));
-                    }
-                }
-                Detail::Text2World(t) => {
-                    object.insert("raw".into(), json!(t.raw));
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+
+    /// The entries of [`Scored::json`], written into a map being serialized, so that a caller
+    /// can put entries of its own around them without building a `Value`.
+    pub fn serialize_entries<M: SerializeMap>(&self, map: &mut M) -> Result<(), M::Error> {
+        map.serialize_entry("mode", &self.mode)?;
+        let m = &self.metrics;
+        for (key, value) in [
+            ("EXEC", m.exec),
+            ("SIM", m.sim),
+            ("F1_PRED", m.f1_pred),
+            ("F1_PARAM", m.f1_param),
+            ("F1_PRECOND", m.f1_precond),
+            ("F1_EFF", m.f1_eff),
+        ] {
+            map.serialize_entry(key, &value)?;
+        }
+        match &self.detail {
+            Detail::Clean(c) => {
+                map.serialize_entry("missing_actions", &c.missing_actions)?;
+                map.serialize_entry("extra_actions", &c.extra_actions)?;
+                map.serialize_entry("renamed", &c.renamed)?;
+                if let Some(note) = c.note() {
+                    map.serialize_entry("note", &note)?;
                 }
             }
-            object.insert("codes".into(), json!(self.exec_codes()));
+            Detail::Text2World(t) => map.serialize_entry("raw", &t.raw)?,
         }
-        out
+        map.serialize_entry("codes", &self.exec_codes())
     }
 
     /// Human-readable remarks for the table format.
@@ -169,28 +187,68 @@ impl Scored {
 /// Scores `pred` against `gold` (domain texts). With `response`, `pred` is a raw LLM answer and
 /// the domain is extracted from it as Text2World does.
 pub fn compare(gold: &str, pred: &str, mode: Mode, response: bool) -> Scored {
-    let extracted;
-    let pred = if response {
-        extracted = crate::text2world::extract_response(pred);
-        extracted.as_str()
-    } else {
-        pred
-    };
-    match mode {
-        Mode::Text2World => {
-            let t = text2world::score(gold, pred);
-            Scored {
-                mode,
-                metrics: t.official,
-                detail: Detail::Text2World(Box::new(t)),
+    Gold::new(gold, mode).compare(pred, response)
+}
+
+/// A gold domain read once, to score many predictions against it: [`compare`] without
+/// reading the gold again for each prediction. The scores are the same.
+#[derive(Debug)]
+pub struct Gold {
+    mode: Mode,
+    prepared: PreparedGold,
+}
+
+#[derive(Debug)]
+enum PreparedGold {
+    Text2World(Box<text2world::Prepared>),
+    Clean(Box<clean::Gold>),
+}
+
+impl Gold {
+    pub fn new(text: &str, mode: Mode) -> Gold {
+        // The stages below each need a deep stack; asking once here lets them share one.
+        crate::parse::with_stack(|| Gold::prepare(text, mode))
+    }
+
+    fn prepare(text: &str, mode: Mode) -> Gold {
+        let prepared = match mode {
+            Mode::Text2World => PreparedGold::Text2World(Box::new(text2world::Prepared::new(text))),
+            Mode::Clean => PreparedGold::Clean(Box::new(clean::Gold::new(text))),
+        };
+        Gold { mode, prepared }
+    }
+
+    /// Scores `pred` against this gold; with `response`, `pred` is a raw LLM answer.
+    pub fn compare(&self, pred: &str, response: bool) -> Scored {
+        // One stack of the depth the stages need, shared by all of them (a thread with a short
+        // stack would otherwise map a new one for each stage).
+        crate::parse::with_stack(|| self.compare_here(pred, response))
+    }
+
+    fn compare_here(&self, pred: &str, response: bool) -> Scored {
+        let extracted;
+        let pred = if response {
+            extracted = crate::text2world::extract_response(pred);
+            extracted.as_str()
+        } else {
+            pred
+        };
+        match &self.prepared {
+            PreparedGold::Text2World(gold) => {
+                let t = text2world::score_prepared(gold, pred);
+                Scored {
+                    mode: self.mode,
+                    metrics: t.official,
+                    detail: Detail::Text2World(Box::new(t)),
+                }
             }
-        }
-        Mode::Clean => {
-            let c = clean::score(gold, pred);
-            Scored {
-                mode,
-                metrics: c.metrics,
-                detail: Detail::Clean(c),
+            PreparedGold::Clean(gold) => {
+                let c = clean::score_prepared(gold, pred);
+                Scored {
+                    mode: self.mode,
+                    metrics: c.metrics,
+                    detail: Detail::Clean(c),
+                }
             }
         }
     }

@@ -37,16 +37,40 @@ fn ratio_of<T: Symbol>(a: &[T], b: &[T]) -> f64 {
 /// Text2World's SIM before rounding: both texts lose their comments (`_purge_comments`) and
 /// every Unicode whitespace character (`re.sub(r'\s+', '', …)`), then [`ratio`].
 pub fn text2world_sim(gold: &str, pred: &str) -> f64 {
-    if gold.is_ascii() && pred.is_ascii() {
-        ratio_of(
-            &squeeze_ascii(gold.as_bytes()),
-            &squeeze_ascii(pred.as_bytes()),
-        )
-    } else {
-        ratio_of(
-            &squeeze(gold.chars(), gold.len()),
-            &squeeze(pred.chars(), pred.len()),
-        )
+    squeezed_ratio(&Squeezed::new(gold), &Squeezed::new(pred))
+}
+
+/// A text as Text2World's SIM compares it: without comments and whitespace ([`squeeze`]);
+/// bytes when the text is ASCII, else code points.
+#[derive(Clone, Debug)]
+pub enum Squeezed {
+    Ascii(Vec<u8>),
+    Unicode(Vec<char>),
+}
+
+impl Squeezed {
+    pub fn new(text: &str) -> Squeezed {
+        if text.is_ascii() {
+            Squeezed::Ascii(squeeze_ascii(text))
+        } else {
+            Squeezed::Unicode(squeeze(text.chars(), text.len()))
+        }
+    }
+
+    fn chars(&self) -> Vec<char> {
+        match self {
+            Squeezed::Ascii(bytes) => bytes.iter().map(|&b| char::from(b)).collect(),
+            Squeezed::Unicode(chars) => chars.clone(),
+        }
+    }
+}
+
+/// [`ratio`] of two squeezed texts: [`text2world_sim`] with the texts squeezed beforehand.
+pub fn squeezed_ratio(gold: &Squeezed, pred: &Squeezed) -> f64 {
+    match (gold, pred) {
+        (Squeezed::Ascii(gold), Squeezed::Ascii(pred)) => ratio_of(gold, pred),
+        (Squeezed::Unicode(gold), Squeezed::Unicode(pred)) => ratio_of(gold, pred),
+        _ => ratio_of(&gold.chars(), &pred.chars()),
     }
 }
 
@@ -94,30 +118,56 @@ fn squeeze<T: Symbol>(text: impl Iterator<Item = T>, capacity: usize) -> Vec<T> 
     out
 }
 
-/// [`squeeze`] for ASCII text, with one table look-up and no branch per ordinary byte.
-fn squeeze_ascii(text: &[u8]) -> Vec<u8> {
-    let mut out = vec![0u8; text.len()];
-    let mut len = 0;
-    let mut comment: Option<usize> = None;
-    for &b in text {
-        out[len] = b;
-        match ASCII_CLASSES[usize::from(b & 0x7f)] {
-            // No branch between ordinary bytes and spaces, which alternate unpredictably.
-            class @ (Class::Kept | Class::Space) => len += usize::from(class == Class::Kept),
-            Class::Newline => {
-                if let Some(start) = comment.take() {
-                    len = start;
-                }
-            }
-            Class::Semicolon => {
-                comment.get_or_insert(len);
-                len += 1;
+/// [`squeeze`] for ASCII text. A `\n`-terminated line loses what follows its first `;`, so the
+/// text is cut at each `;` and resumes at the next `\n` (both found with `str::find`, which
+/// looks at a word of bytes at a time), and the parts kept lose their whitespace with one
+/// table look-up and no branch per byte.
+fn squeeze_ascii(text: &str) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(semicolon) = rest.find(';') {
+        push_non_space(&rest.as_bytes()[..semicolon], &mut out);
+        let comment = &rest[semicolon..];
+        match comment.find('\n') {
+            Some(newline) => rest = &comment[newline..],
+            // A comment on a last line without `\n` stays.
+            None => {
+                rest = comment;
+                break;
             }
         }
     }
-    out.truncate(len);
+    push_non_space(rest.as_bytes(), &mut out);
     out
 }
+
+/// Appends the bytes of ASCII `text` that are not Python whitespace to `out`: each byte is
+/// written at the end, which moves past it only if it is kept.
+fn push_non_space(text: &[u8], out: &mut Vec<u8>) {
+    let start = out.len();
+    out.resize(start + text.len(), 0);
+    let mut len = start;
+    for &b in text {
+        if let Some(slot) = out.get_mut(len) {
+            *slot = b;
+        }
+        len += usize::from(ASCII_KEPT[usize::from(b)]);
+    }
+    out.truncate(len);
+}
+
+/// Whether [`squeeze`] keeps an ASCII code point outside comments: not whitespace to Python's
+/// `str.isspace()` (`\n` included). A table of all 256 byte values, so that a byte indexes it
+/// without a bounds check; the text is ASCII.
+const ASCII_KEPT: [bool; 256] = {
+    let mut kept = [true; 256];
+    let mut code = 0;
+    while code < 128 {
+        kept[code] = matches!(ASCII_CLASSES[code], Class::Kept | Class::Semicolon);
+        code += 1;
+    }
+    kept
+};
 
 /// What [`squeeze`] does with a code point.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -181,10 +231,26 @@ pub fn lcs_len<T: Symbol>(a: &[T], b: &[T]) -> usize {
     let (pattern, text) = if a.len() <= b.len() { (a, b) } else { (b, a) };
     // Most predictions differ from their gold by a few edits: then Myers' algorithm, whose cost
     // grows with the square of the distance, is far cheaper than the bit-parallel one, whose
-    // cost is the product of the lengths. It is given a quarter of that product in steps.
-    let bit_parallel_cost = text.len() * pattern.len().div_ceil(64);
-    if let Some(indel) = myers_indel(pattern, text, bit_parallel_cost / 4) {
-        return prefix + suffix + (pattern.len() + text.len() - indel) / 2;
+    // cost is the product of the lengths. It is given an eighth of that product in steps (one of
+    // its steps costs about two machine words of the other).
+    let (m, n) = (pattern.len(), text.len());
+    let words = m.div_ceil(64);
+    let bit_parallel_cost = n * words;
+    if let Some(indel) = myers_indel(pattern, text, bit_parallel_cost / 8) {
+        return prefix + suffix + (m + n - indel) / 2;
+    }
+    // Then the bit-parallel LCS on a band of diagonals around the alignment, doubled until it
+    // holds a longest common subsequence, while the band is narrower than the pattern. Myers'
+    // algorithm has shown the distance to exceed about the square root of its budget.
+    let mut slack = (bit_parallel_cost / 2).isqrt().max(32);
+    let mut masks = None;
+    while (n - m + 2 * slack) / 64 + 2 < words * 3 / 4 {
+        let masks = masks.get_or_insert_with(|| Masks::new(pattern));
+        let lcs = banded_lcs(masks, m, text, slack);
+        if m + n - 2 * lcs <= n - m + 2 * slack {
+            return prefix + suffix + lcs;
+        }
+        slack *= 2;
     }
     prefix + suffix + bit_parallel_lcs(pattern, text)
 }
@@ -203,30 +269,36 @@ fn myers_indel<T: Symbol>(a: &[T], b: &[T], budget: usize) -> Option<usize> {
         return None;
     }
     let most = most.min(n + m);
-    // `furthest[k + most]`: the largest x reached on diagonal k.
+    // `furthest[most + 1 + k]`: the largest x reached on diagonal k (x - y), for the distance
+    // of the current pass and, every other diagonal, the one before.
+    let middle = most + 1;
     let mut furthest = vec![0usize; 2 * most + 3];
     let mut steps = 0usize;
     for d in 0..=most {
-        for k in (-(d as isize)..=d as isize).step_by(2) {
-            let at = (k + most as isize + 1) as usize;
-            let mut x =
-                if k == -(d as isize) || (k != d as isize && furthest[at - 1] < furthest[at + 1]) {
-                    furthest[at + 1]
-                } else {
-                    furthest[at - 1] + 1
-                };
-            let mut y = (x as isize - k) as usize;
+        let (first, last) = (middle - d, middle + d);
+        let mut at = first;
+        while at <= last {
+            // Down from diagonal k + 1, or right from diagonal k - 1, whichever reaches further.
+            let mut x = if at == first || (at != last && furthest[at - 1] < furthest[at + 1]) {
+                furthest[at + 1]
+            } else {
+                furthest[at - 1] + 1
+            };
+            // y = x - k, never negative.
+            let mut y = x + middle - at;
             let start = x;
             while x < n && y < m && a[x] == b[y] {
                 x += 1;
                 y += 1;
             }
-            steps += 1 + (x - start);
+            steps += x - start;
             furthest[at] = x;
             if x >= n && y >= m {
                 return Some(d);
             }
+            at += 2;
         }
+        steps += d + 1;
         if steps > budget {
             return None;
         }
@@ -338,6 +410,106 @@ fn used_in<T: Symbol>(pattern: &[T], text: &[T]) -> Vec<T> {
         .collect()
 }
 
+/// The match masks of a pattern: for each distinct code point (a row of the alphabet), the
+/// bits of its positions, `words` machine words a row.
+struct Masks {
+    words: usize,
+    alphabet: Alphabet,
+    masks: Vec<u64>,
+}
+
+impl Masks {
+    fn new<T: Symbol>(pattern: &[T]) -> Masks {
+        let words = pattern.len().div_ceil(64);
+        // The rows first, so that the masks are allocated once.
+        let mut alphabet = Alphabet::new();
+        for &c in pattern {
+            alphabet.insert(c.code());
+        }
+        let mut masks = vec![0u64; alphabet.rows as usize * words];
+        for (i, &c) in pattern.iter().enumerate() {
+            let row = alphabet.row(c.code()) as usize;
+            if let Some(word) = masks.get_mut(row * words + i / 64) {
+                *word |= 1u64 << (i % 64);
+            }
+        }
+        Masks {
+            words,
+            alphabet,
+            masks,
+        }
+    }
+}
+
+/// The bits of the last word of `V` that stand for pattern positions.
+fn span_of_last_word(len: usize) -> u64 {
+    match len % 64 {
+        0 => u64::MAX,
+        tail => (1u64 << tail) - 1,
+    }
+}
+
+/// The number of pattern positions `V` leaves unmatched.
+fn unmatched(v: &[u64], last_mask: u64) -> usize {
+    let (last, rest) = v.split_last().map_or((0, v), |(l, r)| (*l, r));
+    rest.iter().map(|w| w.count_ones() as usize).sum::<usize>()
+        + (last & last_mask).count_ones() as usize
+}
+
+/// The LCS of `pattern` and `text` (`text` no shorter) among the common subsequences whose
+/// matched pairs `(i, j)` (pattern position, text position) lie in the band
+/// `j - (n - m) - slack <= i <= j + slack`, widened to whole words of `V`: at most the LCS, and
+/// equal to it when some longest common subsequence lies in the band, which is so when the
+/// InDel distance is at most `(n - m) + 2 * slack` (an alignment that skips `P` pattern
+/// positions stays between those diagonals with `slack = P`).
+///
+/// `masks` are the pattern's ([`Masks::new`]) and `m` its length. It is [`bit_parallel_lcs`]
+/// with each text position's matches limited to the words that hold its band: the bit-parallel
+/// step computes the LCS over the matches its masks allow, whatever they are. The words below
+/// the band then never change, and those above it are all ones, which a carry crosses
+/// unchanged, so only the band's words are computed. The band is not cut to its exact edges
+/// inside its first and last words: a wider region of allowed matches still gives a common
+/// subsequence, and still holds the band.
+fn banded_lcs<T: Symbol>(masks: &Masks, m: usize, text: &[T], slack: usize) -> usize {
+    let n = text.len();
+    if m == 0 {
+        return 0;
+    }
+    let words = masks.words;
+    let mut v = vec![u64::MAX; words];
+    let skew = n - m;
+    for (j, &c) in text.iter().enumerate() {
+        let row = masks.alphabet.row(c.code());
+        if row == NO_ROW {
+            continue;
+        }
+        let low = j.saturating_sub(skew + slack);
+        let high = (j + slack).min(m - 1);
+        if low > high {
+            continue;
+        }
+        let (first, last) = (low / 64, high / 64);
+        let start = row as usize * words;
+        let row = &masks.masks[start + first..=start + last];
+        let mut carry = 0;
+        for (word, &mask) in v[first..=last].iter_mut().zip(row) {
+            carry = add_column(word, mask, carry);
+        }
+    }
+    m - unmatched(&v, span_of_last_word(m))
+}
+
+/// One word of the column step `V ← (V + (V & M)) | (V & !M)`; the carry out.
+#[inline]
+fn add_column(word: &mut u64, mask: u64, carry: u64) -> u64 {
+    let old = *word;
+    let matched = old & mask;
+    // One add with carry in and out; `old - matched` is `old & !mask`.
+    let sum = u128::from(old) + u128::from(matched) + u128::from(carry);
+    *word = sum as u64 | (old - matched);
+    (sum >> 64) as u64
+}
+
 /// The LCS length of `pattern` and `text`, bit-parallel (Hyyrö 2004).
 ///
 /// Bit `i` of `V` is 1 while pattern position `i` is not yet matched. For each character `c` of
@@ -362,23 +534,13 @@ fn bit_parallel_lcs<T: Symbol>(pattern: &[T], text: &[T]) -> usize {
     if pattern.is_empty() {
         return 0;
     }
-    let words = pattern.len().div_ceil(64);
-    let mut alphabet = Alphabet::new();
-    let mut masks: Vec<u64> = Vec::new();
-    for (i, &c) in pattern.iter().enumerate() {
-        let row = alphabet.insert(c.code()) as usize;
-        if masks.len() < (row + 1) * words {
-            masks.resize((row + 1) * words, 0);
-        }
-        masks[row * words + i / 64] |= 1u64 << (i % 64);
-    }
+    let Masks {
+        words,
+        alphabet,
+        masks,
+    } = Masks::new(pattern);
     // Bits past the pattern's end start at 0: they only ever receive carries, which move up.
-    let tail = pattern.len() % 64;
-    let last_mask = if tail == 0 {
-        u64::MAX
-    } else {
-        (1u64 << tail) - 1
-    };
+    let last_mask = span_of_last_word(pattern.len());
     if words == 1 {
         let mut v = last_mask;
         for &c in text {
@@ -412,15 +574,15 @@ fn bit_parallel_lcs<T: Symbol>(pattern: &[T], text: &[T]) -> usize {
         }
         previous = row;
         let m = &masks[row as usize * words..(row as usize + 1) * words];
-        let mut carry = false;
+        let mut carry = 0u64;
         let mut matched_bits = 0u64;
         for (word, &mask) in v.iter_mut().zip(m) {
             let old = *word;
             let matched = old & mask;
-            let (sum, c1) = old.overflowing_add(matched);
-            let (sum, c2) = sum.overflowing_add(u64::from(carry));
-            carry = c1 | c2;
-            *word = sum | (old & !mask);
+            // One add with carry in and out; `old - matched` is `old & !mask`.
+            let sum = u128::from(old) + u128::from(matched) + u128::from(carry);
+            carry = (sum >> 64) as u64;
+            *word = sum as u64 | (old - matched);
             matched_bits |= matched;
         }
         any_matched = matched_bits != 0;
@@ -429,23 +591,18 @@ fn bit_parallel_lcs<T: Symbol>(pattern: &[T], text: &[T]) -> usize {
             return pattern.len();
         }
     }
-    let unmatched: usize = v[..words - 1]
-        .iter()
-        .map(|w| w.count_ones() as usize)
-        .sum::<usize>()
-        + (v[words - 1] & last_mask).count_ones() as usize;
-    pattern.len() - unmatched
+    pattern.len() - unmatched(&v, last_mask)
 }
 
 fn all_matched(v: &[u64], last_mask: u64) -> bool {
-    let (last, rest) = v.split_last().map_or((0, v), |(l, r)| (*l, r));
-    last & last_mask == 0 && rest.iter().all(|&w| w == 0)
+    unmatched(v, last_mask) == 0
 }
 
 #[cfg(test)]
 mod tests {
     use super::{
-        lcs_len, myers_indel, purge_comments, ratio, squeeze, squeeze_ascii, text2world_sim,
+        Masks, banded_lcs, lcs_len, myers_indel, purge_comments, ratio, squeeze, squeeze_ascii,
+        text2world_sim,
     };
 
     /// The textbook quadratic LCS table.
@@ -569,6 +726,42 @@ mod tests {
     }
 
     #[test]
+    fn the_banded_lcs_is_the_lcs_when_the_band_holds_the_alignment() {
+        let mut rng = Rng(0x2718_2818_2845_9045);
+        let alphabet = ['(', ')', 'a', 'n', 'd', '?', 'x', ' ', 'é'];
+        for round in 0..600 {
+            let len = 1 + rng.below(if round % 5 == 0 { 400 } else { 150 }) as usize;
+            let a: Vec<char> = (0..len)
+                .map(|_| alphabet[rng.below(alphabet.len() as u64) as usize])
+                .collect();
+            let mut b = a.clone();
+            for _ in 0..rng.below(1 + len as u64 / 3) {
+                let at = rng.below(b.len() as u64 + 1) as usize;
+                if rng.below(2) == 0 && at < b.len() {
+                    b.remove(at);
+                } else {
+                    b.insert(at, alphabet[rng.below(alphabet.len() as u64) as usize]);
+                }
+            }
+            let (pattern, text) = if a.len() <= b.len() {
+                (&a, &b)
+            } else {
+                (&b, &a)
+            };
+            let lcs = lcs_table(pattern, text);
+            let indel = pattern.len() + text.len() - 2 * lcs;
+            for slack in [0, 1, 5, 31, 64, 65, 200] {
+                let banded = banded_lcs(&Masks::new(pattern), pattern.len(), text, slack);
+                assert!(banded <= lcs, "{pattern:?} {text:?} {slack}");
+                if indel <= text.len() - pattern.len() + 2 * slack {
+                    assert_eq!(banded, lcs, "{pattern:?} {text:?} {slack}");
+                }
+            }
+            assert_eq!(lcs_len(&a, &b), lcs);
+        }
+    }
+
+    #[test]
     fn lcs_matches_the_quadratic_table_on_runs_and_shared_ends() {
         let mut rng = Rng(0x2545_f491_4f6c_dd1d);
         let alphabet = ['(', ')', 'a', 'b', 'é', '?'];
@@ -661,7 +854,7 @@ mod tests {
             assert_eq!(squeeze(text.chars(), text.len()), expected, "{text:?}");
             if text.is_ascii() {
                 let expected: Vec<u8> = expected.iter().map(|&c| c as u8).collect();
-                assert_eq!(squeeze_ascii(text.as_bytes()), expected, "{text:?}");
+                assert_eq!(squeeze_ascii(&text), expected, "{text:?}");
             }
         }
     }

@@ -5,6 +5,9 @@
 //!
 //! - EXEC: tarski accepts `pred` as it is ([`crate::text2world::tarski::check`]).
 //! - SIM: [`sim::text2world_sim`].
+//!
+//! [`Prepared`] holds what `eval` reads from one domain, so that a gold read once scores many
+//! predictions ([`score_prepared`]); [`score`] prepares both.
 //! - F1_PRED: F1 of the sets `name_arity` of the two languages' predicates (`=` and `!=`
 //!   dropped, the arithmetic comparisons of `:action-costs`/`:numeric-fluents` kept); 0 when
 //!   either text, `.strip()`ped, fails tarski.
@@ -18,9 +21,8 @@
 use super::{Metrics, Side, sim};
 use crate::diagnostics::Diagnostic;
 use crate::text2world::python;
-use crate::text2world::strings::{DomainStrings, domain_strings};
+use crate::text2world::strings::{ActionStrings, DomainStrings, StrList, domain_strings};
 use crate::text2world::tarski::check;
-use foldhash::{HashMap, HashMapExt};
 use serde::Serialize;
 use std::fmt;
 
@@ -101,36 +103,97 @@ impl fmt::Display for PreprocessError {
 /// Scores `pred` (the domain text as passed to `eval`: already extracted from a response)
 /// against `gold` as the official Text2World scorer does.
 pub fn score(gold: &str, pred: &str) -> Text2WorldScore {
+    score_prepared(&Prepared::new(gold), pred)
+}
+
+/// A domain text as `eval` reads it, prepared once: tarski's view of the stripped text with
+/// the action lists `_preprocess`ed, and the code points SIM compares. A gold prepared once
+/// scores any number of predictions.
+#[derive(Clone, Debug)]
+pub struct Prepared {
+    /// What tarski reads from the stripped text, or why it rejects it (spans into the text as
+    /// given).
+    view: Result<View, Diagnostic>,
+    squeezed: sim::Squeezed,
+}
+
+#[derive(Clone, Debug)]
+struct View {
+    /// The `name_arity` keys of the predicates, sorted.
+    predicates: StrList,
+    /// The action names in the order they are defined (unique: tarski rejects duplicates).
+    names: Vec<String>,
+    /// The positions in `names`, in the order of the names, to look names up.
+    by_name: Vec<usize>,
+    /// Each action's three `_preprocess`ed lists (params, preconds, effect), in the order of
+    /// `names`, or the name of the first action `_preprocess` raises on.
+    lists: Result<Vec<[StrList; 3]>, String>,
+}
+
+impl View {
+    fn new(strings: DomainStrings) -> View {
+        let mut predicates = strings.predicates;
+        predicates.sort();
+        let mut actions = strings.actions;
+        let names: Vec<String> = actions
+            .iter_mut()
+            .map(|a| std::mem::take(&mut a.name))
+            .collect();
+        let mut by_name: Vec<usize> = (0..names.len()).collect();
+        by_name.sort_unstable_by(|&x, &y| names[x].cmp(&names[y]));
+        let lists = preprocess_actions(actions).map_err(|at| names[at].clone());
+        View {
+            predicates,
+            names,
+            by_name,
+            lists,
+        }
+    }
+
+    /// Where the action called `name` is.
+    fn position(&self, name: &str) -> Option<usize> {
+        self.by_name
+            .binary_search_by(|&i| self.names[i].as_str().cmp(name))
+            .ok()
+            .map(|found| self.by_name[found])
+    }
+}
+
+impl Prepared {
+    pub fn new(text: &str) -> Prepared {
+        Prepared {
+            view: stripped_domain_strings(text).map(View::new),
+            squeezed: sim::Squeezed::new(text),
+        }
+    }
+}
+
+/// [`score`] with the gold prepared.
+pub fn score_prepared(gold: &Prepared, pred: &str) -> Text2WorldScore {
     let mut out = Text2WorldScore::default();
-    let gold_view = stripped_domain_strings(gold);
-    let pred_view = stripped_domain_strings(pred);
-    out.exec_rejection = exec_rejection(pred, &pred_view);
-    let gold_view = gold_view.map_err(|rejection| out.gold_rejection = Some(rejection));
-    let pred_view = pred_view.map_err(|rejection| out.pred_rejection = Some(rejection));
-    let (gold_view, pred_view) = (gold_view.ok(), pred_view.ok());
-    // Action names are unique in a domain tarski accepts.
-    let gold_index: HashMap<&str, usize> = gold_view.as_ref().map_or_else(HashMap::new, index);
-    let pred_index: HashMap<&str, usize> = pred_view.as_ref().map_or_else(HashMap::new, index);
-    if let (Some(gold_view), Some(pred_view)) = (&gold_view, &pred_view) {
+    let pred_strings = stripped_domain_strings(pred);
+    out.exec_rejection = exec_rejection(pred, &pred_strings);
+    let pred = Prepared {
+        view: pred_strings.map(View::new),
+        squeezed: sim::Squeezed::new(pred),
+    };
+    out.gold_rejection = gold.view.as_ref().err().cloned();
+    out.pred_rejection = pred.view.as_ref().err().cloned();
+    let (gold_view, pred_view) = (gold.view.as_ref().ok(), pred.view.as_ref().ok());
+    if let (Some(gold_view), Some(pred_view)) = (gold_view, pred_view) {
         out.missing_gold_actions = gold_view
-            .actions
+            .names
             .iter()
-            .filter(|g| !pred_index.contains_key(g.name.as_str()))
-            .map(|g| g.name.clone())
+            .filter(|name| pred_view.position(name).is_none())
+            .cloned()
             .collect();
         out.extra_pred_actions = pred_view
-            .actions
+            .names
             .iter()
-            .filter(|p| !gold_index.contains_key(p.name.as_str()))
-            .map(|p| p.name.clone())
+            .filter(|name| gold_view.position(name).is_none())
+            .cloned()
             .collect();
     }
-    let f1_pred = match (&gold_view, &pred_view) {
-        (Some(gold_view), Some(pred_view)) => predicate_f1(gold_view, pred_view),
-        _ => 0.0,
-    };
-    drop((gold_index, pred_index));
-
     // `eval` computes the action metrics first; when they raise (a gold without actions), the
     // predicate metric is never computed and `eval` fails.
     let actions = match action_f1(gold_view, pred_view, &mut out.preprocess_error) {
@@ -140,13 +203,19 @@ pub fn score(gold: &str, pred: &str) -> Text2WorldScore {
             return out;
         }
     };
+    let f1_pred = match (gold_view, pred_view) {
+        (Some(gold_view), Some(pred_view)) => {
+            compute_f1_score(&pred_view.predicates, &gold_view.predicates)
+        }
+        _ => 0.0,
+    };
     out.raw = Metrics {
         exec: if out.exec_rejection.is_none() {
             1.0
         } else {
             0.0
         },
-        sim: sim::text2world_sim(gold, pred),
+        sim: sim::squeezed_ratio(&gold.squeezed, &pred.squeezed),
         f1_pred,
         f1_param: actions[0],
         f1_precond: actions[1],
@@ -161,15 +230,6 @@ pub fn score(gold: &str, pred: &str) -> Text2WorldScore {
         f1_eff: official(out.raw.f1_eff),
     };
     out
-}
-
-/// Where each action of a domain is, by name.
-fn index(view: &DomainStrings) -> HashMap<&str, usize> {
-    view.actions
-        .iter()
-        .enumerate()
-        .map(|(i, action)| (action.name.as_str(), i))
-        .collect()
 }
 
 /// Why tarski rejects `pred` as given (EXEC), from the F1 parse of `pred.strip()` when that
@@ -208,117 +268,97 @@ fn stripped_domain_strings(text: &str) -> Result<DomainStrings, Diagnostic> {
     domain_strings(python::strip(text)).map_err(|rejection| rejection.shifted(leading))
 }
 
-/// `predicate_f1`: F1 of the `name_arity` keys of the two languages' predicates.
-fn predicate_f1(gold: &DomainStrings, pred: &DomainStrings) -> f64 {
-    fn sorted(view: &DomainStrings) -> Vec<&str> {
-        let mut keys: Vec<&str> = view.predicates.iter().map(String::as_str).collect();
-        keys.sort_unstable();
-        keys
-    }
-    compute_f1_score(&sorted(pred), &sorted(gold))
-}
-
-/// One action as `action_f1` compares it: its three `_preprocess`ed lists.
-struct Preprocessed {
-    name: String,
-    lists: [Vec<String>; 3],
-}
-
 /// `action_f1`: the means over gold actions of the three F1 values, `[params, preconds,
 /// effect]`; `[0, 0, 0]` on any exception inside its `try`; an error when the gold has no
 /// action (`_mean([])` raises outside the `try`).
 fn action_f1(
-    gold: Option<DomainStrings>,
-    pred: Option<DomainStrings>,
+    gold: Option<&View>,
+    pred: Option<&View>,
     preprocess_error: &mut Option<PreprocessError>,
 ) -> Result<[f64; 3], EvalError> {
     let zero = Ok([0.0; 3]);
     let Some(gold) = gold else { return zero };
-    let gold = match preprocess_actions(gold) {
-        Ok(actions) => actions,
+    let gold_lists = match &gold.lists {
+        Ok(lists) => lists,
         Err(action) => {
             *preprocess_error = Some(PreprocessError {
                 side: Side::Gold,
-                action,
+                action: action.clone(),
             });
             return zero;
         }
     };
     let Some(pred) = pred else { return zero };
-    let pred = match preprocess_actions(pred) {
-        Ok(actions) => actions,
+    let pred_lists = match &pred.lists {
+        Ok(lists) => lists,
         Err(action) => {
             *preprocess_error = Some(PreprocessError {
                 side: Side::Pred,
-                action,
+                action: action.clone(),
             });
             return zero;
         }
     };
-    let pred_index: HashMap<&str, &Preprocessed> =
-        pred.iter().map(|p| (p.name.as_str(), p)).collect();
     let mut sums = [0.0f64; 3];
-    for gold_action in &gold {
-        let Some(pred_action) = pred_index.get(gold_action.name.as_str()) else {
+    for (name, gold_action) in gold.names.iter().zip(gold_lists) {
+        let Some(pred_action) = pred.position(name).map(|at| &pred_lists[at]) else {
             // KeyError: all three metrics of the domain become 0.
             return zero;
         };
-        for (sum, (p, g)) in sums
-            .iter_mut()
-            .zip(pred_action.lists.iter().zip(&gold_action.lists))
-        {
+        for (sum, (p, g)) in sums.iter_mut().zip(pred_action.iter().zip(gold_action)) {
             *sum += compute_f1_score(p, g);
         }
     }
-    if gold.is_empty() {
+    if gold_lists.is_empty() {
         return Err(EvalError::GoldWithoutActions);
     }
-    let count = gold.len() as f64;
+    let count = gold_lists.len() as f64;
     Ok(sums.map(|sum| sum / count))
 }
 
-/// The dictionary comprehension over a domain's actions; the name of the first action whose
-/// lists `_preprocess` cannot handle.
-fn preprocess_actions(view: DomainStrings) -> Result<Vec<Preprocessed>, String> {
-    view.actions
+/// The dictionary comprehension over a domain's actions: each action's three `_preprocess`ed
+/// lists; the position of the first action whose lists `_preprocess` cannot handle.
+fn preprocess_actions(actions: Vec<ActionStrings>) -> Result<Vec<[StrList; 3]>, usize> {
+    actions
         .into_iter()
-        .map(|action| {
+        .enumerate()
+        .map(|(at, action)| {
             let preconds = precondition_parts(&action.precondition);
             let (Some(params), Some(preconds), Some(effects)) = (
                 preprocess(action.params),
                 preprocess(preconds),
                 preprocess(action.effects),
             ) else {
-                return Err(action.name);
+                return Err(at);
             };
-            Ok(Preprocessed {
-                name: action.name,
-                lists: [params, preconds, effects],
-            })
+            Ok([params, preconds, effects])
         })
         .collect()
 }
 
 /// `[x.strip() for x in str(precondition)[1:-1].split('and')]`: the substring `and` cuts
 /// inside names too.
-fn precondition_parts(precondition: &str) -> Vec<String> {
-    python::slice_inner(precondition)
-        .split("and")
-        .map(|part| python::strip(part).to_string())
-        .collect()
+fn precondition_parts(precondition: &str) -> StrList {
+    let mut parts = StrList::with_capacity(8, precondition.len());
+    for part in python::slice_inner(precondition).split("and") {
+        parts.push(python::strip(part));
+    }
+    parts
 }
 
 /// `Evaluator._preprocess`: sort; put the disjuncts of each `(… or …)` element in order; sort
 /// again. `None` where Python raises `IndexError` (`l[i][0]` of an empty string).
-fn preprocess(mut list: Vec<String>) -> Option<Vec<String>> {
+fn preprocess(mut list: StrList) -> Option<StrList> {
     list.sort();
-    for element in &mut list {
+    for i in 0..list.len() {
+        let element = list.get(i);
         let first = element.chars().next()?;
         if first == '(' && element.contains(" or ") {
             let inner = python::strip(python::slice_inner(element));
             let mut parts: Vec<&str> = inner.split(" or ").map(python::strip).collect();
             parts.sort();
-            *element = format!("({})", parts.join(" or "));
+            let joined = format!("({})", parts.join(" or "));
+            list.replace_with(i, |out| out.push_str(&joined));
         }
     }
     list.sort();
@@ -327,33 +367,31 @@ fn preprocess(mut list: Vec<String>) -> Option<Vec<String>> {
 
 /// `Evaluator.compute_f1_score(prediction, reference)`, on the sets of the two lists, which
 /// come sorted (as `_preprocess` leaves them), so the sets are counted in one merge.
-fn compute_f1_score<T: AsRef<str>>(prediction: &[T], reference: &[T]) -> f64 {
-    debug_assert!(prediction.is_sorted_by(|a, b| a.as_ref() <= b.as_ref()));
-    debug_assert!(reference.is_sorted_by(|a, b| a.as_ref() <= b.as_ref()));
+fn compute_f1_score(prediction: &StrList, reference: &StrList) -> f64 {
     if prediction.is_empty() && reference.is_empty() {
         return 1.0;
     }
-    let distinct = |list: &[T]| -> usize {
-        list.iter()
-            .enumerate()
-            .filter(|(i, x)| *i == 0 || list[i - 1].as_ref() != x.as_ref())
+    let distinct = |list: &StrList| -> usize {
+        let mut previous = None;
+        list.bytes()
+            .filter(|&item| previous.replace(item) != Some(item))
             .count()
     };
-    let (mut p, mut g, mut true_positives) = (0, 0, 0);
-    while let (Some(x), Some(y)) = (prediction.get(p), reference.get(g)) {
-        match x.as_ref().cmp(y.as_ref()) {
-            std::cmp::Ordering::Less => p += 1,
-            std::cmp::Ordering::Greater => g += 1,
+    let (mut p, mut g) = (prediction.bytes().peekable(), reference.bytes().peekable());
+    let mut true_positives = 0;
+    while let (Some(&x), Some(&y)) = (p.peek(), g.peek()) {
+        match x.cmp(y) {
+            std::cmp::Ordering::Less => {
+                p.next();
+            }
+            std::cmp::Ordering::Greater => {
+                g.next();
+            }
             std::cmp::Ordering::Equal => {
                 true_positives += 1;
                 // Past every copy of the element on both sides.
-                let element = x.as_ref();
-                while prediction.get(p).is_some_and(|x| x.as_ref() == element) {
-                    p += 1;
-                }
-                while reference.get(g).is_some_and(|y| y.as_ref() == element) {
-                    g += 1;
-                }
+                while p.next_if_eq(&x).is_some() {}
+                while g.next_if_eq(&x).is_some() {}
             }
         }
     }
@@ -407,10 +445,14 @@ pub fn summary(per_domain_official: &[Metrics]) -> Metrics {
 
 #[cfg(test)]
 mod tests {
-    use super::{compute_f1_score, precondition_parts, preprocess, score};
+    use super::{StrList, compute_f1_score, precondition_parts, preprocess, score};
 
-    fn strings(items: &[&str]) -> Vec<String> {
-        items.iter().map(|s| s.to_string()).collect()
+    fn strings(items: &[&str]) -> StrList {
+        let mut list = StrList::default();
+        for item in items {
+            list.push(item);
+        }
+        list
     }
 
     #[test]
@@ -430,8 +472,8 @@ mod tests {
 
     #[test]
     fn f1_on_sets() {
-        assert_eq!(compute_f1_score::<String>(&[], &[]), 1.0);
-        assert_eq!(compute_f1_score(&strings(&["a"]), &[]), 0.0);
+        assert_eq!(compute_f1_score(&strings(&[]), &strings(&[])), 1.0);
+        assert_eq!(compute_f1_score(&strings(&["a"]), &strings(&[])), 0.0);
         assert_eq!(
             compute_f1_score(&strings(&["a", "b", "b"]), &strings(&["a", "c"])),
             0.5

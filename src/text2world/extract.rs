@@ -32,16 +32,28 @@ pub fn extract_response(text: &str) -> String {
 fn fenced_blocks<'a>(text: &'a str, opening: &str) -> Vec<&'a str> {
     let mut blocks = Vec::new();
     let mut from = 0;
-    while let Some(found) = text.get(from..).and_then(|rest| rest.find(opening)) {
-        let body_start = from + found + opening.len();
-        let Some(close) = text.get(body_start..).and_then(|rest| rest.find("```")) else {
+    while let Some(found) = find_fence(text, from, opening) {
+        let body_start = found + opening.len();
+        let Some(body_end) = find_fence(text, body_start, "```") else {
             break;
         };
-        let body_end = body_start + close;
         blocks.push(text.get(body_start..body_end).unwrap_or(""));
         from = body_end + 3;
     }
     blocks
+}
+
+/// Where `fence` (which starts with a backtick) first occurs in `text` at or after `from`:
+/// `str::find` of the string, but found by looking for backticks, which `str::find` of a
+/// character does a word of bytes at a time, then comparing there.
+fn find_fence(text: &str, mut from: usize, fence: &str) -> Option<usize> {
+    loop {
+        let at = from + text.get(from..)?.find('`')?;
+        if text[at..].starts_with(fence) {
+            return Some(at);
+        }
+        from = at + 1;
+    }
 }
 
 #[cfg(test)]

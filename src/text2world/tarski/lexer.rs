@@ -265,22 +265,46 @@ impl<'a> Lexer<'a> {
     }
 
     /// The next token; after the last one (`Eof` or `Error`), that token again.
+    #[cfg(test)]
     pub fn next_token(&mut self) -> Token {
+        let mut one = Vec::with_capacity(1);
+        self.lex_into(&mut one, 1);
+        one[0]
+    }
+
+    /// Lexes `count` more tokens onto `out`, or fewer when the stream ends: its last token
+    /// (`Eof` or `Error`) is then the last pushed. One call lexes many tokens, so that the
+    /// lexer's state stays in registers between them.
+    pub fn lex_into(&mut self, out: &mut Vec<Token>, count: usize) {
         if let Some(last) = self.last {
-            return last;
+            out.push(last);
+            return;
         }
+        out.reserve(count);
         let text = self.text;
-        while self.at < text.len() {
-            let at = self.at;
+        // The position is kept in a local, not in `self`, while the tokens are lexed.
+        let mut at = self.at;
+        let mut remaining = count;
+        while remaining > 0 {
+            if at >= text.len() {
+                let token = Token {
+                    kind: Kind::Eof,
+                    span: Span::new(text.len(), text.len()),
+                };
+                self.last = Some(token);
+                out.push(token);
+                break;
+            }
             match step(text, at) {
                 Step::Token(kind, len) => {
-                    self.at += len;
-                    return Token {
+                    out.push(Token {
                         kind,
                         span: Span::new(at, at + len),
-                    };
+                    });
+                    at += len;
+                    remaining -= 1;
                 }
-                Step::Hidden(len) => self.at += len,
+                Step::Hidden(len) => at += len,
                 Step::Error(len) => {
                     let end = clamp_to_char_boundary(text, at + len.max(1));
                     let token = Token {
@@ -288,16 +312,12 @@ impl<'a> Lexer<'a> {
                         span: Span::new(at, end),
                     };
                     self.last = Some(token);
-                    return token;
+                    out.push(token);
+                    break;
                 }
             }
         }
-        let token = Token {
-            kind: Kind::Eof,
-            span: Span::new(text.len(), text.len()),
-        };
-        self.last = Some(token);
-        token
+        self.at = at;
     }
 }
 
@@ -350,7 +370,15 @@ fn step(text: &str, at: usize) -> Step {
         // Nothing else starts with a letter.
         _ if first.is_ascii_alphabetic() => {
             let len = name_len(rest);
-            Step::Token(letter_word(rest, len).unwrap_or(Kind::Name), len)
+            // Most names are no fixed word: those whose first letter and length no fixed
+            // word has are not compared with any.
+            let lengths = WORD_LENGTHS[usize::from((first | 0x20).wrapping_sub(b'a') % 26)];
+            let kind = if len < 32 && lengths & (1 << len) != 0 {
+                letter_word(rest, len).unwrap_or(Kind::Name)
+            } else {
+                Kind::Name
+            };
+            Step::Token(kind, len)
         }
         b'?' if name_len(&rest[1..]) > 0 => Step::Token(Kind::Variable, 1 + name_len(&rest[1..])),
         // A fixed word that starts with `:` is `:` and name characters, so the longest that
@@ -363,9 +391,31 @@ fn step(text: &str, at: usize) -> Step {
             }
         }
         b';' if comment_len(rest) > 0 => Step::Hidden(comment_len(rest)),
+        // `-` is a number's sign only before a digit; nothing else starts with it.
+        b'-' if !rest.get(1).is_some_and(u8::is_ascii_digit) => Step::Token(Kind::Minus, 1),
         _ => step_by_rules(rest),
     }
 }
+
+/// For each letter (`a` to `z`, either case), a bit for each length below 32 of the fixed
+/// words (the literals and the keywords before `NAME`) that start with it in either case: a
+/// name of another first letter or length is no fixed word.
+const WORD_LENGTHS: [u32; 26] = {
+    let mut table = [0u32; 26];
+    let mut i = 0;
+    while i < LITERALS.len() + KEYWORDS_BEFORE_NAME.len() {
+        let word = if i < LITERALS.len() {
+            LITERALS[i].0.as_bytes()
+        } else {
+            KEYWORDS_BEFORE_NAME[i - LITERALS.len()].0.as_bytes()
+        };
+        if word[0].is_ascii_alphabetic() && word.len() < 32 {
+            table[((word[0] | 0x20) - b'a') as usize] |= 1 << word.len();
+        }
+        i += 1;
+    }
+    table
+};
 
 /// `word` (at most 16 bytes) as one number, its first byte lowest, so that fixed words compare
 /// as numbers.

@@ -5,7 +5,7 @@
 use super::lexer::{Kind, Lexer, Token};
 use super::syntax::{
     Action, Atom, AtomicEffect, Domain, Effect, Formula, FunctionDef, Ident, PredicateDef, Term,
-    TypeName, TypedNames, VarDecl,
+    Terms, TypeName, TypedNames, VarDecl,
 };
 use super::{Rejection, shown};
 use crate::ast::Span;
@@ -21,6 +21,11 @@ pub struct Parser<'a> {
     tokens: Vec<Token>,
     at: usize,
     depth: usize,
+    /// The argument lists read so far, the domain's [`Domain::terms`].
+    terms: Vec<Term<'a>>,
+    /// The arguments of the lists being read, innermost last: a list moves into `terms` when
+    /// it closes.
+    scratch: Vec<Term<'a>>,
 }
 
 type Parsed<T> = Result<T, Rejection>;
@@ -30,9 +35,24 @@ impl<'a> Parser<'a> {
         Parser {
             text,
             lexer: Lexer::new(text),
-            tokens: Vec::new(),
+            // About one token for every five or six bytes of a domain, lexed as the parser asks.
+            tokens: Vec::with_capacity(text.len().min(1 << 20) / 4),
             at: 0,
             depth: 0,
+            // About one argument for every dozen bytes.
+            terms: Vec::with_capacity(text.len().min(1 << 20) / 12),
+            scratch: Vec::with_capacity(16),
+        }
+    }
+
+    /// Moves the arguments read since `base` (the length `scratch` had when the list opened)
+    /// into `terms`; where they are.
+    fn store_terms(&mut self, base: usize) -> Terms {
+        let start = self.terms.len();
+        self.terms.extend(self.scratch.drain(base..));
+        Terms {
+            start,
+            len: self.terms.len() - start,
         }
     }
 
@@ -51,17 +71,19 @@ impl<'a> Parser<'a> {
     fn peek_further(&mut self, k: usize) -> Token {
         const AHEAD: usize = 32;
         let wanted = self.at + k;
-        while self.tokens.len() <= wanted + AHEAD {
-            if let Some(last) = self.tokens.last()
-                && matches!(last.kind, Kind::Eof | Kind::Error)
-            {
-                break;
-            }
-            let token = self.lexer.next_token();
-            self.tokens.push(token);
+        let ended = self
+            .tokens
+            .last()
+            .is_some_and(|last| matches!(last.kind, Kind::Eof | Kind::Error));
+        if !ended && self.tokens.len() <= wanted {
+            let count = wanted + AHEAD + 1 - self.tokens.len();
+            self.lexer.lex_into(&mut self.tokens, count);
         }
-        let last = self.tokens.len() - 1;
-        self.tokens[wanted.min(last)]
+        let last = self.tokens.len().saturating_sub(1);
+        self.tokens.get(wanted.min(last)).copied().unwrap_or(Token {
+            kind: Kind::Eof,
+            span: Span::new(self.text.len(), self.text.len()),
+        })
     }
 
     fn kind(&mut self, k: usize) -> Kind {
@@ -222,6 +244,7 @@ impl<'a> Parser<'a> {
                     let head = self.peek(1);
                     let keyword = self.ident(head, false);
                     domain.unsupported = Some(keyword);
+                    domain.terms = std::mem::take(&mut self.terms);
                     // tarski rejects these whatever follows, so the parse may stop here.
                     return Ok(domain);
                 }
@@ -233,6 +256,7 @@ impl<'a> Parser<'a> {
         if next.kind == Kind::Error {
             return Err(lex_error(self.text, next));
         }
+        domain.terms = std::mem::take(&mut self.terms);
         Ok(domain)
     }
 
@@ -353,30 +377,30 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// `possibly_typed_variable_list`.
+    /// `possibly_typed_variable_list`. A group's variables go straight into the list, typed
+    /// `object` until a `- type` after them says otherwise.
     fn variables(&mut self) -> Parsed<Vec<VarDecl<'a>>> {
         let mut vars = Vec::new();
         loop {
-            let mut group = Vec::new();
+            let group = vars.len();
             while self.kind(0) == Kind::Variable {
                 let token = self.advance();
-                group.push(self.ident(token, true));
-            }
-            if self.kind(0) == Kind::Minus && !group.is_empty() {
-                self.advance();
-                let sort = self.primitive_type()?;
-                vars.extend(group.into_iter().map(|name| VarDecl {
-                    name,
-                    sort: sort.clone(),
-                }));
-            } else {
-                vars.extend(group.into_iter().map(|name| VarDecl {
+                let name = self.ident(token, true);
+                vars.push(VarDecl {
                     sort: Ident {
                         text: Cow::Borrowed("object"),
                         span: name.span,
                     },
                     name,
-                }));
+                });
+            }
+            if self.kind(0) == Kind::Minus && vars.len() > group {
+                self.advance();
+                let sort = self.primitive_type()?;
+                for var in &mut vars[group..] {
+                    var.sort = sort.clone();
+                }
+            } else {
                 return Ok(vars);
             }
         }
@@ -547,7 +571,11 @@ impl<'a> Parser<'a> {
                 let lhs = self.term()?;
                 let rhs = self.term()?;
                 self.close("`)` closing the comparison")?;
-                Formula::Comparison { op, lhs, rhs }
+                Formula::Comparison {
+                    op,
+                    lhs: Box::new(lhs),
+                    rhs: Box::new(rhs),
+                }
             }
             Kind::Name => Formula::Atom(self.atom_after_paren(start)?),
             _ => return Err(self.unexpected("a predicate name or a connective")),
@@ -559,10 +587,12 @@ impl<'a> Parser<'a> {
     fn atom_after_paren(&mut self, start: Token) -> Parsed<Atom<'a>> {
         let name = self.require(Kind::Name, "a predicate name")?;
         let predicate = self.ident(name, true);
-        let mut args = Vec::new();
+        let base = self.scratch.len();
         while self.term_next() {
-            args.push(self.term()?);
+            let term = self.term()?;
+            self.scratch.push(term);
         }
+        let args = self.store_terms(base);
         let end = self.close("a term or `)`")?;
         Ok(Atom {
             predicate,
@@ -616,10 +646,12 @@ impl<'a> Parser<'a> {
             Kind::Name | Kind::ExtName => {
                 self.advance();
                 let name = self.ident(head, true);
-                let mut args = Vec::new();
+                let base = self.scratch.len();
                 while self.term_next() {
-                    args.push(self.term()?);
+                    let term = self.term()?;
+                    self.scratch.push(term);
                 }
+                let args = self.store_terms(base);
                 let end = self.close("a term or `)`")?;
                 Ok(Term::Function {
                     name,
@@ -742,12 +774,16 @@ impl<'a> Parser<'a> {
                 let end = self.close("`)` closing the assignment")?;
                 let span = self.span_from(start, end);
                 if head.kind == Kind::Assign {
-                    Ok(AtomicEffect::Assign { lhs, rhs, span })
+                    Ok(AtomicEffect::Assign {
+                        lhs: Box::new(lhs),
+                        rhs: Box::new(rhs),
+                        span,
+                    })
                 } else {
                     Ok(AtomicEffect::Update {
                         op: self.ident(head, true),
-                        lhs,
-                        rhs,
+                        lhs: Box::new(lhs),
+                        rhs: Box::new(rhs),
                         span,
                     })
                 }

@@ -2,8 +2,8 @@
 //! symbols, variables, arities and argument sorts, then actions and their cost effects.
 
 use super::syntax::{
-    Action, Atom, AtomicEffect, Domain, Effect, Formula, FunctionDef, Ident, Term, TypeName,
-    TypedNames, VarDecl,
+    Action, Atom, AtomicEffect, Domain, Effect, Formula, FunctionDef, Ident, Term, Terms, TypeName,
+    TypedNames, VarDecl, terms_of,
 };
 use super::{Rejection, shown};
 use crate::ast::Span;
@@ -71,15 +71,25 @@ struct EffectValue<'d> {
 }
 
 impl<'d> Language<'d> {
-    fn new() -> Language<'d> {
+    /// The language with what tarski always loads, its tables sized for `domain`.
+    fn new(domain: &Domain<'_>) -> Language<'d> {
+        let count = |names: &Option<TypedNames>| {
+            names.as_ref().map_or(0, |names| {
+                names.untyped.len() + names.groups.iter().map(|(g, _)| g.len()).sum::<usize>()
+            })
+        };
+        let (types, constants) = (count(&domain.types), count(&domain.constants));
+        let (predicates, functions) = (domain.predicates.len(), domain.functions.len());
+        // `object`, the arithmetic theory and `number`.
+        let sorts = types + 5;
         let mut language = Language {
-            sorts: Vec::new(),
-            sort_index: HashMap::new(),
-            global: HashSet::new(),
-            predicates: HashMap::new(),
-            functions: HashMap::new(),
+            sorts: Vec::with_capacity(sorts),
+            sort_index: HashMap::with_capacity(sorts),
+            global: HashSet::with_capacity(sorts + constants + predicates + functions + 12),
+            predicates: HashMap::with_capacity(predicates),
+            functions: HashMap::with_capacity(functions),
             signatures: Vec::new(),
-            constants: HashMap::new(),
+            constants: HashMap::with_capacity(constants),
             real: None,
             integer: None,
         };
@@ -188,11 +198,12 @@ impl<'d> Language<'d> {
 /// Runs tarski's visitor over `domain` and returns its first error.
 pub fn check(domain: &Domain<'_>) -> Checked<()> {
     let mut checker = Checker {
-        language: Language::new(),
+        language: Language::new(domain),
         scopes: Vec::new(),
         depth: 0,
-        actions: HashSet::new(),
+        actions: HashSet::with_capacity(domain.actions.len()),
         values: Vec::new(),
+        terms: &domain.terms,
     };
     checker.domain(domain)
 }
@@ -206,6 +217,8 @@ struct Checker<'d> {
     actions: HashSet<&'d str>,
     /// The values of the arguments being checked, a stack shared by nested terms.
     values: Vec<TermValue<'d>>,
+    /// The domain's argument lists ([`Domain::terms`]).
+    terms: &'d [Term<'d>],
 }
 
 impl<'d> Checker<'d> {
@@ -632,20 +645,26 @@ impl<'d> Checker<'d> {
             )
             .help("declare it in `:predicates`"));
         };
-        let start = self.arguments(&atom.args)?;
-        if signature.len != atom.args.len() {
+        let args = self.terms_of(atom.args);
+        let start = self.arguments(args)?;
+        if signature.len != args.len() {
             return Err(Rejection::new(
                 format!(
                     "predicate `{}` takes {} argument{}, {} given",
                     shown(&atom.predicate.text),
                     signature.len,
                     if signature.len == 1 { "" } else { "s" },
-                    atom.args.len()
+                    args.len()
                 ),
                 atom.span,
             ));
         }
-        self.expect_sorts(start, &atom.args, signature)
+        self.expect_sorts(start, args, signature)
+    }
+
+    /// The terms of an argument list.
+    fn terms_of(&self, at: Terms) -> &'d [Term<'d>] {
+        terms_of(self.terms, at)
     }
 
     /// Evaluates `args` in order onto the stack of values; where their values start.
@@ -756,6 +775,7 @@ impl<'d> Checker<'d> {
                     )
                     .help("declare it in `:functions`"));
                 };
+                let args = self.terms_of(*args);
                 let start = self.arguments(args)?;
                 if signature.len != args.len() {
                     return Err(Rejection::new(

@@ -46,6 +46,14 @@ pub struct FunctionDef<'a> {
     pub sort: Option<Ident<'a>>,
 }
 
+/// Where a list of terms (an atom's or a function term's arguments) is in [`Domain::terms`]:
+/// the tree keeps every such list in one vector instead of a vector each.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Terms {
+    pub start: usize,
+    pub len: usize,
+}
+
 #[derive(Clone, Debug)]
 pub enum Term<'a> {
     Constant(Ident<'a>),
@@ -54,7 +62,7 @@ pub enum Term<'a> {
     TimeStep(Span),
     Function {
         name: Ident<'a>,
-        args: Vec<Term<'a>>,
+        args: Terms,
         span: Span,
     },
     Arithmetic {
@@ -84,7 +92,7 @@ impl Term<'_> {
 #[derive(Clone, Debug)]
 pub struct Atom<'a> {
     pub predicate: Ident<'a>,
-    pub args: Vec<Term<'a>>,
+    pub args: Terms,
     pub span: Span,
 }
 
@@ -97,10 +105,12 @@ pub enum Formula<'a> {
     Imply(Box<Formula<'a>>, Box<Formula<'a>>, Span),
     Exists(Vec<VarDecl<'a>>, Box<Formula<'a>>, Span),
     Forall(Vec<VarDecl<'a>>, Box<Formula<'a>>, Span),
+    /// The terms are boxed, as in the effects below, so that a formula is the size of an atom
+    /// rather than of two terms: formulas are moved as they are built.
     Comparison {
         op: Ident<'a>,
-        lhs: Term<'a>,
-        rhs: Term<'a>,
+        lhs: Box<Term<'a>>,
+        rhs: Box<Term<'a>>,
     },
 }
 
@@ -111,15 +121,15 @@ pub enum AtomicEffect<'a> {
     Delete(Atom<'a>),
     /// `(assign f t)`.
     Assign {
-        lhs: Term<'a>,
-        rhs: Term<'a>,
+        lhs: Box<Term<'a>>,
+        rhs: Box<Term<'a>>,
         span: Span,
     },
     /// `(increase f t)` and the other `assignOp`s.
     Update {
         op: Ident<'a>,
-        lhs: Term<'a>,
-        rhs: Term<'a>,
+        lhs: Box<Term<'a>>,
+        rhs: Box<Term<'a>>,
         span: Span,
     },
 }
@@ -161,4 +171,11 @@ pub struct Domain<'a> {
     /// The keyword of a `:derived`, `:event` or `:constraint` definition after the actions:
     /// tarski rejects it, so the parse stops there.
     pub unsupported: Option<Ident<'a>>,
+    /// The argument lists of every atom and function term ([`Terms`]), one after the other.
+    pub terms: Vec<Term<'a>>,
+}
+
+/// The terms of the list `at` in `terms` (a domain's [`Domain::terms`]).
+pub fn terms_of<'t, 'a>(terms: &'t [Term<'a>], at: Terms) -> &'t [Term<'a>] {
+    terms.get(at.start..at.start + at.len).unwrap_or(&[])
 }
