@@ -218,6 +218,7 @@ def check(
     domain: Text,
     problem: Optional[Text] = None,
     profile: Literal["default", "pddl", "tarski"] = "default",
+    extract: bool = False,
 ) -> Report:
     """Check a domain, or a problem against its domain."""
 

@@ -38,6 +38,13 @@ fn in_file(diagnostics: Vec<Diagnostic>, id: FileId) -> Vec<Diagnostic> {
     diagnostics.into_iter().map(|d| d.in_file(id)).collect()
 }
 
+/// Replaces a decoded chat answer by the PDDL extracted from it, as Text2World extracts it.
+fn extracted(input: &mut Source) {
+    if input.undecodable.is_none() {
+        input.file.text = pddlc::text2world::extract_response(&input.file.text);
+    }
+}
+
 /// Checks one input on its own: a domain fully, a problem for its syntax only (with a note).
 fn check_one(input: &Source) -> (Vec<Diagnostic>, Option<String>) {
     let Some(text) = input.text() else {
@@ -102,14 +109,18 @@ fn check_pair(domain: &Source, problem: &Source) -> (Vec<Diagnostic>, Option<Str
 ///
 /// `domain` and `problem` are PDDL text (`str`, or `bytes` read as UTF-8) or paths
 /// (`os.PathLike`). With `profile="tarski"`, the domain is accepted or rejected exactly as
-/// tarski 0.8.2 does (Text2World's EXEC); that profile checks domains only.
+/// tarski 0.8.2 does (Text2World's EXEC); that profile checks domains only. With
+/// `extract=True` each input is an LLM's answer: the PDDL in its longest ```` ```pddl ```` block
+/// (else any fenced block, else the whole text) is checked, as `pddlc check --extract` does, and
+/// the diagnostics point into that extracted text.
 #[pyfunction]
-#[pyo3(signature = (domain, problem = None, profile = "default"))]
+#[pyo3(signature = (domain, problem = None, profile = "default", extract = false))]
 pub fn check(
     py: Python<'_>,
     domain: &Bound<'_, PyAny>,
     problem: Option<&Bound<'_, PyAny>>,
     profile: &str,
+    extract: bool,
 ) -> PyResult<Report> {
     crate::guarded(|| {
         let profile = self::profile(profile)?;
@@ -118,8 +129,14 @@ pub fn check(
                 "the tarski profile checks domains only: call check(domain, profile=\"tarski\")",
             ));
         }
-        let domain = source(domain, "domain")?;
-        let problem = problem.map(|p| source(p, "problem")).transpose()?;
+        let mut domain = source(domain, "domain")?;
+        let mut problem = problem.map(|p| source(p, "problem")).transpose()?;
+        if extract {
+            py.detach(|| {
+                extracted(&mut domain);
+                problem.as_mut().map(extracted);
+            });
+        }
         let (diagnostics, note) = py.detach(|| match (profile, &problem) {
             (Profile::Tarski, _) => match domain.text() {
                 Some(text) => (pddlc::text2world::tarski::check(text), None),
