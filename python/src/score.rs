@@ -68,12 +68,14 @@ impl Scored {
 /// A pair ready for a worker: the two texts and whether the prediction is a chat answer; or
 /// why it cannot be scored.
 enum Job {
-    Pair {
-        gold: Source,
-        pred: Source,
-        response: bool,
-    },
+    Pair(Box<Pair>),
     Failed(String, Vec<&'static str>),
+}
+
+struct Pair {
+    gold: Source,
+    pred: Source,
+    response: bool,
 }
 
 fn job(gold: Source, pred: Source, response: bool) -> Job {
@@ -82,21 +84,17 @@ fn job(gold: Source, pred: Source, response: bool) -> Job {
             return Job::Failed(format!("{side}: {}", d.message), vec![d.code.as_str()]);
         }
     }
-    Job::Pair {
+    Job::Pair(Box::new(Pair {
         gold,
         pred,
         response,
-    }
+    }))
 }
 
 fn run(job: &Job, mode: Mode) -> Scored {
     let (gold, pred, response) = match job {
         Job::Failed(error, codes) => return Scored::failed(error.clone(), codes.clone()),
-        Job::Pair {
-            gold,
-            pred,
-            response,
-        } => (&gold.file.text, &pred.file, *response),
+        Job::Pair(pair) => (&pair.gold.file.text, &pair.pred.file, pair.response),
     };
     // The library does not panic; a panic here still fails this pair only.
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
