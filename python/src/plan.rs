@@ -22,7 +22,6 @@ pub struct PlanReport {
     report: Option<plan::Report>,
     sources: Vec<SourceFile>,
     diagnostics: Vec<diag::Diagnostic>,
-    row: Value,
 }
 
 impl PlanReport {
@@ -31,11 +30,24 @@ impl PlanReport {
         sources: Vec<SourceFile>,
         diagnostics: Vec<diag::Diagnostic>,
     ) -> PlanReport {
-        let view = Sources::new(&sources);
-        let located = render::json_diagnostics(&diagnostics, &view);
-        let plan_name = sources.get(2).map(|s| s.name.clone());
+        PlanReport {
+            report,
+            sources,
+            diagnostics,
+        }
+    }
+
+    /// The diagnostics located, as in the CLI's JSON. Made when asked for: a damaged plan can
+    /// have a diagnostic per line.
+    fn located(&self) -> Value {
+        render::json_diagnostics(&self.diagnostics, &Sources::new(&self.sources))
+    }
+
+    /// The row of `pddlc validate --format json`.
+    fn row(&self) -> Value {
+        let plan_name = self.sources.get(2).map(|s| s.name.clone());
         let mut row = json!({ "version": render::JSON_VERSION, "plan": plan_name });
-        let fields = match &report {
+        let fields = match &self.report {
             Some(report) => serde_json::to_value(report).unwrap_or_default(),
             None => json!({
                 "valid": null, "steps": null, "failed_step": null, "unsatisfied": [],
@@ -44,14 +56,9 @@ impl PlanReport {
         };
         if let (Some(out), Value::Object(fields)) = (row.as_object_mut(), fields) {
             out.extend(fields);
-            out.insert("diagnostics".into(), located);
+            out.insert("diagnostics".into(), self.located());
         }
-        PlanReport {
-            report,
-            sources,
-            diagnostics,
-            row,
-        }
+        row
     }
 }
 
@@ -107,13 +114,17 @@ impl PlanReport {
     /// Every failure as a dict: `step`, `kind`, `code`, `atoms`, `message`.
     #[getter]
     fn failures<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        to_py(py, &self.row["failures"])
+        let failures = match &self.report {
+            Some(report) => serde_json::to_value(&report.failures).unwrap_or_default(),
+            None => Value::Array(Vec::new()),
+        };
+        to_py(py, &failures)
     }
 
     /// The failures' diagnostics, or the task's errors when nothing was validated.
     #[getter]
     fn diagnostics(&self) -> Vec<Diagnostic> {
-        Diagnostic::list(&self.row["diagnostics"])
+        Diagnostic::list(&self.located())
     }
 
     /// The diagnostics as a `Report` (domain, problem and plan are its inputs).
@@ -130,7 +141,7 @@ impl PlanReport {
 
     /// The plan's row of `pddlc validate --format json` (with `version`).
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        to_py(py, &self.row)
+        to_py(py, &self.row())
     }
 
     fn __repr__(&self) -> String {
