@@ -69,6 +69,7 @@ impl KitchenRun {
         Diagnostic::list(&self.row["diagnostics"])
     }
 
+    /// The diagnostics as a `Report` on the plan text.
     #[getter]
     fn report(&self) -> Report {
         Report::new(vec![self.plan.clone()], self.diagnostics.clone(), None)

@@ -180,21 +180,25 @@ impl Scores {
         self.metrics.map(|m| m.sim)
     }
 
+    /// F1_PRED: the F1 score of the declared predicates, in percent.
     #[getter]
     fn f1_pred(&self) -> Option<f64> {
         self.metrics.map(|m| m.f1_pred)
     }
 
+    /// F1_PARAM: the F1 score of the actions' parameters, averaged over the gold actions, in percent.
     #[getter]
     fn f1_param(&self) -> Option<f64> {
         self.metrics.map(|m| m.f1_param)
     }
 
+    /// F1_PRECOND: the F1 score of the actions' preconditions, averaged over the gold actions, in percent.
     #[getter]
     fn f1_precond(&self) -> Option<f64> {
         self.metrics.map(|m| m.f1_precond)
     }
 
+    /// F1_EFF: the F1 score of the actions' effects, averaged over the gold actions, in percent.
     #[getter]
     fn f1_eff(&self) -> Option<f64> {
         self.metrics.map(|m| m.f1_eff)
