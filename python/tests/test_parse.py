@@ -63,6 +63,25 @@ def test_deep_nesting_serialises():
     assert node == {"type": "atom", "predicate": {"text": "p"}, "args": []}
 
 
+def test_a_tree_nested_past_the_recursion_limit_still_converts():
+    # `to_dict` reads the tree's JSON with `json.loads`, which stops at the recursion limit (on
+    # CPython 3.11 and earlier, where the limit also bounds C code); the binding then builds the
+    # dicts itself.
+    import inspect
+    import sys
+
+    goal = "(and " * 250 + "(p)" + ")" * 250
+    problem = pddlc.parse(f"(define (problem q) (:domain d) (:goal {goal}))")
+    expected = problem.to_dict()
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(len(inspect.stack()) + 50)
+    try:
+        converted = problem.to_dict()
+    finally:
+        sys.setrecursionlimit(limit)
+    assert converted == expected
+
+
 @pytest.mark.parametrize("path", fixture_files("parse"))
 def test_parse_fixtures_report_their_code(path):
     result = pddlc.parse(path)
