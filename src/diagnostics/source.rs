@@ -37,6 +37,13 @@ impl LineIndex {
         LineIndex { line_starts }
     }
 
+    /// The 1-based line of byte `offset` (past the end: the last line). Unlike [`LineIndex::line_col`]
+    /// it does not count the characters before the offset, so asking it for many offsets on one
+    /// long line stays cheap.
+    pub fn line(&self, offset: usize) -> usize {
+        self.line_starts.partition_point(|&start| start <= offset)
+    }
+
     /// The line and column of byte `offset` in `text` (the text this index was built from).
     /// Offsets past the end, or inside a multi-byte character, are clamped to a valid position.
     pub fn line_col(&self, text: &str, offset: usize) -> LineCol {
@@ -85,6 +92,8 @@ mod tests {
         assert_eq!(index.line_col(text, 6), LineCol { line: 2, column: 2 });
         assert_eq!(index.line_col(text, 8), LineCol { line: 3, column: 1 });
         assert_eq!(index.line_col(text, 9), LineCol { line: 4, column: 1 });
+        assert_eq!(index.line(6), 2);
+        assert_eq!(index.line(100), 4);
         // Past the end and inside a character are clamped.
         assert_eq!(index.line_col(text, 100), LineCol { line: 4, column: 2 });
         assert_eq!(index.line_col(text, 5), LineCol { line: 2, column: 1 });

@@ -174,7 +174,7 @@ pub fn parse(text: &str) -> (Vec<Step>, Vec<Diagnostic>) {
                     time: pending_time.take().map(|(t, _)| t),
                     duration,
                     span: open.to(close),
-                    line: index.line_col(text, open.start).line,
+                    line: index.line(open.start),
                 });
             }
             Token::Close => {

@@ -1,0 +1,56 @@
+"""pddlc for Python: PDDL parsing, checking, scoring, plan validation and the kitchen world,
+in-process, from the Rust library behind the `pddlc` command.
+
+Every function takes PDDL as text (``str``, or ``bytes`` read as UTF-8) or, as a convenience,
+a path (``os.PathLike``). Bad input gives a :class:`Report` with diagnostics; misuse (a wrong
+type, an unknown mode) raises ``TypeError`` or ``ValueError``. docs/python.md is the guide.
+
+>>> import pddlc
+>>> report = pddlc.check(open("domains/blocksworld/domain.pddl").read())
+>>> report.ok
+True
+"""
+
+from . import kitchen
+from ._pddlc import (
+    JSON_VERSION,
+    Diagnostic,
+    Domain,
+    InternalError,
+    KitchenRun,
+    Label,
+    PlanReport,
+    Problem,
+    Report,
+    Scores,
+    __version__,
+    applicable,
+    check,
+    format,
+    parse,
+    score,
+    score_many,
+    validate,
+)
+
+__all__ = [
+    "JSON_VERSION",
+    "Diagnostic",
+    "Domain",
+    "InternalError",
+    "KitchenRun",
+    "Label",
+    "PlanReport",
+    "Problem",
+    "Report",
+    "Scores",
+    "__version__",
+    "applicable",
+    "check",
+    "format",
+    "kitchen",
+    "parse",
+    "score",
+    "score_many",
+    "validate",
+]

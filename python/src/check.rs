@@ -1,0 +1,152 @@
+//! `check`: a domain, or a problem against its domain, as `pddlc check` checks them.
+
+use crate::input::{Source, source};
+use crate::report::Report;
+use pddlc::ast::PddlFile;
+use pddlc::check::{self as checker, Files};
+use pddlc::diagnostics::{Diagnostic, FileId};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+#[derive(Clone, Copy, PartialEq)]
+enum Profile {
+    Pddl,
+    Tarski,
+}
+
+fn profile(name: &str) -> PyResult<Profile> {
+    match name {
+        "default" | "pddl" => Ok(Profile::Pddl),
+        "tarski" => Ok(Profile::Tarski),
+        other => Err(PyValueError::new_err(format!(
+            "unknown profile {other:?}: use \"default\" (what PDDL requires) or \"tarski\" \
+             (exactly tarski 0.8.2's verdict, Text2World's EXEC)"
+        ))),
+    }
+}
+
+/// The diagnostic of an input that could not be decoded, in file `id`.
+fn undecodable(input: &Source, id: FileId) -> Vec<Diagnostic> {
+    input
+        .undecodable
+        .iter()
+        .map(|d| d.clone().in_file(id))
+        .collect()
+}
+
+fn in_file(diagnostics: Vec<Diagnostic>, id: FileId) -> Vec<Diagnostic> {
+    diagnostics.into_iter().map(|d| d.in_file(id)).collect()
+}
+
+/// Replaces a decoded chat answer by the PDDL extracted from it, as Text2World extracts it.
+fn extracted(input: &mut Source) {
+    if input.undecodable.is_none() {
+        input.file.text = pddlc::text2world::extract_response(&input.file.text);
+    }
+}
+
+/// Checks one input on its own: a domain fully, a problem for its syntax only (with a note).
+fn check_one(input: &Source) -> (Vec<Diagnostic>, Option<String>) {
+    let Some(text) = input.text() else {
+        return (undecodable(input, FileId(0)), None);
+    };
+    let parsed = pddlc::parse::file(text);
+    let mut diagnostics = parsed.diagnostics;
+    let mut note = None;
+    match &parsed.value {
+        Some(PddlFile::Domain(domain)) => diagnostics.extend(checker::domain(domain, FileId(0))),
+        Some(PddlFile::Problem(_)) => {
+            note = Some("a problem without its domain: only its syntax was checked".to_string())
+        }
+        None => {}
+    }
+    (diagnostics, note)
+}
+
+/// Checks a domain (file 0) and a problem (file 1) against it.
+fn check_pair(domain: &Source, problem: &Source) -> (Vec<Diagnostic>, Option<String>) {
+    let mut diagnostics = Vec::new();
+    let parsed_domain = match domain.text() {
+        Some(text) => {
+            let parsed = pddlc::parse::domain(text);
+            diagnostics.extend(parsed.diagnostics);
+            parsed.value
+        }
+        None => {
+            diagnostics.extend(undecodable(domain, FileId(0)));
+            None
+        }
+    };
+    let parsed_problem = match problem.text() {
+        Some(text) => {
+            let parsed = pddlc::parse::problem(text);
+            diagnostics.extend(in_file(parsed.diagnostics, FileId(1)));
+            parsed.value
+        }
+        None => {
+            diagnostics.extend(undecodable(problem, FileId(1)));
+            None
+        }
+    };
+    let mut note = None;
+    if let Some(domain) = &parsed_domain {
+        diagnostics.extend(checker::domain(domain, FileId(0)));
+        if let Some(problem) = &parsed_problem {
+            let files = Files {
+                domain: FileId(0),
+                problem: FileId(1),
+            };
+            diagnostics.extend(checker::problem(domain, problem, files));
+        }
+    } else if parsed_problem.is_some() {
+        note =
+            Some("the domain could not be parsed, so only the problem's syntax was checked".into());
+    }
+    (diagnostics, note)
+}
+
+/// Checks a domain, or a problem against its domain, and reports every problem found.
+///
+/// `domain` and `problem` are PDDL text (`str`, or `bytes` read as UTF-8) or paths
+/// (`os.PathLike`). With `profile="tarski"`, the domain is accepted or rejected exactly as
+/// tarski 0.8.2 does (Text2World's EXEC); that profile checks domains only. With
+/// `extract=True` each input is an LLM's answer: the PDDL in its longest ```` ```pddl ```` block
+/// (else any fenced block, else the whole text) is checked, as `pddlc check --extract` does, and
+/// the diagnostics point into that extracted text.
+#[pyfunction]
+#[pyo3(signature = (domain, problem = None, profile = "default", extract = false))]
+pub fn check(
+    py: Python<'_>,
+    domain: &Bound<'_, PyAny>,
+    problem: Option<&Bound<'_, PyAny>>,
+    profile: &str,
+    extract: bool,
+) -> PyResult<Report> {
+    crate::guarded(|| {
+        let profile = self::profile(profile)?;
+        if profile == Profile::Tarski && problem.is_some() {
+            return Err(PyValueError::new_err(
+                "the tarski profile checks domains only: call check(domain, profile=\"tarski\")",
+            ));
+        }
+        let mut domain = source(domain, "domain")?;
+        let mut problem = problem.map(|p| source(p, "problem")).transpose()?;
+        if extract {
+            py.detach(|| {
+                extracted(&mut domain);
+                problem.as_mut().map(extracted);
+            });
+        }
+        let (diagnostics, note) = py.detach(|| match (profile, &problem) {
+            (Profile::Tarski, _) => match domain.text() {
+                Some(text) => (pddlc::text2world::tarski::check(text), None),
+                None => (undecodable(&domain, FileId(0)), None),
+            },
+            (Profile::Pddl, None) => check_one(&domain),
+            (Profile::Pddl, Some(problem)) => check_pair(&domain, problem),
+        });
+        let mut sources = vec![domain.file];
+        sources.extend(problem.map(|p| p.file));
+        Ok(Report::new(sources, diagnostics, note))
+    })
+}

@@ -1,0 +1,77 @@
+//! pddlc for Python: the extension module `pddlc._pddlc`, a thin layer over the library.
+//!
+//! Every function takes text (a `str`, or `bytes` decoded as the CLI decodes files; a path is a
+//! convenience), calls the library with the interpreter detached, so that other Python threads
+//! run meanwhile, and returns objects made from the library's own values: diagnostics through
+//! the JSON renderer's fields, trees through serde, scores through the CLI's JSON rows. Bad
+//! input is a `Report` with diagnostics; misuse (a wrong type, an unknown mode) is a
+//! `TypeError` or `ValueError`. The library does not panic; should it ever, the panic is caught
+//! here and raised as `pddlc.InternalError`, never unwound into the interpreter.
+
+mod check;
+mod input;
+mod kitchen;
+mod plan;
+mod report;
+mod score;
+mod tree;
+mod value;
+
+use pyo3::prelude::*;
+use std::any::Any;
+
+pyo3::create_exception!(
+    pddlc,
+    InternalError,
+    pyo3::exceptions::PyRuntimeError,
+    "A bug in pddlc (a panic caught at the boundary): please report it with the input."
+);
+
+/// Runs `f`, turning a panic into [`InternalError`]: the last guard, for what the library's own
+/// no-panic rule and tests do not catch.
+pub(crate) fn guarded<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(result) => result,
+        Err(payload) => Err(InternalError::new_err(format!(
+            "internal error in pddlc: {}; please report it with the input",
+            panic_message(payload.as_ref())
+        ))),
+    }
+}
+
+/// The message a panic was raised with.
+pub(crate) fn panic_message(payload: &(dyn Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "a panic".to_string()
+    }
+}
+
+#[pymodule]
+fn _pddlc(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("JSON_VERSION", pddlc::diagnostics::render::JSON_VERSION)?;
+    m.add("InternalError", m.py().get_type::<InternalError>())?;
+    m.add_class::<report::Label>()?;
+    m.add_class::<report::Diagnostic>()?;
+    m.add_class::<report::Report>()?;
+    m.add_class::<tree::Domain>()?;
+    m.add_class::<tree::Problem>()?;
+    m.add_class::<score::Scores>()?;
+    m.add_class::<plan::PlanReport>()?;
+    m.add_class::<kitchen::KitchenRun>()?;
+    m.add_function(wrap_pyfunction!(tree::parse, m)?)?;
+    m.add_function(wrap_pyfunction!(tree::format, m)?)?;
+    m.add_function(wrap_pyfunction!(check::check, m)?)?;
+    m.add_function(wrap_pyfunction!(score::score, m)?)?;
+    m.add_function(wrap_pyfunction!(score::score_many, m)?)?;
+    m.add_function(wrap_pyfunction!(plan::validate, m)?)?;
+    m.add_function(wrap_pyfunction!(plan::applicable, m)?)?;
+    m.add_function(wrap_pyfunction!(kitchen::kitchen_run, m)?)?;
+    m.add_function(wrap_pyfunction!(kitchen::kitchen_describe, m)?)?;
+    m.add_function(wrap_pyfunction!(kitchen::kitchen_compile, m)?)?;
+    Ok(())
+}

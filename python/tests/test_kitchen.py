@@ -1,0 +1,82 @@
+"""`pddlc.kitchen`: runs on the shipped salad kitchen, the K-code fixtures, `describe`, and
+`compile`, whose PDDL checks clean and agrees with `pddlc kitchen compile`."""
+
+import pytest
+
+import pddlc
+from conftest import FIXTURES, REPO, SALAD, cli, fixture_files, read_text
+
+ENV = SALAD / "env.json"
+
+
+def test_the_safe_salad_plan_runs_without_failures():
+    run = pddlc.kitchen.run(ENV, SALAD / "safe.txt")
+    assert isinstance(run, pddlc.KitchenRun)
+    assert (run.ok, run.steps, run.failures, run.diagnostics) == (True, 7, [], [])
+    assert run.counts["any"] == 0
+    assert run.final_state["agent"]["holding"] is None
+    assert run.final_state["objects"]["lettuce_1"]["location"] == "cutting_board_1"
+    assert run.to_dict()["plan"] == str(SALAD / "safe.txt")
+    assert pddlc.kitchen.run(ENV, "").to_dict()["plan"] == "<plan>"
+    assert pddlc.kitchen.run(read_text(ENV), read_text(SALAD / "safe.txt"), mode="strict").ok
+
+
+@pytest.mark.parametrize(
+    "path",
+    [p for p in fixture_files("kitchen", "*.txt") if p.values[0].name[:4] in ("K404", "K405", "K406")],
+)
+def test_failing_plans_report_their_code_on_the_step(path):
+    run = pddlc.kitchen.run(ENV, path)
+    assert not run.ok
+    assert run.diagnostics[0].code == path.name[:4]
+    assert len(run.failures) == len(run.diagnostics)
+    assert path.name[:4] in run.render("gcc")
+
+
+def test_a_plan_without_steps_is_k403():
+    run = pddlc.kitchen.run(ENV, FIXTURES / "kitchen" / "K403_prose_only.txt")
+    assert [d.code for d in run.diagnostics] == ["K403"]
+
+
+def test_a_malformed_environment_is_a_report():
+    report = pddlc.kitchen.run(FIXTURES / "kitchen" / "K402_object_without_class.json", "")
+    assert isinstance(report, pddlc.Report)
+    assert [d.code for d in report.errors] == ["K402"]
+    assert isinstance(pddlc.kitchen.describe("{"), pddlc.Report)
+    assert isinstance(pddlc.kitchen.compile(b"\xff"), pddlc.Report)
+
+
+def test_a_malformed_goal_is_a_report():
+    report = pddlc.kitchen.compile(ENV, FIXTURES / "kitchen" / "K407_misspelled_ingredient.toml")
+    assert isinstance(report, pddlc.Report)
+    assert "K407" in [d.code for d in report.errors]
+
+
+def test_describe_is_the_cli_describe():
+    assert pddlc.kitchen.describe() == cli("kitchen", "describe").stdout
+    assert pddlc.kitchen.describe(ENV) == cli("kitchen", "describe", "--env", str(ENV)).stdout
+
+
+@pytest.mark.parametrize("flavour", ["audit", "planning"])
+def test_compile_is_the_cli_compile_and_checks_clean(flavour):
+    goal = REPO / "domains" / "kitchen" / "tasks" / "000.toml"
+    domain, problem = pddlc.kitchen.compile(ENV, goal, flavour, name="task-salad")
+    printed = cli(
+        "kitchen", "compile", "--env", str(ENV), "--goal", str(goal), "--task", "salad", "--for", flavour
+    ).stdout
+    assert f"{domain}\n{problem}\n" == printed
+    # Task 000's goal names objects the salad kitchen lacks (rosemary oil): C-errors.
+    assert not pddlc.check(domain, problem).ok
+    domain, problem = pddlc.kitchen.compile(ENV, flavour=flavour)
+    assert pddlc.check(domain, problem).ok
+
+
+def test_misuse():
+    with pytest.raises(ValueError, match='unknown mode "lenient"'):
+        pddlc.kitchen.run(ENV, "", mode="lenient")
+    with pytest.raises(ValueError, match='unknown flavour "fast"'):
+        pddlc.kitchen.compile(ENV, flavour="fast")
+    with pytest.raises(ValueError, match="`name` must be a PDDL name"):
+        pddlc.kitchen.compile(ENV, name="my task")
+    with pytest.raises(TypeError, match="`env` must be PDDL text"):
+        pddlc.kitchen.describe(3)
