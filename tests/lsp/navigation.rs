@@ -1,0 +1,256 @@
+//! Definition, references, highlights, rename, hover and the outline on the delivery fixture
+//! (fixtures/lsp/delivery/): a typed domain and a problem of it.
+
+use crate::client::{Client, fixture, uri};
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+
+fn delivery() -> (Client, PathBuf, PathBuf) {
+    let mut client = Client::start(&fixture("lsp"));
+    let domain = fixture("lsp/delivery/domain.pddl");
+    let problem = fixture("lsp/delivery/problem.pddl");
+    client.open(&domain);
+    client.open(&problem);
+    (client, domain, problem)
+}
+
+/// The 0-based line and UTF-16 character of the `nth` (from 0) occurrence of `needle` in the
+/// file, plus `shift` characters.
+fn at(path: &Path, needle: &str, nth: usize, shift: u32) -> Value {
+    let text = std::fs::read_to_string(path).expect("the fixture");
+    let offset = text
+        .match_indices(needle)
+        .nth(nth)
+        .unwrap_or_else(|| panic!("`{needle}` #{nth} in {}", path.display()))
+        .0;
+    let line = text[..offset].matches('\n').count();
+    let start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let character = text[start..offset].encode_utf16().count() as u32 + shift;
+    json!({"line": line, "character": character})
+}
+
+fn position(path: &Path, needle: &str, nth: usize) -> Value {
+    json!({"textDocument": {"uri": uri(path)}, "position": at(path, needle, nth, 1)})
+}
+
+/// (file name, line, character) of each location, sorted.
+fn places(locations: &Value) -> Vec<(String, u64, u64)> {
+    let mut out: Vec<(String, u64, u64)> = locations
+        .as_array()
+        .expect("a list of locations")
+        .iter()
+        .map(|l| {
+            let uri = l["uri"].as_str().expect("a URI");
+            let name = uri.rsplit('/').next().unwrap_or_default().to_string();
+            let start = &l["range"]["start"];
+            (
+                name,
+                start["line"].as_u64().expect("a line"),
+                start["character"].as_u64().expect("a character"),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn definition_goes_from_a_problem_into_its_domain() {
+    let (mut client, domain, problem) = delivery();
+    // `parcel-at` in the problem's initial state: declared in the domain's predicates.
+    let found = client.request(
+        "textDocument/definition",
+        position(&problem, "parcel-at", 0),
+    );
+    assert_eq!(places(&found), [("domain.pddl".into(), 8, 16)]);
+    assert_eq!(found[0]["uri"], uri(&domain));
+    // The domain's constant `depot`, used in the problem.
+    let found = client.request("textDocument/definition", position(&problem, "depot", 0));
+    assert_eq!(places(&found), [("domain.pddl".into(), 5, 14)]);
+    // An object of the problem.
+    let found = client.request("textDocument/definition", position(&problem, "p1", 1));
+    assert_eq!(places(&found), [("problem.pddl".into(), 2, 38)]);
+    // `?from` in drive's precondition: its parameter, not load's or another action's.
+    let found = client.request("textDocument/definition", position(&domain, "?from", 1));
+    assert_eq!(places(&found), [("domain.pddl".into(), 11, 29)]);
+    assert_eq!(client.shutdown(), Some(0));
+}
+
+#[test]
+fn references_span_the_domain_and_its_problems() {
+    let (mut client, domain, _problem) = delivery();
+    let mut params = position(&domain, "(at ?v", 0);
+    params["position"]["character"] = json!(params["position"]["character"].as_u64().unwrap() + 1);
+    params["context"] = json!({"includeDeclaration": true});
+    let found = client.request("textDocument/references", params.clone());
+    assert_eq!(
+        places(&found),
+        [
+            ("domain.pddl".into(), 6, 16),
+            ("domain.pddl".into(), 12, 19),
+            ("domain.pddl".into(), 13, 23),
+            ("domain.pddl".into(), 13, 38),
+            ("domain.pddl".into(), 16, 24),
+            ("problem.pddl".into(), 3, 10),
+        ]
+    );
+    params["context"] = json!({"includeDeclaration": false});
+    let found = client.request("textDocument/references", params);
+    assert_eq!(places(&found).len(), 5);
+    // Highlights stay in the document.
+    let found = client.request(
+        "textDocument/documentHighlight",
+        position(&domain, "?t ", 1),
+    );
+    // `?t` of drive: its parameter and its three uses.
+    assert_eq!(found.as_array().map(Vec::len), Some(4), "{found}");
+    assert_eq!(client.shutdown(), Some(0));
+}
+
+#[test]
+fn rename_edits_the_domain_and_the_problem() {
+    let (mut client, domain, problem) = delivery();
+    // `truck` after ` - ` in the problem's objects.
+    let params = position(&problem, "truck", 0);
+    let prepared = client.request("textDocument/prepareRename", params.clone());
+    assert_eq!(prepared["placeholder"], "truck");
+    assert_eq!(
+        prepared["range"],
+        json!({"start": {"line": 2, "character": 17}, "end": {"line": 2, "character": 22}})
+    );
+    let mut rename = params.clone();
+    rename["newName"] = json!("lorry");
+    let edit = client.request("textDocument/rename", rename);
+    let changes = &edit["changes"];
+    let edits = |path: &Path| {
+        let mut out: Vec<(u64, u64, String)> = changes[uri(path)]
+            .as_array()
+            .unwrap_or_else(|| panic!("edits of {}: {edit}", path.display()))
+            .iter()
+            .map(|e| {
+                let start = &e["range"]["start"];
+                (
+                    start["line"].as_u64().unwrap(),
+                    start["character"].as_u64().unwrap(),
+                    e["newText"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect();
+        out.sort();
+        out
+    };
+    let lorry = String::from("lorry");
+    assert_eq!(
+        edits(&domain),
+        [
+            (3, 10, lorry.clone()),
+            (11, 22, lorry.clone()),
+            (15, 34, lorry.clone())
+        ]
+    );
+    assert_eq!(edits(&problem), [(2, 17, lorry)]);
+    // A requirement flag is not renamed; a bad name is refused.
+    let flag = client.request(
+        "textDocument/prepareRename",
+        position(&domain, ":typing", 0),
+    );
+    assert_eq!(flag, Value::Null);
+    let mut bad = params;
+    bad["newName"] = json!("two words");
+    let refused = client.request_raw("textDocument/rename", bad);
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    // A variable keeps its `?`.
+    let mut variable = position(&domain, "?x - parcel ?v", 0);
+    variable["newName"] = json!("?item");
+    let edit = client.request("textDocument/rename", variable);
+    let edits = edit["changes"][uri(&domain)].as_array().expect("edits");
+    assert_eq!(edits.len(), 1, "the predicate's own parameter only: {edit}");
+    assert_eq!(edits[0]["newText"], "item");
+    assert_eq!(client.shutdown(), Some(0));
+}
+
+fn hover(client: &mut Client, params: Value) -> String {
+    let found = client.request("textDocument/hover", params);
+    assert_eq!(found["contents"]["kind"], "markdown", "{found}");
+    found["contents"]["value"]
+        .as_str()
+        .expect("markdown")
+        .to_string()
+}
+
+#[test]
+fn hover_shows_signatures_supertypes_and_actions() {
+    let (mut client, domain, problem) = delivery();
+    let text = hover(&mut client, position(&problem, "(in p1", 0));
+    assert_eq!(
+        text,
+        "```pddl\n(in ?x - parcel ?v - vehicle)\n```\npredicate, declared in `domain.pddl`, line 8"
+    );
+    let text = hover(&mut client, position(&problem, "truck", 0));
+    assert_eq!(
+        text,
+        "type `truck`: truck < vehicle < object\n\ndeclared in `domain.pddl`, line 4"
+    );
+    let text = hover(&mut client, position(&domain, "drive", 0));
+    assert_eq!(
+        text,
+        "```pddl\n(:action drive\n  :parameters (?t - truck ?from ?to - place)\n  \
+         :precondition (at ?t ?from)\n  :effect (and (not (at ?t ?from)) (at ?t ?to) \
+         (increase (total-cost) 1)))\n```"
+    );
+    let text = hover(&mut client, position(&domain, "?from", 1));
+    assert_eq!(text, "variable `?from` - `place`");
+    let text = hover(&mut client, position(&domain, "total-cost", 0));
+    assert!(
+        text.starts_with("```pddl\n(total-cost) - number\n```\nfunction"),
+        "{text}"
+    );
+    let text = hover(&mut client, position(&domain, ":action-costs", 0));
+    assert!(text.starts_with("requirement `:action-costs`"), "{text}");
+    assert_eq!(client.shutdown(), Some(0));
+}
+
+#[test]
+fn the_outline_lists_types_constants_predicates_functions_and_actions() {
+    let (mut client, domain, problem) = delivery();
+    let symbols = client.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": uri(&domain)}}),
+    );
+    assert_eq!(symbols[0]["name"], "delivery");
+    let names: Vec<(&str, u64)> = symbols[0]["children"]
+        .as_array()
+        .expect("children")
+        .iter()
+        .map(|s| (s["name"].as_str().unwrap(), s["kind"].as_u64().unwrap()))
+        .collect();
+    // LSP's kinds: 5 class, 14 constant, 11 interface, 12 function, 6 method.
+    assert_eq!(
+        names,
+        [
+            ("truck", 5),
+            ("vehicle", 5),
+            ("parcel", 5),
+            ("place", 5),
+            ("depot", 14),
+            ("at", 11),
+            ("in", 11),
+            ("parcel-at", 11),
+            ("total-cost", 12),
+            ("drive", 6),
+            ("load", 6),
+        ]
+    );
+    let symbols = client.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": uri(&problem)}}),
+    );
+    let objects: Vec<&str> = symbols[0]["children"]
+        .as_array()
+        .expect("children")
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(objects, ["t1", "market", "p1"]);
+    assert_eq!(client.shutdown(), Some(0));
+}
