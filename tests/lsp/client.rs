@@ -174,4 +174,10 @@ impl Client {
         drop(self.stdin);
         self.child.wait().expect("the server exits").code()
     }
+
+    /// The server's exit code, once it ends by itself.
+    pub fn wait(mut self) -> Option<i32> {
+        drop(self.stdin);
+        self.child.wait().expect("the server exits").code()
+    }
 }

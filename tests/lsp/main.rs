@@ -3,6 +3,7 @@
 
 mod client;
 mod navigation;
+mod neovim;
 
 use client::{Client, fixture, uri};
 use serde_json::{Value, json};
@@ -145,4 +146,11 @@ fn bad_requests_get_errors_and_the_server_goes_on() {
     );
     assert_eq!(far, Value::Null);
     assert_eq!(client.shutdown(), Some(0));
+}
+
+#[test]
+fn exit_without_shutdown_ends_the_server_with_code_1() {
+    let mut client = Client::start(&fixture("lsp"));
+    client.notify("exit", json!(null));
+    assert_eq!(client.wait(), Some(1));
 }

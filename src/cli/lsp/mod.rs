@@ -112,10 +112,11 @@ fn serve(connection: &Connection) -> Outcome {
         };
         match message {
             Message::Request(request) => {
-                match connection.handle_shutdown(&request) {
-                    Ok(true) => return Outcome::Clean,
-                    Ok(false) => {}
-                    Err(_) => return Outcome::Failure,
+                if request.method == "shutdown" {
+                    // Answered, then `exit` is awaited; a client that closes the pipe instead
+                    // (Neovim quitting) has still shut the server down properly.
+                    let _ = connection.handle_shutdown(&request);
+                    return Outcome::Clean;
                 }
                 // Diagnostics of earlier edits go out before the answer, so that a client sees
                 // them in the order of what it sent.
@@ -124,6 +125,10 @@ fn serve(connection: &Connection) -> Outcome {
                 }
                 let response = server.request(request);
                 let _ = connection.sender.send(response.into());
+            }
+            // `exit` before `shutdown`: exit code 1, as the protocol asks.
+            Message::Notification(notification) if notification.method == "exit" => {
+                return Outcome::InputErrors;
             }
             Message::Notification(notification) => server.notification(notification),
             Message::Response(_) => {}
