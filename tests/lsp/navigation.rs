@@ -254,3 +254,62 @@ fn the_outline_lists_types_constants_predicates_functions_and_actions() {
     assert_eq!(objects, ["t1", "market", "p1"]);
     assert_eq!(client.shutdown(), Some(0));
 }
+
+/// The quick fixes offered for the diagnostics published for `path`, as (title, edits).
+fn quick_fixes(client: &mut Client, path: &Path) -> Vec<(String, Value)> {
+    let diagnostics = client.diagnostics(path);
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": {"uri": uri(path)},
+            "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+            "context": {"diagnostics": diagnostics},
+        }),
+    );
+    actions
+        .as_array()
+        .expect("a list of actions")
+        .iter()
+        .map(|a| {
+            assert_eq!(a["kind"], "quickfix");
+            (
+                a["title"].as_str().expect("a title").to_string(),
+                a["edit"]["changes"][uri(path)].clone(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn code_actions_apply_the_help_did_you_mean_and_missing_requirements() {
+    let (mut client, domain, problem) = delivery();
+    let text = std::fs::read_to_string(&problem).expect("the fixture");
+    client.change(&problem, 2, &text.replace("(in p1 t1)", "(inn p1 t1)"));
+    let fixes = quick_fixes(&mut client, &problem);
+    assert_eq!(fixes.len(), 1, "{fixes:?}");
+    assert_eq!(fixes[0].0, "Change to `in`");
+    assert_eq!(
+        fixes[0].1,
+        json!([{"range": {"start": {"line": 4, "character": 10},
+                          "end": {"line": 4, "character": 13}}, "newText": "in"}])
+    );
+    let text = std::fs::read_to_string(&domain).expect("the fixture");
+    client.change(
+        &domain,
+        2,
+        &text.replace(
+            "(:requirements :typing :action-costs)",
+            "(:requirements :action-costs)",
+        ),
+    );
+    let fixes = quick_fixes(&mut client, &domain);
+    // C104 for `:typing`; C122's help (an unused constant) has no edit.
+    assert_eq!(fixes.len(), 1, "{fixes:?}");
+    assert_eq!(fixes[0].0, "Add `:typing` to the requirements");
+    assert_eq!(
+        fixes[0].1,
+        json!([{"range": {"start": {"line": 2, "character": 30},
+                          "end": {"line": 2, "character": 30}}, "newText": " :typing"}])
+    );
+    assert_eq!(client.shutdown(), Some(0));
+}

@@ -4,6 +4,7 @@
 //! I/O). Edits are applied as they arrive, and diagnostics are computed only once no message is
 //! waiting, so a burst of keystrokes costs one check of the final text, not one per keystroke.
 
+mod actions;
 mod diagnostics;
 mod features;
 mod position;
@@ -17,8 +18,8 @@ use lsp_types::notification::{
     Notification as _, PublishDiagnostics,
 };
 use lsp_types::request::{
-    DocumentHighlightRequest, DocumentSymbolRequest, GotoDefinition, HoverRequest,
-    PrepareRenameRequest, References, Rename, Request as _,
+    CodeActionRequest, DocumentHighlightRequest, DocumentSymbolRequest, GotoDefinition,
+    HoverRequest, PrepareRenameRequest, References, Rename, Request as _,
 };
 use lsp_types::{
     DocumentSymbolResponse, GotoDefinitionResponse, Hover, HoverContents, HoverProviderCapability,
@@ -58,6 +59,7 @@ fn capabilities() -> ServerCapabilities {
         references_provider: Some(OneOf::Left(true)),
         document_highlight_provider: Some(OneOf::Left(true)),
         document_symbol_provider: Some(OneOf::Left(true)),
+        code_action_provider: Some(lsp_types::CodeActionProviderCapability::Simple(true)),
         hover_provider: Some(HoverProviderCapability::Simple(true)),
         rename_provider: Some(OneOf::Right(RenameOptions {
             prepare_provider: Some(true),
@@ -246,6 +248,16 @@ impl Server {
                 let edit = features::rename(&mut self.state, &source, at.position, &p.new_name)
                     .map_err(|message| (ErrorCode::InvalidParams, message))?;
                 to(edit)
+            }
+            CodeActionRequest::METHOD => {
+                let p: lsp_types::CodeActionParams = from(params)?;
+                let source = self.open(&p.text_document.uri)?;
+                let actions: Vec<lsp_types::CodeActionOrCommand> =
+                    actions::quick_fixes(&source, &p.context.diagnostics)
+                        .into_iter()
+                        .map(lsp_types::CodeActionOrCommand::CodeAction)
+                        .collect();
+                to(actions)
             }
             _ => Err((
                 ErrorCode::MethodNotFound,
