@@ -41,6 +41,11 @@ pub fn requirement_implies(flag: &str) -> Vec<String> {
         .collect()
 }
 
+/// Every requirement flag pddlc knows, with its colon (`:strips`, `:typing`, …).
+pub fn known_requirements() -> &'static [&'static str] {
+    requirements::KNOWN
+}
+
 /// Whether `flag` (such as `:adl`) is a requirement flag pddlc knows.
 pub fn is_known_requirement(flag: &str) -> bool {
     requirements::is_known(flag)

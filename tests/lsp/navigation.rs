@@ -313,3 +313,97 @@ fn code_actions_apply_the_help_did_you_mean_and_missing_requirements() {
     );
     assert_eq!(client.shutdown(), Some(0));
 }
+
+/// The labels (and snippets) offered after `edit` replaces `from` in `path` and the cursor is
+/// put right after the first `marker` of the edited text, which the marker then leaves.
+fn completions(client: &mut Client, path: &Path, from: &str, edit: &str) -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(path).expect("the fixture");
+    let edited = text.replacen(from, edit, 1);
+    let offset = edited.find('|').expect("a cursor marker");
+    let edited = edited.replacen('|', "", 1);
+    let line = edited[..offset].matches('\n').count();
+    let line_start = edited[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let character = edited[line_start..offset].encode_utf16().count();
+    client.change(path, 10, &edited);
+    let found = client.request(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": uri(path)},
+               "position": {"line": line, "character": character}}),
+    );
+    found
+        .as_array()
+        .expect("a list of items")
+        .iter()
+        .map(|i| {
+            (
+                i["label"].as_str().expect("a label").to_string(),
+                i["insertText"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn labels(items: &[(String, String)]) -> Vec<&str> {
+    items.iter().map(|(l, _)| l.as_str()).collect()
+}
+
+#[test]
+fn completion_offers_what_fits_where_the_cursor_is() {
+    let (mut client, domain, problem) = delivery();
+    let flags = completions(&mut client, &domain, ":action-costs)", ":action-costs :|)");
+    let flags = labels(&flags);
+    assert!(
+        flags.contains(&":strips") && flags.contains(&":adl"),
+        "{flags:?}"
+    );
+    assert!(!flags.contains(&":parameters"), "{flags:?}");
+    let parts = completions(
+        &mut client,
+        &domain,
+        "    :precondition (at ?t ?from)",
+        "    :|",
+    );
+    assert_eq!(labels(&parts), [":parameters", ":precondition", ":effect"]);
+    let atoms = completions(
+        &mut client,
+        &domain,
+        "(at ?t ?from)\n",
+        "(and (at ?t ?from) (|))\n",
+    );
+    assert!(
+        atoms.contains(&("parcel-at".to_string(), "parcel-at ${1} ${2}".to_string())),
+        "{atoms:?}"
+    );
+    assert!(labels(&atoms).contains(&"total-cost"), "{atoms:?}");
+    let variables = completions(&mut client, &domain, "(at ?t ?from)\n", "(at ?t ?|)\n");
+    assert_eq!(labels(&variables), ["?t", "?from", "?to"]);
+    let types = completions(
+        &mut client,
+        &domain,
+        "?from ?to - place",
+        "?from ?to - |place",
+    );
+    assert_eq!(
+        labels(&types),
+        ["truck", "vehicle", "parcel", "place", "object"]
+    );
+    let objects = completions(&mut client, &problem, "(at t1 depot)", "(at | depot)");
+    let objects = labels(&objects);
+    for name in ["t1", "market", "p1", "depot"] {
+        assert!(objects.contains(&name), "{objects:?}");
+    }
+    let sections = completions(&mut client, &problem, "(:goal", "(:|goal");
+    assert_eq!(
+        labels(&sections),
+        [
+            ":domain",
+            ":requirements",
+            ":objects",
+            ":init",
+            ":goal",
+            ":constraints",
+            ":metric"
+        ]
+    );
+    assert_eq!(client.shutdown(), Some(0));
+}

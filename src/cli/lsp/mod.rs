@@ -5,6 +5,7 @@
 //! waiting, so a burst of keystrokes costs one check of the final text, not one per keystroke.
 
 mod actions;
+mod completion;
 mod diagnostics;
 mod features;
 mod position;
@@ -18,7 +19,7 @@ use lsp_types::notification::{
     Notification as _, PublishDiagnostics,
 };
 use lsp_types::request::{
-    CodeActionRequest, DocumentHighlightRequest, DocumentSymbolRequest, GotoDefinition,
+    CodeActionRequest, Completion, DocumentHighlightRequest, DocumentSymbolRequest, GotoDefinition,
     HoverRequest, PrepareRenameRequest, References, Rename, Request as _,
 };
 use lsp_types::{
@@ -59,6 +60,10 @@ fn capabilities() -> ServerCapabilities {
         references_provider: Some(OneOf::Left(true)),
         document_highlight_provider: Some(OneOf::Left(true)),
         document_symbol_provider: Some(OneOf::Left(true)),
+        completion_provider: Some(lsp_types::CompletionOptions {
+            trigger_characters: Some(vec!["(".into(), ":".into(), "?".into()]),
+            ..lsp_types::CompletionOptions::default()
+        }),
         code_action_provider: Some(lsp_types::CodeActionProviderCapability::Simple(true)),
         hover_provider: Some(HoverProviderCapability::Simple(true)),
         rename_provider: Some(OneOf::Right(RenameOptions {
@@ -248,6 +253,13 @@ impl Server {
                 let edit = features::rename(&mut self.state, &source, at.position, &p.new_name)
                     .map_err(|message| (ErrorCode::InvalidParams, message))?;
                 to(edit)
+            }
+            Completion::METHOD => {
+                let p: lsp_types::CompletionParams = from(params)?;
+                let at = p.text_document_position;
+                let source = self.open(&at.text_document.uri)?;
+                let items = completion::complete(&mut self.state, &source, at.position);
+                to(lsp_types::CompletionResponse::Array(items))
             }
             CodeActionRequest::METHOD => {
                 let p: lsp_types::CodeActionParams = from(params)?;
