@@ -32,6 +32,8 @@ pub fn quick_fixes(source: &Source, diagnostics: &[Diagnostic]) -> Vec<CodeActio
             None
         };
         if let Some((title, edit)) = edit {
+            // Keyed by `Uri` as lsp-types defines it; a URI's cached parts never change its hash.
+            #[allow(clippy::mutable_key_type)]
             let mut changes = HashMap::new();
             changes.insert(source.uri.clone(), vec![edit]);
             out.push(CodeAction {
