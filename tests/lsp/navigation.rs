@@ -407,3 +407,49 @@ fn completion_offers_what_fits_where_the_cursor_is() {
     );
     assert_eq!(client.shutdown(), Some(0));
 }
+
+#[test]
+fn formatting_prints_as_pddlc_fmt_and_refuses_syntax_errors() {
+    let (mut client, domain, _problem) = delivery();
+    let text = std::fs::read_to_string(&domain).expect("the fixture");
+    let messy = text
+        .replace("\n    :precondition", " :precondition")
+        .replace("(at ?t ?from)", "( at  ?t ?from )");
+    client.change(&domain, 2, &messy);
+    let params = json!({"textDocument": {"uri": uri(&domain)},
+                        "options": {"tabSize": 2, "insertSpaces": true}});
+    let edits = client.request("textDocument/formatting", params.clone());
+    let edits = edits.as_array().expect("edits");
+    assert_eq!(edits.len(), 1, "{edits:?}");
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let copy = dir.path().join("domain.pddl");
+    std::fs::write(&copy, &messy).expect("write");
+    let fmt = std::process::Command::new(env!("CARGO_BIN_EXE_pddlc"))
+        .arg("fmt")
+        .arg(&copy)
+        .output()
+        .expect("pddlc fmt runs");
+    let expected = String::from_utf8(fmt.stdout).expect("UTF-8");
+    assert_eq!(edits[0]["newText"], expected.as_str());
+    assert_ne!(expected, messy);
+    let lines = messy.lines().count() as u64;
+    assert_eq!(
+        edits[0]["range"]["start"],
+        json!({"line": 0, "character": 0})
+    );
+    assert_eq!(
+        edits[0]["range"]["end"],
+        json!({"line": lines, "character": 0})
+    );
+    // A document with a syntax error is left alone.
+    client.change(
+        &domain,
+        3,
+        &messy.replacen("(:action drive", "(:action drive (", 1),
+    );
+    assert_eq!(
+        client.request("textDocument/formatting", params),
+        Value::Null
+    );
+    assert_eq!(client.shutdown(), Some(0));
+}

@@ -482,3 +482,27 @@ fn requirement(flag: &str) -> Option<String> {
     }
     Some(text)
 }
+
+/// The whole document printed canonically with its comments, as `pddlc fmt` prints it; `None`
+/// when it has syntax errors (printing would drop what did not parse) or is not PDDL.
+pub fn format(source: &Source) -> Option<Vec<TextEdit>> {
+    let parsed = source.parsed();
+    if parsed.diagnostics.iter().any(|d| d.is_error()) {
+        return None;
+    }
+    let printed = pddlc::print::file_with(
+        parsed.value.as_ref()?,
+        &pddlc::print::PrintOptions {
+            width: 80,
+            comments_from: Some(&source.text),
+        },
+    );
+    if printed == source.text {
+        return Some(Vec::new());
+    }
+    let index = source.index();
+    Some(vec![TextEdit {
+        range: Range::new(Position::new(0, 0), index.position(source.text.len())),
+        new_text: printed,
+    }])
+}
