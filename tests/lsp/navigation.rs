@@ -453,3 +453,27 @@ fn formatting_prints_as_pddlc_fmt_and_refuses_syntax_errors() {
     );
     assert_eq!(client.shutdown(), Some(0));
 }
+
+#[test]
+fn folding_ranges_cover_the_definition_and_its_multi_line_structures() {
+    let (mut client, domain, _problem) = delivery();
+    let folds = client.request(
+        "textDocument/foldingRange",
+        json!({"textDocument": {"uri": uri(&domain)}}),
+    );
+    let lines: Vec<(u64, u64)> = folds
+        .as_array()
+        .expect("folds")
+        .iter()
+        .map(|f| {
+            (
+                f["startLine"].as_u64().unwrap(),
+                f["endLine"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    // The definition (lines 2–18, 0-based 1–17), `drive` (10–13) and `load` (14–17); each
+    // predicate fits on its line.
+    assert_eq!(lines, [(1, 17), (10, 13), (14, 17)]);
+    assert_eq!(client.shutdown(), Some(0));
+}

@@ -506,3 +506,49 @@ pub fn format(source: &Source) -> Option<Vec<TextEdit>> {
         new_text: printed,
     }])
 }
+
+/// A fold for each section and structure of the document that spans more than one line.
+pub fn folding_ranges(source: &Source) -> Vec<lsp_types::FoldingRange> {
+    let mut spans: Vec<Span> = Vec::new();
+    match source.file() {
+        Some(PddlFile::Domain(d)) => {
+            spans.extend(d.predicates.iter().map(|p| p.span));
+            spans.extend(d.structures.iter().map(|s| match s {
+                Structure::Action(a) | Structure::Process(a) | Structure::Event(a) => a.span,
+                Structure::DurativeAction(a) => a.span,
+                Structure::Derived(d) => d.span,
+                Structure::Constraint(c) => c.span,
+            }));
+            spans.push(d.span);
+        }
+        Some(PddlFile::Problem(p)) => {
+            spans.extend(
+                p.init
+                    .first()
+                    .map(|first| first.span.to(p.init[p.init.len() - 1].span)),
+            );
+            spans.extend(p.goal.as_ref().map(|g| g.span));
+            spans.push(p.span);
+        }
+        None => {}
+    }
+    let index = source.index();
+    let mut out: Vec<lsp_types::FoldingRange> = spans
+        .into_iter()
+        .filter_map(|span| {
+            let (start, end) = (
+                index.position(span.start).line,
+                index.position(span.end).line,
+            );
+            (end > start).then_some(lsp_types::FoldingRange {
+                start_line: start,
+                end_line: end,
+                kind: Some(lsp_types::FoldingRangeKind::Region),
+                ..lsp_types::FoldingRange::default()
+            })
+        })
+        .collect();
+    out.sort_by_key(|f| (f.start_line, f.end_line));
+    out.dedup_by_key(|f| (f.start_line, f.end_line));
+    out
+}

@@ -19,8 +19,9 @@ use lsp_types::notification::{
     Notification as _, PublishDiagnostics,
 };
 use lsp_types::request::{
-    CodeActionRequest, Completion, DocumentHighlightRequest, DocumentSymbolRequest, Formatting,
-    GotoDefinition, HoverRequest, PrepareRenameRequest, References, Rename, Request as _,
+    CodeActionRequest, Completion, DocumentHighlightRequest, DocumentSymbolRequest,
+    FoldingRangeRequest, Formatting, GotoDefinition, HoverRequest, PrepareRenameRequest,
+    References, Rename, Request as _,
 };
 use lsp_types::{
     DocumentSymbolResponse, GotoDefinitionResponse, Hover, HoverContents, HoverProviderCapability,
@@ -64,6 +65,7 @@ fn capabilities() -> ServerCapabilities {
             trigger_characters: Some(vec!["(".into(), ":".into(), "?".into()]),
             ..lsp_types::CompletionOptions::default()
         }),
+        folding_range_provider: Some(lsp_types::FoldingRangeProviderCapability::Simple(true)),
         document_formatting_provider: Some(OneOf::Left(true)),
         code_action_provider: Some(lsp_types::CodeActionProviderCapability::Simple(true)),
         hover_provider: Some(HoverProviderCapability::Simple(true)),
@@ -261,6 +263,11 @@ impl Server {
                 let source = self.open(&at.text_document.uri)?;
                 let items = completion::complete(&mut self.state, &source, at.position);
                 to(lsp_types::CompletionResponse::Array(items))
+            }
+            FoldingRangeRequest::METHOD => {
+                let p: lsp_types::FoldingRangeParams = from(params)?;
+                let source = self.open(&p.text_document.uri)?;
+                to(features::folding_ranges(&source))
             }
             Formatting::METHOD => {
                 let p: lsp_types::DocumentFormattingParams = from(params)?;
