@@ -477,3 +477,33 @@ fn folding_ranges_cover_the_definition_and_its_multi_line_structures() {
     assert_eq!(lines, [(1, 17), (10, 13), (14, 17)]);
     assert_eq!(client.shutdown(), Some(0));
 }
+
+#[test]
+fn workspace_symbols_find_declarations_in_files_not_open() {
+    // Nothing is opened: the delivery files are read from the workspace folder.
+    let mut client = Client::start(&fixture("lsp/delivery"));
+    let found = client.request("workspace/symbol", json!({"query": "PARCEL"}));
+    let mut names: Vec<(String, String)> = found
+        .as_array()
+        .expect("symbols")
+        .iter()
+        .map(|s| {
+            let file = s["location"]["uri"]
+                .as_str()
+                .unwrap()
+                .rsplit('/')
+                .next()
+                .unwrap();
+            (s["name"].as_str().unwrap().to_string(), file.to_string())
+        })
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            ("parcel".to_string(), "domain.pddl".to_string()),
+            ("parcel-at".to_string(), "domain.pddl".to_string()),
+        ]
+    );
+    assert_eq!(client.shutdown(), Some(0));
+}

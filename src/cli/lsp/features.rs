@@ -552,3 +552,39 @@ pub fn folding_ranges(source: &Source) -> Vec<lsp_types::FoldingRange> {
     out.dedup_by_key(|f| (f.start_line, f.end_line));
     out
 }
+
+/// The declarations whose name contains `query` (ignoring case) in the open documents and the
+/// workspace's `.pddl` files: types, constants and objects, predicates, functions, actions.
+pub fn workspace_symbols(state: &mut State, query: &str) -> Vec<lsp_types::SymbolInformation> {
+    let query = query.to_lowercase();
+    let mut out = Vec::new();
+    for file in state.candidates(None) {
+        let container = file.file().map(|f| f.name().text.to_string());
+        let index = file.index();
+        for o in file.occurrences() {
+            if !o.declaration || o.kind == Kind::Variable || !o.key.contains(&query) {
+                continue;
+            }
+            let kind = match o.kind {
+                Kind::Type => SymbolKind::CLASS,
+                Kind::Object => SymbolKind::CONSTANT,
+                Kind::Predicate => SymbolKind::INTERFACE,
+                Kind::Function => SymbolKind::FUNCTION,
+                _ => SymbolKind::METHOD,
+            };
+            let Some(name) = file.text.get(o.span.start..o.span.end) else {
+                continue;
+            };
+            #[allow(deprecated)] // `deprecated` is a required field of the struct.
+            out.push(lsp_types::SymbolInformation {
+                name: name.to_string(),
+                kind,
+                tags: None,
+                deprecated: None,
+                location: Location::new(file.uri.clone(), index.range(o.span)),
+                container_name: container.clone(),
+            });
+        }
+    }
+    out
+}

@@ -21,7 +21,7 @@ use lsp_types::notification::{
 use lsp_types::request::{
     CodeActionRequest, Completion, DocumentHighlightRequest, DocumentSymbolRequest,
     FoldingRangeRequest, Formatting, GotoDefinition, HoverRequest, PrepareRenameRequest,
-    References, Rename, Request as _,
+    References, Rename, Request as _, WorkspaceSymbolRequest,
 };
 use lsp_types::{
     DocumentSymbolResponse, GotoDefinitionResponse, Hover, HoverContents, HoverProviderCapability,
@@ -65,6 +65,7 @@ fn capabilities() -> ServerCapabilities {
             trigger_characters: Some(vec!["(".into(), ":".into(), "?".into()]),
             ..lsp_types::CompletionOptions::default()
         }),
+        workspace_symbol_provider: Some(OneOf::Left(true)),
         folding_range_provider: Some(lsp_types::FoldingRangeProviderCapability::Simple(true)),
         document_formatting_provider: Some(OneOf::Left(true)),
         code_action_provider: Some(lsp_types::CodeActionProviderCapability::Simple(true)),
@@ -263,6 +264,11 @@ impl Server {
                 let source = self.open(&at.text_document.uri)?;
                 let items = completion::complete(&mut self.state, &source, at.position);
                 to(lsp_types::CompletionResponse::Array(items))
+            }
+            WorkspaceSymbolRequest::METHOD => {
+                let p: lsp_types::WorkspaceSymbolParams = from(params)?;
+                let found = features::workspace_symbols(&mut self.state, &p.query);
+                to(lsp_types::WorkspaceSymbolResponse::Flat(found))
             }
             FoldingRangeRequest::METHOD => {
                 let p: lsp_types::FoldingRangeParams = from(params)?;

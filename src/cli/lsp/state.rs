@@ -99,7 +99,7 @@ impl State {
 
     /// Every `.pddl` file that may hold a domain or problem of `near`'s: the open documents,
     /// then the files of `near`'s folder and of the workspace folders that are not open.
-    fn candidates(&mut self, near: Option<&Path>) -> Vec<Rc<Source>> {
+    pub fn candidates(&mut self, near: Option<&Path>) -> Vec<Rc<Source>> {
         let mut out: Vec<Rc<Source>> = self.documents.values().map(|d| d.source.clone()).collect();
         let mut paths = Vec::new();
         if let Some(folder) = near.and_then(Path::parent) {
