@@ -684,7 +684,7 @@ fn action_doc(keyword: &str, a: &Action) -> Doc {
     broken(items, 2, Some(a.span))
 }
 
-fn structure(s: &Structure) -> Doc {
+fn structure_doc(s: &Structure) -> Doc {
     match s {
         Structure::Action(a) => action_doc(":action", a),
         Structure::Process(a) => action_doc(":process", a),
@@ -820,7 +820,7 @@ fn domain_doc(d: &Domain) -> Doc {
     }
     for s in &d.structures {
         items.push(Doc::Blank);
-        items.push(structure(s));
+        items.push(structure_doc(s));
     }
     broken(items, 2, Some(d.span))
 }
@@ -882,6 +882,22 @@ fn problem_doc(p: &Problem) -> Doc {
         items.push(list(parts, 1, Some(l.span)));
     }
     broken(items, 2, Some(p.span))
+}
+
+/// Canonical text of one action, durative action, process, event, derived predicate or
+/// constraint, laid out at width 80 as in a domain (for an editor's hover).
+pub fn structure(s: &Structure) -> String {
+    crate::parse::with_stack(|| {
+        let mut doc = structure_doc(s);
+        doc.compute_comments();
+        let mut out = Out {
+            text: String::new(),
+            column: 0,
+            width: 80,
+        };
+        out.render(&doc, 0);
+        out.text
+    })
 }
 
 /// A goal description on one line, as written (for messages).

@@ -29,6 +29,28 @@ pub fn suggest_name<'a>(name: &str, candidates: &[&'a str]) -> Option<&'a str> {
     suggest::closest(name, candidates.iter().copied())
 }
 
+/// Every flag `flag` (such as `:adl`) implies, directly or through others, sorted; empty for a
+/// flag that implies nothing or is unknown.
+pub fn requirement_implies(flag: &str) -> Vec<String> {
+    let lower = flag.to_ascii_lowercase();
+    let closure = requirements::Requirements::new([lower.as_str()]);
+    requirements::KNOWN
+        .iter()
+        .filter(|k| **k != lower && closure.allows(k))
+        .map(|k| k.to_string())
+        .collect()
+}
+
+/// Every requirement flag pddlc knows, with its colon (`:strips`, `:typing`, …).
+pub fn known_requirements() -> &'static [&'static str] {
+    requirements::KNOWN
+}
+
+/// Whether `flag` (such as `:adl`) is a requirement flag pddlc knows.
+pub fn is_known_requirement(flag: &str) -> bool {
+    requirements::is_known(flag)
+}
+
 /// Which inputs the labels of a check point into.
 #[derive(Clone, Copy, Debug)]
 pub struct Files {

@@ -224,7 +224,7 @@ fn json(
 /// same trailing number (`domain-22.pddl` for `instance-22.pddl`, as per-instance IPC domains
 /// are named), then the longest common file-name prefix (`AT51_domain` for `AT51.1.instance`),
 /// then the same directory.
-fn affinity(domain: &Path, problem: &Path) -> (bool, usize, bool) {
+pub(super) fn affinity(domain: &Path, problem: &Path) -> (bool, usize, bool) {
     let stem = |p: &Path| {
         p.file_stem()
             .map(|s| s.to_string_lossy().to_lowercase())

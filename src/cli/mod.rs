@@ -7,6 +7,7 @@ mod check_batch;
 mod fmt;
 mod input;
 mod kitchen;
+mod lsp;
 mod parse;
 mod score;
 mod validate;
@@ -21,7 +22,7 @@ use std::process::ExitCode;
 #[command(
     name = "pddlc",
     version,
-    about = "A toolchain for PDDL: check, fmt, parse, validate, applicable, score, kitchen",
+    about = "A toolchain for PDDL: check, fmt, parse, validate, applicable, score, kitchen, lsp",
     after_help = "Every subcommand takes `--format` and `--color`; `-` reads a file from standard \
                   input. Exit codes: 0 clean, 1 errors in the input, 2 usage or I/O failure. \
                   See docs/cli.md."
@@ -48,6 +49,8 @@ enum Command {
     Score(score::Args),
     /// The Simmer kitchen world: run plans in it, describe it, compile it to PDDL, translate plans.
     Kitchen(kitchen::Args),
+    /// A Language Server Protocol server over standard input and output, for editors.
+    Lsp(lsp::Args),
 }
 
 /// How diagnostics are shown.
@@ -166,6 +169,7 @@ pub fn run() -> ExitCode {
         Command::Applicable(args) => validate::applicable(&args),
         Command::Score(args) => score::run(&args),
         Command::Kitchen(args) => kitchen::run(&args),
+        Command::Lsp(args) => lsp::run(&args),
     };
     outcome.code()
 }

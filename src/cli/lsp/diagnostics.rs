@@ -1,0 +1,100 @@
+//! The library's `Diagnostic` values as LSP diagnostics: the same codes, messages and help as
+//! `pddlc check`, located in UTF-16, with secondary labels as related information.
+
+use super::state::{Source, State};
+use lsp_types::{
+    CodeDescription, DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString,
+    Uri,
+};
+use pddlc::ast::PddlFile;
+use pddlc::check::{self, Files};
+use pddlc::diagnostics::{Diagnostic, FileId, Severity};
+use std::rc::Rc;
+use std::str::FromStr;
+
+/// The diagnostics of one document: its parse, then the checks of a domain on its own or of a
+/// problem against its domain (found as [`State::domain_of`] says). A problem whose domain is
+/// not found gets its parse diagnostics only, as `pddlc check` given the problem alone.
+pub fn of(state: &mut State, source: &Rc<Source>) -> Vec<lsp_types::Diagnostic> {
+    let parsed = source.parsed();
+    let mut found: Vec<Diagnostic> = parsed.diagnostics.clone();
+    let mut domain_source = None;
+    match &parsed.value {
+        Some(PddlFile::Domain(domain)) => found.extend(check::domain(domain, FileId(0))),
+        Some(PddlFile::Problem(problem)) => {
+            if let Some(domain) = state.domain_of(source)
+                && let Some(tree) = domain.domain()
+            {
+                let files = Files {
+                    domain: FileId(1),
+                    problem: FileId(0),
+                };
+                found.extend(check::problem(tree, problem, files));
+                domain_source = Some(domain);
+            }
+        }
+        None => {}
+    }
+    pddlc::diagnostics::sort(&mut found);
+    let sources: Vec<&Source> = std::iter::once(source.as_ref())
+        .chain(domain_source.as_deref())
+        .collect();
+    found.iter().map(|d| convert(d, &sources)).collect()
+}
+
+/// One diagnostic, whose labels point into `sources` by `FileId`; the first source is the
+/// document the diagnostic is published for.
+pub fn convert(diagnostic: &Diagnostic, sources: &[&Source]) -> lsp_types::Diagnostic {
+    let source_of = |file: FileId| sources.get(file.0 as usize).copied();
+    let document = sources[0];
+    let range = match diagnostic.primary() {
+        Some(label) if label.file == FileId(0) => document.index().range(label.span),
+        _ => lsp_types::Range::default(),
+    };
+    let mut related = Vec::new();
+    for (i, label) in diagnostic.labels.iter().enumerate() {
+        // The primary label is the diagnostic's own range, unless it points elsewhere.
+        if i == 0 && label.file == FileId(0) {
+            continue;
+        }
+        let Some(source) = source_of(label.file) else {
+            continue;
+        };
+        related.push(DiagnosticRelatedInformation {
+            location: Location::new(source.uri.clone(), source.index().range(label.span)),
+            message: label.message.clone().unwrap_or_else(|| "here".to_string()),
+        });
+    }
+    let mut message = diagnostic.message.clone();
+    if let Some(primary) = diagnostic.primary().and_then(|l| l.message.as_ref()) {
+        message.push_str(&format!(": {primary}"));
+    }
+    if let Some(help) = &diagnostic.help {
+        message.push_str(&format!("\nhelp: {help}"));
+    }
+    lsp_types::Diagnostic {
+        range,
+        severity: Some(match diagnostic.severity {
+            Severity::Error => DiagnosticSeverity::ERROR,
+            Severity::Warning => DiagnosticSeverity::WARNING,
+            Severity::Advice => DiagnosticSeverity::INFORMATION,
+        }),
+        code: Some(NumberOrString::String(diagnostic.code.as_str().to_string())),
+        code_description: code_description(diagnostic.code),
+        source: Some("pddlc".to_string()),
+        message,
+        related_information: (!related.is_empty()).then_some(related),
+        tags: None,
+        data: None,
+    }
+}
+
+/// The link to the code's section of docs/diagnostics.md, in the source tree this binary was
+/// built from (the binary knows no other copy of the docs).
+fn code_description(code: pddlc::diagnostics::Code) -> Option<CodeDescription> {
+    let docs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/diagnostics.md");
+    let base = super::state::uri_of(&docs)?;
+    let anchor = format!("{}-{}", code.as_str().to_lowercase(), code.name());
+    let href = Uri::from_str(&format!("{}#{anchor}", base.as_str())).ok()?;
+    Some(CodeDescription { href })
+}

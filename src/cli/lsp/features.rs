@@ -1,0 +1,590 @@
+//! Navigation and hover: what the names under the cursor are, where they are declared and used.
+
+use super::state::{Source, State};
+use super::symbols::{self, Kind, Occurrence};
+use lsp_types::{
+    DocumentHighlight, DocumentSymbol, Location, Position, Range, SymbolKind, TextEdit, Uri,
+    WorkspaceEdit,
+};
+use pddlc::ast::{Domain, PddlFile, Span, Structure, Type, Typed, Variable};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// The occurrence under `position` in `source`.
+fn under(source: &Source, position: Position) -> Option<&Occurrence> {
+    let offset = source.index().offset(position);
+    symbols::at(source.occurrences(), offset)
+}
+
+/// Every occurrence of the symbol under `position`, across the files it can appear in: a
+/// variable in its binder only, other names in the domain and its problems.
+fn everywhere(
+    state: &mut State,
+    source: &Rc<Source>,
+    position: Position,
+) -> Vec<(Rc<Source>, Occurrence)> {
+    let Some(target) = under(source, position).cloned() else {
+        return Vec::new();
+    };
+    let files = if target.kind == Kind::Variable {
+        vec![source.clone()]
+    } else {
+        state.family(source)
+    };
+    let mut out = Vec::new();
+    for file in files {
+        for occurrence in file.occurrences() {
+            if occurrence.same_symbol(&target) {
+                out.push((file.clone(), occurrence.clone()));
+            }
+        }
+    }
+    out
+}
+
+pub fn definition(state: &mut State, source: &Rc<Source>, position: Position) -> Vec<Location> {
+    everywhere(state, source, position)
+        .into_iter()
+        .filter(|(_, o)| o.declaration)
+        .map(|(file, o)| Location::new(file.uri.clone(), file.index().range(o.span)))
+        .collect()
+}
+
+pub fn references(
+    state: &mut State,
+    source: &Rc<Source>,
+    position: Position,
+    include_declaration: bool,
+) -> Vec<Location> {
+    everywhere(state, source, position)
+        .into_iter()
+        .filter(|(_, o)| include_declaration || !o.declaration)
+        .map(|(file, o)| Location::new(file.uri.clone(), file.index().range(o.span)))
+        .collect()
+}
+
+pub fn highlights(source: &Source, position: Position) -> Vec<DocumentHighlight> {
+    let Some(target) = under(source, position) else {
+        return Vec::new();
+    };
+    let index = source.index();
+    source
+        .occurrences()
+        .iter()
+        .filter(|o| o.same_symbol(target))
+        .map(|o| DocumentHighlight {
+            range: index.range(o.span),
+            kind: None,
+        })
+        .collect()
+}
+
+/// The range a rename would change, and the name there, when it is a renameable symbol.
+pub fn prepare_rename(source: &Source, position: Position) -> Option<(Range, String)> {
+    let target = under(source, position)?;
+    if target.kind == Kind::Requirement {
+        return None;
+    }
+    let text = source.text.get(target.span.start..target.span.end)?;
+    Some((source.index().range(target.span), text.to_string()))
+}
+
+/// The edits renaming the symbol under `position` to `new_name` in every file it occurs in, or
+/// why not.
+pub fn rename(
+    state: &mut State,
+    source: &Rc<Source>,
+    position: Position,
+    new_name: &str,
+) -> Result<Option<WorkspaceEdit>, String> {
+    let Some(target) = under(source, position).cloned() else {
+        return Ok(None);
+    };
+    if target.kind == Kind::Requirement {
+        return Err("a requirement flag cannot be renamed".to_string());
+    }
+    let new_name = if target.kind == Kind::Variable {
+        new_name.strip_prefix('?').unwrap_or(new_name)
+    } else {
+        new_name
+    };
+    let valid = new_name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_')
+        && new_name
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '-' || c == '_');
+    if !valid {
+        return Err(format!("`{new_name}` is not a PDDL name"));
+    }
+    // `WorkspaceEdit::changes` is keyed by `Uri` in lsp-types; its cached parts never change
+    // a key's hash.
+    #[allow(clippy::mutable_key_type)]
+    let mut changes: HashMap<Uri, Vec<TextEdit>> = HashMap::new();
+    for (file, occurrence) in everywhere(state, source, position) {
+        changes.entry(file.uri.clone()).or_default().push(TextEdit {
+            range: file.index().range(occurrence.span),
+            new_text: new_name.to_string(),
+        });
+    }
+    Ok(Some(WorkspaceEdit {
+        changes: Some(changes),
+        ..WorkspaceEdit::default()
+    }))
+}
+
+/// The outline: the domain or problem, and under it its types, constants, predicates,
+/// functions and structures (a problem's objects).
+pub fn document_symbols(source: &Source) -> Vec<DocumentSymbol> {
+    let index = source.index();
+    let symbol = |name: &str, detail: Option<String>, kind, span: Span, selection: Span| {
+        #[allow(deprecated)] // `deprecated` is a required field of the struct.
+        DocumentSymbol {
+            name: name.to_string(),
+            detail,
+            kind,
+            tags: None,
+            deprecated: None,
+            range: index.range(span.to(selection)),
+            selection_range: index.range(selection),
+            children: None,
+        }
+    };
+    let typed = |items: &[Typed<pddlc::ast::Name>], kind| -> Vec<DocumentSymbol> {
+        items
+            .iter()
+            .map(|t| {
+                let detail = t.ty.as_ref().map(pddlc::print::type_text);
+                symbol(&t.item.text, detail, kind, t.item.span, t.item.span)
+            })
+            .collect()
+    };
+    let (mut top, children) = match source.file() {
+        Some(PddlFile::Domain(domain)) => {
+            let mut children = typed(&domain.types, SymbolKind::CLASS);
+            children.extend(typed(&domain.constants, SymbolKind::CONSTANT));
+            for p in &domain.predicates {
+                let detail = Some(parameters_text(&p.parameters));
+                children.push(symbol(
+                    &p.name.text,
+                    detail,
+                    SymbolKind::INTERFACE,
+                    p.span,
+                    p.name.span,
+                ));
+            }
+            for f in &domain.functions {
+                let detail = Some(parameters_text(&f.parameters));
+                children.push(symbol(
+                    &f.name.text,
+                    detail,
+                    SymbolKind::FUNCTION,
+                    f.span,
+                    f.name.span,
+                ));
+            }
+            for s in &domain.structures {
+                let (name, span, parameters) = match s {
+                    Structure::Action(a) | Structure::Process(a) | Structure::Event(a) => {
+                        (&a.name, a.span, &a.parameters)
+                    }
+                    Structure::DurativeAction(a) => (&a.name, a.span, &a.parameters),
+                    Structure::Derived(d) => (&d.predicate.name, d.span, &d.predicate.parameters),
+                    Structure::Constraint(c) => (&c.name, c.span, &c.parameters),
+                };
+                let detail = Some(parameters_text(parameters));
+                children.push(symbol(
+                    &name.text,
+                    detail,
+                    SymbolKind::METHOD,
+                    span,
+                    name.span,
+                ));
+            }
+            let top = symbol(
+                &domain.name.text,
+                Some("domain".into()),
+                SymbolKind::MODULE,
+                domain.span,
+                domain.name.span,
+            );
+            (top, children)
+        }
+        Some(PddlFile::Problem(problem)) => {
+            let children = typed(&problem.objects, SymbolKind::CONSTANT);
+            let top = symbol(
+                &problem.name.text,
+                Some("problem".into()),
+                SymbolKind::MODULE,
+                problem.span,
+                problem.name.span,
+            );
+            (top, children)
+        }
+        None => return Vec::new(),
+    };
+    top.children = Some(children);
+    vec![top]
+}
+
+/// `?x ?y - block ?z`, as a parameter list is written.
+fn parameters_text(parameters: &[Typed<Variable>]) -> String {
+    let mut out = String::new();
+    for (i, p) in parameters.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push('?');
+        out.push_str(&p.item.name.text);
+        let last_of_group = parameters.get(i + 1).is_none_or(|next| {
+            next.ty.as_ref().map(pddlc::print::type_text)
+                != p.ty.as_ref().map(pddlc::print::type_text)
+        });
+        if last_of_group && let Some(ty) = &p.ty {
+            out.push_str(" - ");
+            out.push_str(&pddlc::print::type_text(ty));
+        }
+    }
+    out
+}
+
+/// Markdown for the symbol under `position`, and the range it is about.
+pub fn hover(
+    state: &mut State,
+    source: &Rc<Source>,
+    position: Position,
+) -> Option<(String, Range)> {
+    let target = under(source, position)?.clone();
+    let range = source.index().range(target.span);
+    let name = source
+        .text
+        .get(target.span.start..target.span.end)?
+        .to_string();
+    let family = if target.kind == Kind::Variable || target.kind == Kind::Requirement {
+        vec![source.clone()]
+    } else {
+        state.family(source)
+    };
+    let domain_source = family.iter().find(|s| s.domain().is_some()).cloned();
+    let domain = domain_source.as_ref().and_then(|s| s.domain());
+    let declared_in = |kind: Kind| -> Option<String> {
+        for file in &family {
+            if let Some(o) = file
+                .occurrences()
+                .iter()
+                .find(|o| o.declaration && o.kind == kind && o.key == target.key)
+            {
+                let line = file.index().position(o.span.start).line + 1;
+                let file_name = file.path.as_ref().and_then(|p| p.file_name()).map_or_else(
+                    || file.uri.as_str().to_string(),
+                    |n| n.to_string_lossy().into_owned(),
+                );
+                return Some(format!("declared in `{file_name}`, line {line}"));
+            }
+        }
+        None
+    };
+    let text = match target.kind {
+        Kind::Predicate => {
+            let d = domain?;
+            let p = d.predicates.iter().find(|p| p.name.key() == target.key)?;
+            let signature = signature(&p.name.text, &p.parameters);
+            format!(
+                "```pddl\n{signature}\n```\npredicate, {}",
+                declared_in(Kind::Predicate)?
+            )
+        }
+        Kind::Function => {
+            let d = domain?;
+            let f = d.functions.iter().find(|f| f.name.key() == target.key)?;
+            let mut signature = signature(&f.name.text, &f.parameters);
+            if let Some(ty) = &f.ty {
+                signature.push_str(&format!(" - {}", pddlc::print::type_text(ty)));
+            }
+            format!(
+                "```pddl\n{signature}\n```\nfunction, {}",
+                declared_in(Kind::Function)?
+            )
+        }
+        Kind::Type => {
+            let chain = supertypes(domain?, &target.key);
+            let mut text = format!("type `{name}`");
+            if chain.len() > 1 {
+                text.push_str(": ");
+                text.push_str(&chain.join(" < "));
+            }
+            match declared_in(Kind::Type) {
+                Some(at) => format!("{text}\n\n{at}"),
+                None => text,
+            }
+        }
+        Kind::Action => {
+            let d = domain?;
+            let s = d.structures.iter().find(|s| match s {
+                Structure::Action(a) | Structure::Process(a) | Structure::Event(a) => {
+                    a.name.key() == target.key
+                }
+                Structure::DurativeAction(a) => a.name.key() == target.key,
+                _ => false,
+            })?;
+            format!("```pddl\n{}\n```", pddlc::print::structure(s))
+        }
+        Kind::Object => {
+            let ty = object_type(&family, &target.key);
+            let mut text = format!("object `{name}`");
+            if let Some(ty) = ty {
+                text.push_str(&format!(" - `{ty}`"));
+            }
+            match declared_in(Kind::Object) {
+                Some(at) => format!("{text}\n\n{at}"),
+                None => text,
+            }
+        }
+        Kind::Variable => {
+            let declaration = source
+                .occurrences()
+                .iter()
+                .find(|o| o.declaration && o.same_symbol(&target))?;
+            let ty = variable_type(source, declaration.span.start);
+            match ty {
+                Some(ty) => format!("variable `?{name}` - `{ty}`"),
+                None => format!("variable `?{name}`"),
+            }
+        }
+        Kind::Requirement => requirement(&target.key)?,
+    };
+    Some((text, range))
+}
+
+/// `(name ?x - t ?y - u)`.
+fn signature(name: &str, parameters: &[Typed<Variable>]) -> String {
+    if parameters.is_empty() {
+        format!("({name})")
+    } else {
+        format!("({name} {})", parameters_text(parameters))
+    }
+}
+
+/// The type and its supertypes, nearest first, up to `object` or a cycle.
+fn supertypes(domain: &Domain, key: &str) -> Vec<String> {
+    let mut chain = vec![];
+    let mut current = key.to_string();
+    let mut spelled = domain
+        .types
+        .iter()
+        .find(|t| t.item.key() == key)
+        .map_or_else(|| key.to_string(), |t| t.item.text.to_string());
+    loop {
+        if chain.contains(&spelled) {
+            break;
+        }
+        chain.push(spelled.clone());
+        let parent = domain
+            .types
+            .iter()
+            .find(|t| t.item.key() == current)
+            .and_then(|t| t.ty.as_ref());
+        match parent {
+            Some(Type::Name(name)) => {
+                current = name.key();
+                spelled = name.text.to_string();
+            }
+            Some(either @ Type::Either { .. }) => {
+                chain.push(pddlc::print::type_text(either));
+                break;
+            }
+            None => {
+                if current != "object" {
+                    chain.push("object".to_string());
+                }
+                break;
+            }
+        }
+    }
+    chain
+}
+
+fn object_type(family: &[Rc<Source>], key: &str) -> Option<String> {
+    for file in family {
+        let items = match file.file()? {
+            PddlFile::Domain(d) => &d.constants,
+            PddlFile::Problem(p) => &p.objects,
+        };
+        if let Some(t) = items.iter().find(|t| t.item.key() == key) {
+            return Some(
+                t.ty.as_ref()
+                    .map_or("object".into(), pddlc::print::type_text),
+            );
+        }
+    }
+    None
+}
+
+/// The type written for the variable declared at byte `at`, found again in the tree.
+fn variable_type(source: &Source, at: usize) -> Option<String> {
+    let text = &source.text;
+    // The declaration's group ends at the first ` - type` after it inside its list; read the
+    // type from the text, which holds it exactly as the tree does.
+    let rest = text.get(at..)?;
+    let close = rest.find(')')?;
+    let group = &rest[..close];
+    let dash = group.find(" - ").or_else(|| group.find("\t- "))?;
+    let ty = group[dash + 3..].trim_start();
+    let end = ty
+        .find(|c: char| c.is_whitespace() || c == '?')
+        .unwrap_or(ty.len());
+    (end > 0).then(|| ty[..end].to_string())
+}
+
+/// What a requirement flag means and what it implies (the checker's own implications).
+fn requirement(flag: &str) -> Option<String> {
+    let flag = if flag.starts_with(':') {
+        flag.to_string()
+    } else {
+        format!(":{flag}")
+    };
+    if !pddlc::check::is_known_requirement(&flag) {
+        return Some(format!("`{flag}` is not a requirement flag pddlc knows"));
+    }
+    let meaning = match flag.as_str() {
+        ":strips" => "add and delete effects",
+        ":typing" => "typed parameters, constants and objects",
+        ":negative-preconditions" => "`not` in preconditions and goals",
+        ":disjunctive-preconditions" => "`or` and `imply` in preconditions and goals",
+        ":equality" => "the built-in `=` predicate",
+        ":existential-preconditions" => "`exists` in preconditions and goals",
+        ":universal-preconditions" => "`forall` in preconditions and goals",
+        ":quantified-preconditions" => "`exists` and `forall` in preconditions and goals",
+        ":conditional-effects" => "`when` and `forall` in effects",
+        ":adl" => "the Action Description Language's features",
+        ":fluents" => "numeric and object fluents",
+        ":numeric-fluents" => "numeric functions, comparisons and numeric effects",
+        ":object-fluents" => "functions whose values are objects",
+        ":action-costs" => "a `total-cost` function increased by actions, for the metric",
+        ":durative-actions" => "actions with durations, timed conditions and effects",
+        ":duration-inequalities" => "durations bounded by inequalities",
+        ":continuous-effects" => "effects that change with `#t` over a durative action",
+        ":derived-predicates" => "`:derived` rules",
+        ":timed-initial-literals" => "facts that become true at a time, `(at 10 (p))` in `:init`",
+        ":preferences" => "soft goals and constraints with `preference`",
+        ":constraints" => "trajectory constraints (`always`, `sometime`, …)",
+        _ => "",
+    };
+    let mut text = format!("requirement `{flag}`");
+    if !meaning.is_empty() {
+        text.push_str(&format!(": {meaning}"));
+    }
+    let implied = pddlc::check::requirement_implies(&flag);
+    if !implied.is_empty() {
+        let list: Vec<String> = implied.iter().map(|f| format!("`{f}`")).collect();
+        text.push_str(&format!("\n\nimplies {}", list.join(", ")));
+    }
+    Some(text)
+}
+
+/// The whole document printed canonically with its comments, as `pddlc fmt` prints it; `None`
+/// when it has syntax errors (printing would drop what did not parse) or is not PDDL.
+pub fn format(source: &Source) -> Option<Vec<TextEdit>> {
+    let parsed = source.parsed();
+    if parsed.diagnostics.iter().any(|d| d.is_error()) {
+        return None;
+    }
+    let printed = pddlc::print::file_with(
+        parsed.value.as_ref()?,
+        &pddlc::print::PrintOptions {
+            width: 80,
+            comments_from: Some(&source.text),
+        },
+    );
+    if printed == source.text {
+        return Some(Vec::new());
+    }
+    let index = source.index();
+    Some(vec![TextEdit {
+        range: Range::new(Position::new(0, 0), index.position(source.text.len())),
+        new_text: printed,
+    }])
+}
+
+/// A fold for each section and structure of the document that spans more than one line.
+pub fn folding_ranges(source: &Source) -> Vec<lsp_types::FoldingRange> {
+    let mut spans: Vec<Span> = Vec::new();
+    match source.file() {
+        Some(PddlFile::Domain(d)) => {
+            spans.extend(d.predicates.iter().map(|p| p.span));
+            spans.extend(d.structures.iter().map(|s| match s {
+                Structure::Action(a) | Structure::Process(a) | Structure::Event(a) => a.span,
+                Structure::DurativeAction(a) => a.span,
+                Structure::Derived(d) => d.span,
+                Structure::Constraint(c) => c.span,
+            }));
+            spans.push(d.span);
+        }
+        Some(PddlFile::Problem(p)) => {
+            spans.extend(
+                p.init
+                    .first()
+                    .map(|first| first.span.to(p.init[p.init.len() - 1].span)),
+            );
+            spans.extend(p.goal.as_ref().map(|g| g.span));
+            spans.push(p.span);
+        }
+        None => {}
+    }
+    let index = source.index();
+    let mut out: Vec<lsp_types::FoldingRange> = spans
+        .into_iter()
+        .filter_map(|span| {
+            let (start, end) = (
+                index.position(span.start).line,
+                index.position(span.end).line,
+            );
+            (end > start).then_some(lsp_types::FoldingRange {
+                start_line: start,
+                end_line: end,
+                kind: Some(lsp_types::FoldingRangeKind::Region),
+                ..lsp_types::FoldingRange::default()
+            })
+        })
+        .collect();
+    out.sort_by_key(|f| (f.start_line, f.end_line));
+    out.dedup_by_key(|f| (f.start_line, f.end_line));
+    out
+}
+
+/// The declarations whose name contains `query` (ignoring case) in the open documents and the
+/// workspace's `.pddl` files: types, constants and objects, predicates, functions, actions.
+pub fn workspace_symbols(state: &mut State, query: &str) -> Vec<lsp_types::SymbolInformation> {
+    let query = query.to_lowercase();
+    let mut out = Vec::new();
+    for file in state.candidates(None) {
+        let container = file.file().map(|f| f.name().text.to_string());
+        let index = file.index();
+        for o in file.occurrences() {
+            if !o.declaration || o.kind == Kind::Variable || !o.key.contains(&query) {
+                continue;
+            }
+            let kind = match o.kind {
+                Kind::Type => SymbolKind::CLASS,
+                Kind::Object => SymbolKind::CONSTANT,
+                Kind::Predicate => SymbolKind::INTERFACE,
+                Kind::Function => SymbolKind::FUNCTION,
+                _ => SymbolKind::METHOD,
+            };
+            let Some(name) = file.text.get(o.span.start..o.span.end) else {
+                continue;
+            };
+            #[allow(deprecated)] // `deprecated` is a required field of the struct.
+            out.push(lsp_types::SymbolInformation {
+                name: name.to_string(),
+                kind,
+                tags: None,
+                deprecated: None,
+                location: Location::new(file.uri.clone(), index.range(o.span)),
+                container_name: container.clone(),
+            });
+        }
+    }
+    out
+}

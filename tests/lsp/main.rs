@@ -1,0 +1,157 @@
+//! `pddlc lsp` end to end: the real binary, spoken to over its standard input and output with
+//! JSON-RPC as an editor does, on the fixtures in fixtures/lsp/ and fixtures/check/.
+
+mod client;
+mod navigation;
+mod neovim;
+mod random_edits;
+
+use client::{Client, fixture, uri};
+use serde_json::{Value, json};
+
+#[test]
+fn a_broken_domain_gets_its_diagnostics_with_utf16_ranges() {
+    let mut client = Client::start(&fixture("lsp"));
+    let path = fixture("lsp/broken/domain.pddl");
+    client.open(&path);
+    let diagnostics = client.diagnostics(&path);
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:#?}");
+    let d = &diagnostics[0];
+    assert_eq!(d["code"], "C101");
+    assert_eq!(d["severity"], 1, "an error");
+    assert_eq!(d["source"], "pddlc");
+    // Line 8 reads `    :effect (and (vue𝔞 ?l) (allumée ?l) (not (éteinte ?l)) (cassée ?l))))`:
+    // `cassée` starts at character 60, UTF-16 unit 61 (`𝔞` is a surrogate pair) and byte 65
+    // (`𝔞` is 4 bytes, each `é` 2). Only the UTF-16 count is right; the name is 6 units long.
+    assert_eq!(
+        d["range"],
+        json!({"start": {"line": 7, "character": 61}, "end": {"line": 7, "character": 67}})
+    );
+    let message = d["message"].as_str().expect("a message");
+    assert!(
+        message.starts_with("predicate `cassée` is not declared"),
+        "{message}"
+    );
+    assert!(
+        message.contains("help: declare it in `(:predicates …)`"),
+        "{message}"
+    );
+    let href = d["codeDescription"]["href"].as_str().expect("a link");
+    assert!(
+        href.starts_with("file://")
+            && href.ends_with("docs/diagnostics.md#c101-undeclared-predicate"),
+        "{href}"
+    );
+    assert_eq!(client.shutdown(), Some(0));
+}
+
+#[test]
+fn edits_replace_the_diagnostics_and_only_the_newest_text_counts() {
+    let mut client = Client::start(&fixture("lsp"));
+    let path = fixture("lsp/broken/domain.pddl");
+    client.open(&path);
+    let text = std::fs::read_to_string(&path).expect("the fixture");
+    // A burst of edits: the last one declares `cassée`, so the domain is clean.
+    client.change(&path, 2, "(define (domain");
+    client.change(&path, 3, &text.replace("(:action", ")"));
+    let fixed = text.replace("(vue𝔞 ?l))", "(vue𝔞 ?l) (cassée ?l))");
+    client.change(&path, 4, &fixed);
+    let published = client.all_diagnostics(&path);
+    let (version, last) = published.last().expect("diagnostics were published");
+    assert_eq!(*version, 4);
+    assert_eq!(last, &Vec::<Value>::new());
+    // A damaged text gets its syntax errors, and the server keeps answering.
+    client.change(
+        &path,
+        5,
+        "(define (domain x) (:action a :parameters (?x) :effect (p ?x)",
+    );
+    let codes: Vec<String> = client
+        .diagnostics(&path)
+        .iter()
+        .map(|d| d["code"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert!(codes.contains(&"P001".to_string()), "{codes:?}");
+    assert_eq!(client.shutdown(), Some(0));
+}
+
+#[test]
+fn a_problem_is_checked_against_the_open_domain_of_its_name() {
+    let mut client = Client::start(&fixture("check"));
+    let domain = fixture("check/C101_undeclared_in_problem/domain.pddl");
+    let problem = fixture("check/C101_undeclared_in_problem/problem.pddl");
+    client.open(&domain);
+    client.open(&problem);
+    let diagnostics = client.diagnostics(&problem);
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:#?}");
+    // expected.txt: `C101 problem.pddl:4:22`, 1-based.
+    assert_eq!(diagnostics[0]["code"], "C101");
+    assert_eq!(
+        diagnostics[0]["range"]["start"],
+        json!({"line": 3, "character": 21})
+    );
+    assert_eq!(client.diagnostics(&domain), Vec::<Value>::new());
+    assert_eq!(client.shutdown(), Some(0));
+}
+
+#[test]
+fn a_problem_finds_its_domain_in_the_workspace_and_points_into_it() {
+    let mut client = Client::start(&fixture("lsp"));
+    let problem = fixture("lsp/delivery/problem.pddl");
+    let text = std::fs::read_to_string(&problem).expect("the fixture");
+    // The domain is not open: it is found on disk by its name. Only the domain knows that
+    // `in` takes two arguments.
+    client.open_text(&problem, &text.replace("(in p1 t1)", "(in p1 t1 t1)"));
+    let diagnostics = client.diagnostics(&problem);
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:#?}");
+    let d = &diagnostics[0];
+    assert_eq!(d["code"], "C102");
+    assert_eq!(
+        d["range"],
+        json!({"start": {"line": 4, "character": 9}, "end": {"line": 4, "character": 22}})
+    );
+    let related = d["relatedInformation"]
+        .as_array()
+        .expect("related information");
+    assert_eq!(related.len(), 1);
+    assert_eq!(related[0]["message"], "declared here");
+    assert_eq!(
+        related[0]["location"]["uri"],
+        uri(&fixture("lsp/delivery/domain.pddl"))
+    );
+    assert_eq!(
+        related[0]["location"]["range"]["start"],
+        json!({"line": 7, "character": 16})
+    );
+    assert_eq!(client.shutdown(), Some(0));
+}
+
+#[test]
+fn bad_requests_get_errors_and_the_server_goes_on() {
+    let mut client = Client::start(&fixture("lsp"));
+    let path = fixture("lsp/delivery/domain.pddl");
+    let unknown = client.request_raw("textDocument/noSuchThing", json!({}));
+    assert_eq!(unknown["error"]["code"], -32601, "{unknown}");
+    let bad = client.request_raw("textDocument/hover", json!({"textDocument": 3}));
+    assert_eq!(bad["error"]["code"], -32602, "{bad}");
+    let closed = client.request_raw(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri(&path)}, "position": {"line": 0, "character": 0}}),
+    );
+    assert_eq!(closed["error"]["code"], -32602, "{closed}");
+    // Positions past the end of a line or of the text are clamped, not a failure.
+    client.open(&path);
+    let far = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri(&path)}, "position": {"line": 999, "character": 999}}),
+    );
+    assert_eq!(far, Value::Null);
+    assert_eq!(client.shutdown(), Some(0));
+}
+
+#[test]
+fn exit_without_shutdown_ends_the_server_with_code_1() {
+    let mut client = Client::start(&fixture("lsp"));
+    client.notify("exit", json!(null));
+    assert_eq!(client.wait(), Some(1));
+}

@@ -1,0 +1,168 @@
+//! Seeded random edits, sent as ranged changes (some of whose positions fall inside a surrogate
+//! pair or past a line's end), never crash the server, and it ends with the diagnostics
+//! `pddlc check` gives on the final text.
+
+use crate::client::{Client, uri};
+use serde_json::{Value, json};
+use std::path::Path;
+use std::process::Command;
+
+/// xorshift64*: deterministic, no dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// The byte offset the protocol's (line, UTF-16 character) names in `text`, by the server's
+/// documented rule: a character past the line's end is its end (before `\r\n`), one inside a
+/// surrogate pair is that character's start, a line past the end is the end of the text.
+fn offset(text: &str, line: usize, character: usize) -> usize {
+    let mut start = 0;
+    for _ in 0..line {
+        match text[start..].find('\n') {
+            Some(i) => start += i + 1,
+            None => return text.len(),
+        }
+    }
+    let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+    let content = text[start..end]
+        .strip_suffix('\r')
+        .unwrap_or(&text[start..end]);
+    let mut units = 0;
+    for (i, c) in content.char_indices() {
+        if units + c.len_utf16() > character {
+            return start + i;
+        }
+        units += c.len_utf16();
+    }
+    start + content.len()
+}
+
+/// A random (line, character): mostly inside the text, sometimes past a line or the text.
+fn random_position(rng: &mut Rng, text: &str) -> (usize, usize) {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let line = rng.below(lines.len() + 1);
+    let width = lines.get(line).map_or(0, |l| l.encode_utf16().count());
+    (line, rng.below(width + 3))
+}
+
+const INSERTS: &[&str] = &[
+    "(", ")", " ", "\n", "?x", "é", "𝔞", "😀", "(and", ":action", "- ", ";", "\r\n", "p",
+];
+
+fn pddlc_check(text: &str, dir: &Path) -> Vec<(String, usize, usize)> {
+    let file = dir.join("final.pddl");
+    std::fs::write(&file, text).expect("write the final text");
+    let output = Command::new(env!("CARGO_BIN_EXE_pddlc"))
+        .args(["check", "--format", "json"])
+        .arg(&file)
+        .output()
+        .expect("pddlc check runs");
+    let document: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let lines: Vec<&str> = text.split('\n').collect();
+    let mut out: Vec<(String, usize, usize)> = document["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .map(|d| {
+            let line = d["line"].as_u64().unwrap_or(1) as usize - 1;
+            // JSON columns count characters from 1; the protocol counts UTF-16 units from 0.
+            let column = d["column"].as_u64().unwrap_or(1) as usize - 1;
+            let units = lines
+                .get(line)
+                .map_or(0, |l| l.chars().take(column).map(char::len_utf16).sum());
+            (
+                d["code"].as_str().unwrap_or_default().to_string(),
+                line,
+                units,
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+fn run(seed: u64, start: &Path, edits: usize) {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().join("edited.pddl");
+    let mut text = std::fs::read_to_string(start).expect("the starting text");
+    let mut client = Client::start(dir.path());
+    client.open_text(&path, &text);
+    let mut rng = Rng(seed);
+    for version in 2..edits as i32 + 2 {
+        let (l1, c1) = random_position(&mut rng, &text);
+        let (l2, c2) = if rng.below(2) == 0 {
+            (l1, c1)
+        } else {
+            random_position(&mut rng, &text)
+        };
+        let (a, b) = (offset(&text, l1, c1), offset(&text, l2, c2));
+        let inserted = if rng.below(3) == 0 {
+            ""
+        } else {
+            INSERTS[rng.below(INSERTS.len())]
+        };
+        text.replace_range(a.min(b)..a.max(b), inserted);
+        client.notify(
+            "textDocument/didChange",
+            json!({
+                "textDocument": {"uri": uri(&path), "version": version},
+                "contentChanges": [{
+                    "range": {"start": {"line": l1, "character": c1},
+                              "end": {"line": l2, "character": c2}},
+                    "text": inserted,
+                }],
+            }),
+        );
+        if version % 97 == 0 {
+            let (line, character) = random_position(&mut rng, &text);
+            let at = json!({"textDocument": {"uri": uri(&path)},
+                            "position": {"line": line, "character": character}});
+            for method in ["textDocument/hover", "textDocument/definition"] {
+                let response = client.request_raw(method, at.clone());
+                assert!(response.get("error").is_none(), "{method}: {response}");
+            }
+        }
+    }
+    let found = client.diagnostics(&path);
+    let mut got: Vec<(String, usize, usize)> = found
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap_or_default().to_string(),
+                d["range"]["start"]["line"].as_u64().unwrap_or(0) as usize,
+                d["range"]["start"]["character"].as_u64().unwrap_or(0) as usize,
+            )
+        })
+        .collect();
+    got.sort();
+    assert_eq!(
+        got,
+        pddlc_check(&text, dir.path()),
+        "seed {seed}, final text:\n{text}"
+    );
+    assert_eq!(client.shutdown(), Some(0));
+}
+
+#[test]
+fn thousands_of_random_edits_end_with_check_s_diagnostics() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let starts = [
+        "fixtures/lsp/broken/domain.pddl",
+        "fixtures/lsp/delivery/domain.pddl",
+        "domains/blocksworld/domain.pddl",
+    ];
+    for (i, start) in starts.iter().enumerate() {
+        run(0x5EED + i as u64, &root.join(start), 2_000);
+    }
+}
