@@ -73,13 +73,17 @@ pub fn run(args: &Args) -> Outcome {
     let mut deferred: Vec<Deferred> = Vec::new();
     for (i, input) in inputs.iter().enumerate() {
         let id = FileId(i as u32);
-        let loaded = match read_expanded_extracting(input, id, args.extract) {
-            ReadInput::Text(source)
-                if args.profile == Profile::Pddl
-                    && inputs.len() > 1
-                    && pddlc::parse::problem_domain(&source.text).is_some() =>
-            {
-                deferred.push(Deferred { index: i });
+        let read = read_expanded_extracting(input, id, args.extract);
+        // `Some` for a text that looks like a problem: the domain its `(:domain …)` names.
+        let looks_like_problem = match &read {
+            ReadInput::Text(source) if args.profile == Profile::Pddl && inputs.len() > 1 => {
+                pddlc::parse::problem_domain(&source.text).map(|named| named.map(str::to_string))
+            }
+            _ => None,
+        };
+        let loaded = match (read, looks_like_problem) {
+            (ReadInput::Text(source), Some(named)) => {
+                deferred.push(Deferred { index: i, named });
                 checked.push(Checked {
                     kind: Some("problem"),
                     domain: None,
@@ -89,8 +93,8 @@ pub fn run(args: &Args) -> Outcome {
                 files.push(None);
                 continue;
             }
-            ReadInput::Text(source) => parse_source(source, id),
-            ReadInput::Failed(loaded) => *loaded,
+            (ReadInput::Text(source), None) => parse_source(source, id),
+            (ReadInput::Failed(loaded), _) => *loaded,
         };
         let kind = match &loaded.file {
             Some(PddlFile::Domain(_)) => Some("domain"),
@@ -134,7 +138,9 @@ pub fn run(args: &Args) -> Outcome {
             &clean,
             &mut diagnostics,
         );
+        let mut done = vec![false; files.len()];
         for (index, file, against) in streamed {
+            done[index] = against.is_some();
             checked[index].kind = match &file {
                 Some(PddlFile::Domain(_)) => Some("domain"),
                 Some(PddlFile::Problem(_)) => Some("problem"),
@@ -143,9 +149,6 @@ pub fn run(args: &Args) -> Outcome {
             checked[index].domain = against;
             files[index] = file;
         }
-        let done: Vec<bool> = (0..files.len())
-            .map(|i| checked[i].domain.is_some() && deferred.iter().any(|d| d.index == i))
-            .collect();
         diagnostics.extend(semantics(&files, &paths, &clean, &done, &mut checked));
     }
     pddlc::diagnostics::sort(&mut diagnostics);
@@ -245,6 +248,8 @@ pub(super) fn affinity(domain: &Path, problem: &Path) -> (bool, usize, bool) {
 /// An input that looks like a problem, read but not parsed until the domains are.
 struct Deferred {
     index: usize,
+    /// The domain its `(:domain …)` names, read from the bytes (`parse::problem_domain`).
+    named: Option<String>,
 }
 
 /// Every domain's own diagnostics; returns whether each input is a domain without errors.
@@ -307,10 +312,11 @@ fn check_deferred(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<(usize, Option<PddlFile>, Option<usize>)> {
     let mut out = Vec::new();
-    for &Deferred { index } in deferred {
+    for Deferred { index, named } in deferred {
+        let index = *index;
         let id = FileId(index as u32);
         let text = &sources[index].text;
-        let named = pddlc::parse::problem_domain(text).flatten();
+        let named = named.as_deref();
         if let Some((d, domain)) = choose(named, &paths[index], files, paths, clean) {
             let against = Files {
                 domain: FileId(d as u32),

@@ -31,17 +31,11 @@ pub(super) struct Flat {
     /// typed parameters, a conjunction of literals as precondition, body and effect, action
     /// costs), in source order.
     pub structures: Vec<Structure>,
-    /// Whether a sink was given the objects (and so may hold facts and a goal too).
+    /// Whether a sink received anything (the objects, and perhaps facts and a goal), so that
+    /// it must discard if this reading is dropped.
     pub fed_sink: bool,
     /// Whether the goal went to a sink: pest's placeholder stands in the tree for it.
     pub goal_taken: bool,
-}
-
-impl Flat {
-    /// Whether a sink received anything, so that it must discard if this reading is dropped.
-    pub fn taken(&self) -> bool {
-        self.fed_sink
-    }
 }
 
 /// A list was being handed to a sink and turned out not to be flat: the sink holds part of it.

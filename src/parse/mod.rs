@@ -14,6 +14,21 @@ mod scan;
 
 pub use scan::MAX_DEPTH;
 
+/// The sections a domain may have, `:requirements` first.
+pub const DOMAIN_SECTIONS: &[&str] = &[
+    ":requirements",
+    ":types",
+    ":constants",
+    ":predicates",
+    ":functions",
+    ":constraints",
+    ":action",
+    ":durative-action",
+    ":process",
+    ":event",
+    ":derived",
+];
+
 /// The stack a recursive stage needs for [`MAX_DEPTH`] levels, with a wide margin, in an
 /// unoptimised build (pest's generated code needs several KiB a level there).
 pub const STACK_NEEDED: usize = 32 * 1024 * 1024;
@@ -157,14 +172,14 @@ fn definition(
             }
         };
         if let Some(flat) = flat {
-            let taken = flat.taken();
+            let fed_sink = flat.fed_sink;
             if let Some(value) = with_stack(|| lower::file_with_flat_lists(source, flat)) {
                 return Parsed {
                     value: Some(value),
                     diagnostics: Vec::new(),
                 };
             }
-            if taken && let Some(sink) = sink {
+            if fed_sink && let Some(sink) = sink {
                 sink.discard();
             }
         }

@@ -6,21 +6,11 @@
 use super::state::{Source, State};
 use lsp_types::{CompletionItem, CompletionItemKind, InsertTextFormat, Position};
 use pddlc::ast::PddlFile;
+use pddlc::parse::DOMAIN_SECTIONS;
 use std::rc::Rc;
 
-const DOMAIN_SECTIONS: &[&str] = &[
-    ":requirements",
-    ":types",
-    ":constants",
-    ":predicates",
-    ":functions",
-    ":constraints",
-    ":action",
-    ":durative-action",
-    ":derived",
-    ":process",
-    ":event",
-];
+/// A problem's sections as completion offers them: the parser's list but for PDDL 1.2's
+/// obsolete `:length`.
 const PROBLEM_SECTIONS: &[&str] = &[
     ":domain",
     ":requirements",

@@ -4,6 +4,7 @@
 use super::{Lower, P, R, Seen, describe_form, list_keywords, next};
 use crate::ast::*;
 use crate::diagnostics::{Code, Diagnostic};
+use crate::parse::DOMAIN_SECTIONS;
 use crate::parse::errors::locate;
 use crate::parse::grammar::Rule;
 
@@ -28,20 +29,6 @@ impl Definition {
         }
     }
 }
-
-const DOMAIN_SECTIONS: &[&str] = &[
-    ":requirements",
-    ":types",
-    ":constants",
-    ":predicates",
-    ":functions",
-    ":constraints",
-    ":action",
-    ":durative-action",
-    ":process",
-    ":event",
-    ":derived",
-];
 
 const PROBLEM_SECTIONS: &[&str] = &[
     ":domain",
