@@ -25,16 +25,41 @@ pub struct LineCol {
 }
 
 /// Start offsets of the lines of a text, for turning byte offsets into lines and columns.
+///
+/// It also knows which lines are ASCII without tabs, where a column is the byte distance from
+/// the line's start: asking for many offsets on one long line (a damaged or generated input
+/// written on a single line) then costs nothing per offset instead of a walk over the line.
 #[derive(Clone, Debug)]
 pub struct LineIndex {
     line_starts: Vec<usize>,
+    /// Per line: [`NOT_ASCII`] and [`HAS_TAB`] bits.
+    kinds: Vec<u8>,
 }
+
+/// The line holds a byte of a multi-byte character: columns count characters.
+const NOT_ASCII: u8 = 1;
+/// The line holds a tab: display columns jump to tab stops.
+const HAS_TAB: u8 = 2;
 
 impl LineIndex {
     pub fn new(text: &str) -> LineIndex {
         let mut line_starts = vec![0];
-        line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        LineIndex { line_starts }
+        let mut kinds = Vec::new();
+        let mut kind = 0u8;
+        for (i, &byte) in text.as_bytes().iter().enumerate() {
+            match byte {
+                b'\n' => {
+                    kinds.push(kind);
+                    kind = 0;
+                    line_starts.push(i + 1);
+                }
+                b'\t' => kind |= HAS_TAB,
+                0x80.. => kind |= NOT_ASCII,
+                _ => {}
+            }
+        }
+        kinds.push(kind);
+        LineIndex { line_starts, kinds }
     }
 
     /// The 1-based line of byte `offset` (past the end: the last line). Unlike [`LineIndex::line_col`]
@@ -53,7 +78,11 @@ impl LineIndex {
         }
         let line = self.line_starts.partition_point(|&start| start <= offset);
         let line_start = self.line_starts[line.saturating_sub(1)];
-        let column = text[line_start..offset].chars().count() + 1;
+        let column = if self.kinds[line.saturating_sub(1)] & NOT_ASCII == 0 {
+            offset - line_start + 1
+        } else {
+            text[line_start..offset].chars().count() + 1
+        };
         LineCol { line, column }
     }
 
@@ -62,6 +91,9 @@ impl LineIndex {
     /// screen column for tab-indented files.
     pub fn display_line_col(&self, text: &str, offset: usize) -> LineCol {
         let at = self.line_col(text, offset);
+        if self.kinds[at.line - 1] & HAS_TAB == 0 {
+            return at;
+        }
         let line_start = self.line_starts[at.line - 1];
         let mut column = 0;
         for c in text[line_start..].chars().take(at.column - 1) {
@@ -117,5 +149,40 @@ mod tests {
                 column: 17
             }
         );
+    }
+
+    /// Lines and columns the slow way: walking every character from the start of the text.
+    fn walked(text: &str, offset: usize, tab_stops: bool) -> LineCol {
+        let (mut line, mut column) = (1, 1);
+        for (at, c) in text.char_indices() {
+            if at >= offset {
+                break;
+            }
+            match c {
+                '\n' => (line, column) = (line + 1, 1),
+                '\t' if tab_stops => column = ((column - 1) / 8 + 1) * 8 + 1,
+                _ => column += 1,
+            }
+        }
+        LineCol { line, column }
+    }
+
+    #[test]
+    fn every_kind_of_line_agrees_with_walking_the_characters() {
+        let text =
+            "plain ascii\n\ttab then text\n\u{e9}t\u{e9} and \u{1d51e}\n\t\u{e9}\tboth\n\nend";
+        let index = LineIndex::new(text);
+        for offset in (0..=text.len()).filter(|&o| text.is_char_boundary(o)) {
+            assert_eq!(
+                index.line_col(text, offset),
+                walked(text, offset, false),
+                "{offset}"
+            );
+            assert_eq!(
+                index.display_line_col(text, offset),
+                walked(text, offset, true),
+                "{offset}"
+            );
+        }
     }
 }
