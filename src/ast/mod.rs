@@ -78,10 +78,11 @@ impl Name {
     /// up many times).
     pub fn folded(&self) -> Folded<'_> {
         let text = self.text.as_str();
-        if !text.is_ascii() {
-            Folded::Owned(text.to_lowercase())
-        } else if !text.bytes().any(|b| b.is_ascii_uppercase()) {
+        // Nearly every name is already lower-case ASCII: one pass decides that.
+        if text.bytes().all(|b| b < 0x80 && !b.is_ascii_uppercase()) {
             Folded::Borrowed(text)
+        } else if !text.is_ascii() {
+            Folded::Owned(text.to_lowercase())
         } else if text.len() <= Folded::INLINE {
             let mut bytes = [0; Folded::INLINE];
             for (to, from) in bytes.iter_mut().zip(text.bytes()) {

@@ -6,7 +6,10 @@ use super::requirements::Requirements;
 use super::types::{OBJECT, TypeGraph};
 use super::{Map, Set};
 use crate::ast::*;
-use crate::diagnostics::{Code, Diagnostic, FileId};
+use crate::diagnostics::{Bounded, Code, Diagnostic, FileId, Handle};
+
+/// The most uses of one undeclared name that get a label each; the help counts them all.
+const MAX_USE_LABELS: usize = 100;
 
 /// Lower-cased type names of a typed item: its declared type, or `object`.
 pub(super) fn type_names(ty: &Option<Type>) -> Vec<String> {
@@ -18,6 +21,7 @@ pub(super) fn type_names(ty: &Option<Type>) -> Vec<String> {
 }
 
 /// A feature used somewhere, and the requirement flags any one of which allows it.
+#[derive(Clone)]
 pub(super) struct Need {
     pub flags: &'static [&'static str],
     pub file: FileId,
@@ -38,13 +42,16 @@ pub(super) enum GdPlace {
 }
 
 /// A variable in scope: lower-cased name, types, where it was bound, whether it was used.
+#[derive(Clone)]
 pub(super) struct Bound {
     pub name: String,
-    pub types: Vec<String>,
+    /// Shared with every use of the variable: an action's atoms name their parameters again
+    /// and again, and each use needs the types.
+    pub types: std::rc::Rc<[String]>,
     pub used: bool,
 }
 
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(super) struct Scope {
     pub vars: Vec<Bound>,
 }
@@ -74,8 +81,12 @@ pub(super) struct At<'o> {
 /// An undeclared name already reported: its diagnostic, how to declare the name, the declared
 /// name closest to it, and how many places use it. Later uses become labels of that one
 /// diagnostic, and its help is rewritten as the uses add up (see `suggest::undeclared`).
+#[derive(Clone)]
 pub(super) struct Undeclared {
-    pub index: usize,
+    pub handle: Handle,
+    /// Where the uses past the first [`MAX_USE_LABELS`] stand (file and start, packed), so that a
+    /// use met twice is counted once without a label to compare with.
+    pub unlabelled: Set<u64>,
     pub name: String,
     pub declare: String,
     pub closest: Option<String>,
@@ -85,6 +96,7 @@ pub(super) struct Undeclared {
 /// A declaration's parameters and where its name stands.
 pub(super) type Signature<'a> = (&'a [Typed<Variable>], Span);
 
+#[derive(Clone)]
 pub(super) struct Checker<'a> {
     pub domain: &'a Domain,
     pub file: FileId,
@@ -98,7 +110,7 @@ pub(super) struct Checker<'a> {
     pub functions: Map<String, Vec<&'a FunctionDecl>>,
     pub requirements: Requirements,
     pub declares_requirements: bool,
-    pub diagnostics: Vec<Diagnostic>,
+    pub diagnostics: Bounded,
     /// Undeclared names reported so far, by code, scope (for variables: the structure they
     /// stand in) and lower-cased name.
     pub undeclared: Map<(Code, usize, String), Undeclared>,
@@ -127,7 +139,7 @@ impl<'a> Checker<'a> {
             functions: Map::default(),
             requirements,
             declares_requirements: !domain.requirements.is_empty(),
-            diagnostics: Vec::new(),
+            diagnostics: Bounded::new(),
             undeclared: Map::default(),
             structure: 0,
             needs: Vec::new(),
@@ -172,39 +184,59 @@ impl<'a> Checker<'a> {
             return;
         };
         if let Some(entry) = self.undeclared.get_mut(&key) {
-            let reported = &mut self.diagnostics[entry.index];
-            if reported
-                .labels
-                .iter()
-                .any(|l| l.file == at.file && l.span == at.span)
-            {
+            let Some(reported) = self.diagnostics.get_mut(entry.handle) else {
+                // Past the bound of an input's diagnostics: counted, not shown.
+                return;
+            };
+            let labelled = reported.labels.len() < MAX_USE_LABELS;
+            let new_use = if labelled {
+                !reported
+                    .labels
+                    .iter()
+                    .any(|l| l.file == at.file && l.span == at.span)
+            } else {
+                entry
+                    .unlabelled
+                    .insert(u64::from(at.file.0) << 40 | at.span.start as u64)
+            };
+            if !new_use {
                 return;
             }
             entry.uses += 1;
-            reported.labels.push(crate::diagnostics::Label {
-                message: Some("also used here".to_string()),
-                ..at
-            });
-            reported.help = Some(super::suggest::undeclared(
+            if labelled {
+                reported.labels.push(crate::diagnostics::Label {
+                    message: Some("also used here".to_string()),
+                    ..at
+                });
+            }
+            let mut help = super::suggest::undeclared(
                 &entry.name,
                 &entry.declare,
                 entry.closest.as_deref(),
                 entry.uses,
-            ));
+            );
+            if entry.uses > MAX_USE_LABELS {
+                help.push_str(&format!(
+                    "; used {} times, the first {MAX_USE_LABELS} labelled",
+                    entry.uses
+                ));
+            }
+            reported.help = Some(help);
             return;
         }
         let help = super::suggest::undeclared(name, &declare, closest, 1);
+        let handle = self.diagnostics.push_amendable(diagnostic.with_help(help));
         self.undeclared.insert(
             key,
             Undeclared {
-                index: self.diagnostics.len(),
+                handle,
+                unlabelled: Set::default(),
                 name: name.to_string(),
                 declare,
                 closest: closest.map(str::to_string),
                 uses: 1,
             },
         );
-        self.diagnostics.push(diagnostic.with_help(help));
     }
 
     pub fn need(
@@ -281,7 +313,7 @@ impl<'a> Checker<'a> {
                 .iter()
                 .map(|p| Bound {
                     name: p.item.name.key(),
-                    types: type_names(&p.ty),
+                    types: type_names(&p.ty).into(),
                     used: false,
                 })
                 .collect(),
@@ -341,7 +373,7 @@ impl<'a> Checker<'a> {
         let mut scope = self.bind(&a.parameters, file, "parameter");
         scope.vars.push(Bound {
             name: "duration".to_string(),
-            types: vec!["number".to_string()],
+            types: std::rc::Rc::from(["number".to_string()]),
             used: true,
         });
         if let Some(d) = &a.duration {

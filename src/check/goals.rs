@@ -6,7 +6,31 @@ use super::suggest;
 use super::types::OBJECT;
 use crate::ast::*;
 use crate::diagnostics::{Code, Diagnostic, FileId};
-use std::borrow::Cow;
+use smallvec::SmallVec;
+use std::rc::Rc;
+
+/// The declarations of one predicate or function name: nearly always one.
+pub(super) type Signatures<'a> = SmallVec<[Signature<'a>; 2]>;
+
+/// The types an argument may have: borrowed from the problem's objects, shared with a bound
+/// variable, or built for a constant.
+pub(super) enum ArgTypes<'o> {
+    Borrowed(&'o [String]),
+    Shared(Rc<[String]>),
+    Owned(Vec<String>),
+}
+
+impl std::ops::Deref for ArgTypes<'_> {
+    type Target = [String];
+
+    fn deref(&self) -> &[String] {
+        match self {
+            ArgTypes::Borrowed(types) => types,
+            ArgTypes::Shared(types) => types,
+            ArgTypes::Owned(types) => types,
+        }
+    }
+}
 
 fn show_types(types: &[String]) -> String {
     match types {
@@ -153,7 +177,7 @@ impl<'a> Checker<'a> {
         for v in variables {
             scope.vars.push(Bound {
                 name: v.item.name.key(),
-                types: type_names(&v.ty),
+                types: type_names(&v.ty).into(),
                 used: false,
             });
         }
@@ -172,13 +196,13 @@ impl<'a> Checker<'a> {
         term: &Term,
         scope: &mut Scope,
         at: At<'o>,
-    ) -> Option<(Cow<'o, [String]>, bool)> {
+    ) -> Option<(ArgTypes<'o>, bool)> {
         match term {
             Term::Variable(v) => {
                 let key = v.name.folded();
                 if let Some(bound) = scope.lookup(&key) {
                     bound.used = true;
-                    return Some((Cow::Owned(bound.types.clone()), false));
+                    return Some((ArgTypes::Shared(bound.types.clone()), false));
                 }
                 let names: Vec<String> =
                     scope.vars.iter().map(|b| format!("?{}", b.name)).collect();
@@ -211,10 +235,10 @@ impl<'a> Checker<'a> {
                     if !self.used_constants.contains(key.as_ref()) {
                         self.used_constants.insert(key.into_owned());
                     }
-                    return Some((Cow::Owned(types), false));
+                    return Some((ArgTypes::Owned(types), false));
                 }
                 if let Some((types, _)) = at.objects.and_then(|o| o.get(key.as_ref())) {
-                    return Some((Cow::Borrowed(&types[..]), true));
+                    return Some((ArgTypes::Borrowed(&types[..]), true));
                 }
                 let mut names: Vec<&str> = self
                     .constants
@@ -270,12 +294,12 @@ impl<'a> Checker<'a> {
         scope: &mut Scope,
         at: At,
     ) {
-        let types: Vec<Option<(Cow<[String]>, bool)>> =
+        let types: SmallVec<[Option<(ArgTypes, bool)>; 4]> =
             args.iter().map(|a| self.term(a, scope, at)).collect();
         let Some(first) = declarations.first() else {
             return;
         };
-        let same_arity: Vec<&Signature<'_>> = declarations
+        let same_arity: SmallVec<[&Signature<'_>; 2]> = declarations
             .iter()
             .filter(|d| d.0.len() == args.len())
             .collect();
@@ -307,7 +331,7 @@ impl<'a> Checker<'a> {
         // Each type the argument may have must fit one of the parameter's types; an untyped
         // argument (`object`) fits anything, as planners read it.
         let fits = |checker: &Self,
-                    (arg_types, has_all): &(Cow<[String]>, bool),
+                    (arg_types, has_all): &(ArgTypes, bool),
                     param: &Typed<Variable>| {
             // The common cases, without building the expected types: an untyped parameter
             // takes anything, and an argument of exactly the parameter's type fits it.
@@ -382,7 +406,7 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn predicate_signatures(&self, key: &str) -> Vec<Signature<'a>> {
+    fn predicate_signatures(&self, key: &str) -> Signatures<'a> {
         self.predicates
             .get(key)
             .map(|all| {
@@ -393,7 +417,7 @@ impl<'a> Checker<'a> {
             .unwrap_or_default()
     }
 
-    pub(super) fn function_signatures(&self, key: &str) -> Vec<Signature<'a>> {
+    pub(super) fn function_signatures(&self, key: &str) -> Signatures<'a> {
         self.functions
             .get(key)
             .map(|all| {

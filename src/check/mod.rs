@@ -70,27 +70,30 @@ impl Default for Files {
 /// Checks a domain on its own: names, arities, types, variables, requirements, duplicates, and
 /// warnings for what is declared but unused.
 pub fn domain(domain: &Domain, file: FileId) -> Vec<Diagnostic> {
-    crate::parse::with_stack(|| {
-        let mut checker = Checker::new(domain, file);
-        checker.structures();
-        let declared = checker.requirements.clone();
-        let declares_any = checker.declares_requirements;
-        checker.requirement_diagnostics(&declared, declares_any, false);
-        checker.unused();
-        let mut diagnostics = checker.diagnostics;
-        once(&mut diagnostics);
-        diagnostics
-    })
+    crate::parse::with_stack(|| domain_report(walked(domain, file)))
+}
+
+/// A checker of `domain` that walked its structures (actions, derived predicates, constraints).
+fn walked(domain: &Domain, file: FileId) -> Checker<'_> {
+    let mut checker = Checker::new(domain, file);
+    checker.structures();
+    checker
+}
+
+/// What a domain's walk found, with its requirements and unused declarations.
+fn domain_report(mut checker: Checker) -> Vec<Diagnostic> {
+    let declared = checker.requirements.clone();
+    let declares_any = checker.declares_requirements;
+    checker.requirement_diagnostics(&declared, declares_any, false);
+    checker.unused();
+    checker.diagnostics.finish()
 }
 
 /// Checks a problem against its domain. Returns only the problem's diagnostics; check the
-/// domain itself with [`domain`].
+/// domain itself with [`domain`]. To check several problems of one domain, make a
+/// [`ProblemChecker`] once.
 pub fn problem(domain: &Domain, problem: &Problem, files: Files) -> Vec<Diagnostic> {
-    crate::parse::with_stack(|| {
-        let mut diagnostics = problem::check(domain, problem, files);
-        once(&mut diagnostics);
-        diagnostics
-    })
+    ProblemChecker::new(domain, files.domain).problem(problem, files.problem)
 }
 
 /// Parses a problem and checks it against `domain` in one pass over its text: when the fast
@@ -99,7 +102,7 @@ pub fn problem(domain: &Domain, problem: &Problem, files: Files) -> Vec<Diagnost
 /// everything but those facts and that goal, and the problem's diagnostics (those of
 /// [`problem`], not the parse's), or `None` when the text is not a problem.
 ///
-/// The diagnostics equal those of [`problem`] on the whole tree (`tests/streaming_check.rs`
+/// The diagnostics equal those of [`problem`] on the whole tree (`tests/check_corpus.rs`
 /// compares both on every corpus problem).
 pub fn problem_source(
     domain: &Domain,
@@ -109,45 +112,88 @@ pub fn problem_source(
     crate::parse::Parsed<Option<PddlFile>>,
     Option<Vec<Diagnostic>>,
 ) {
-    crate::parse::with_stack(|| {
-        let mut check = problem::ProblemCheck::new(domain, files);
-        let parsed = crate::parse::file_streaming(source, &mut check);
-        let Some(PddlFile::Problem(tree)) = &parsed.value else {
-            return (parsed, None);
-        };
-        if let Some(mut diagnostics) = check.finish(tree) {
-            once(&mut diagnostics);
-            return (parsed, Some(diagnostics));
-        }
-        // A goal literal that only the initial state decides, and the facts went by: check
-        // the whole tree.
-        let parsed = crate::parse::file(source);
-        let diagnostics = match &parsed.value {
-            Some(PddlFile::Problem(tree)) => Some(problem(domain, tree, files)),
-            _ => None,
-        };
-        (parsed, diagnostics)
-    })
+    ProblemChecker::new(domain, files.domain).problem_source(source, files.problem)
 }
 
-/// Sorts the diagnostics and keeps one of each: two walks that meet the same construct (a type
-/// shared by several parameters, a formula checked in two roles) must not report it twice.
-fn once(diagnostics: &mut Vec<Diagnostic>) {
-    crate::diagnostics::sort(diagnostics);
-    let mut kept: Vec<Diagnostic> = Vec::with_capacity(diagnostics.len());
-    for d in diagnostics.drain(..) {
-        // Sorted by primary position, so a duplicate sits among the last ones at that position.
-        let position = |d: &Diagnostic| d.primary().map(|l| (l.file, l.span));
-        let duplicate = kept
-            .iter()
-            .rev()
-            .take_while(|k| position(k) == position(&d))
-            .any(|k| *k == d);
-        if !duplicate {
-            kept.push(d);
-        }
+/// A domain made ready, once, for checking problems against it: its symbol tables, and what
+/// its actions' effects add and delete (a walk over every action). [`problem`] and
+/// [`problem_source`] make one per call; a caller with many problems of one domain (a batch,
+/// an editor) makes it once and checks each problem at the cost of the problem alone.
+pub struct ProblemChecker<'d> {
+    domain: &'d Domain,
+    template: problem::ProblemCheck<'d>,
+}
+
+impl<'d> ProblemChecker<'d> {
+    /// Prepares `domain`, whose labels point into `domain_file`.
+    pub fn new(domain: &'d Domain, domain_file: FileId) -> ProblemChecker<'d> {
+        let files = Files {
+            domain: domain_file,
+            problem: domain_file,
+        };
+        let template = crate::parse::with_stack(|| {
+            problem::ProblemCheck::from_walked(domain, files, walked(domain, domain_file))
+        });
+        ProblemChecker { domain, template }
     }
-    *diagnostics = kept;
+
+    /// [`ProblemChecker::new`] and [`domain`]'s diagnostics at the cost of one walk over the
+    /// domain, for a caller that reports both.
+    pub fn with_domain_diagnostics(
+        domain: &'d Domain,
+        domain_file: FileId,
+    ) -> (ProblemChecker<'d>, Vec<Diagnostic>) {
+        let files = Files {
+            domain: domain_file,
+            problem: domain_file,
+        };
+        crate::parse::with_stack(|| {
+            let checker = walked(domain, domain_file);
+            let template = problem::ProblemCheck::from_walked(domain, files, checker.clone());
+            (ProblemChecker { domain, template }, domain_report(checker))
+        })
+    }
+
+    /// [`problem`]: the diagnostics of `problem`, in `problem_file`, against this domain.
+    pub fn problem(&self, problem: &Problem, problem_file: FileId) -> Vec<Diagnostic> {
+        let check = self.template.for_problem(problem_file);
+        // Nothing was taken out of the tree, so the tree decides every goal literal.
+        crate::parse::with_stack(|| check.finish(problem).unwrap_or_default())
+    }
+
+    /// [`problem_source`]: parses `source` and checks it against this domain as it is read.
+    pub fn problem_source(
+        &self,
+        source: &str,
+        problem_file: FileId,
+    ) -> (
+        crate::parse::Parsed<Option<PddlFile>>,
+        Option<Vec<Diagnostic>>,
+    ) {
+        crate::parse::with_stack(|| {
+            let mut check = self.template.for_problem(problem_file);
+            let parsed = crate::parse::file_streaming(source, &mut check);
+            let Some(PddlFile::Problem(tree)) = &parsed.value else {
+                return (parsed, None);
+            };
+            if let Some(diagnostics) = check.finish(tree) {
+                return (parsed, Some(diagnostics));
+            }
+            // A goal literal that only the initial state decides, and the facts went by: check
+            // the whole tree.
+            let parsed = crate::parse::file(source);
+            let diagnostics = match &parsed.value {
+                Some(PddlFile::Problem(tree)) => Some(self.problem(tree, problem_file)),
+                _ => None,
+            };
+            (parsed, diagnostics)
+        })
+    }
+
+    /// The domain this checker was made for.
+    pub fn domain(&self) -> &'d Domain {
+        self.domain
+    }
 }
 
 #[cfg(test)]

@@ -7,15 +7,16 @@ use super::domain::{At, Checker, GdPlace, Objects, Scope, type_names};
 use super::requirements::{self, Requirements};
 use super::suggest;
 use crate::ast::*;
-use crate::diagnostics::{Code, Diagnostic};
+use crate::diagnostics::{Code, Diagnostic, FileId};
 use crate::parse::FactSink;
 use indexmap::map::Entry;
 use std::rc::Rc;
 
 /// A problem's checks, fed piece by piece: its objects, then its initial facts and its goal
 /// (whole, or conjunct by conjunct as `parse::file_streaming` hands them over), then the rest of
-/// the problem at [`ProblemCheck::finish`]. [`check`] feeds it a whole tree; a caller that
+/// the problem at [`ProblemCheck::finish`]. `check::ProblemChecker::problem` feeds it a whole tree; a caller that
 /// streams a large problem keeps neither its facts nor its goal.
+#[derive(Clone)]
 pub(crate) struct ProblemCheck<'d> {
     domain: &'d Domain,
     files: Files,
@@ -31,11 +32,13 @@ pub(crate) struct ProblemCheck<'d> {
 }
 
 impl<'d> ProblemCheck<'d> {
-    pub fn new(domain: &'d Domain, files: Files) -> ProblemCheck<'d> {
-        let mut checker = Checker::new(domain, files.domain);
-        // Walk the domain for what its effects add and delete; its own diagnostics belong to
-        // `check::domain`, not here.
-        checker.structures();
+    /// A check against `domain`, from a checker that walked its structures (for what its
+    /// effects add and delete; their diagnostics belong to `check::domain`, not here).
+    pub fn from_walked(
+        domain: &'d Domain,
+        files: Files,
+        mut checker: Checker<'d>,
+    ) -> ProblemCheck<'d> {
         checker.clear_diagnostics();
         checker.needs.clear();
         ProblemCheck {
@@ -48,6 +51,13 @@ impl<'d> ProblemCheck<'d> {
             facts_taken: false,
             undecided: Vec::new(),
         }
+    }
+
+    /// A copy of this check, not fed anything yet, for a problem in `problem_file`.
+    pub fn for_problem(&self, problem_file: FileId) -> ProblemCheck<'d> {
+        let mut check = self.clone();
+        check.files.problem = problem_file;
+        check
     }
 
     /// The problem's objects; before any fact or goal.
@@ -142,8 +152,10 @@ impl<'d> ProblemCheck<'d> {
         if self.facts_taken && !self.undecided.is_empty() {
             return None;
         }
-        let mut diagnostics = header(domain, problem, files);
         let checker = &mut self.checker;
+        for diagnostic in header(domain, problem, files) {
+            checker.diagnostics.push(diagnostic);
+        }
         let at = At {
             file: pf,
             objects: Some(&self.objects),
@@ -171,15 +183,8 @@ impl<'d> ProblemCheck<'d> {
         let declares_any = !domain.requirements.is_empty() || !problem.requirements.is_empty();
         checker.requirement_diagnostics(&declared, declares_any, true);
         unreachable(checker, &self.undecided, &problem.init, files);
-        diagnostics.append(&mut self.checker.diagnostics);
-        Some(diagnostics)
+        Some(std::mem::take(&mut self.checker.diagnostics).finish())
     }
-}
-
-pub(super) fn check(domain: &Domain, problem: &Problem, files: Files) -> Vec<Diagnostic> {
-    let check = ProblemCheck::new(domain, files);
-    // Nothing was taken out of the tree, so the tree decides every goal literal.
-    check.finish(problem).unwrap_or_default()
 }
 
 /// What `parse::file_streaming` hands over is checked as it comes and dropped.
@@ -198,7 +203,8 @@ impl FactSink for ProblemCheck<'_> {
     }
 
     fn discard(&mut self) {
-        *self = ProblemCheck::new(self.domain, self.files);
+        let walked = super::walked(self.domain, self.files.domain);
+        *self = ProblemCheck::from_walked(self.domain, self.files, walked);
     }
 }
 

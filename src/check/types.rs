@@ -5,7 +5,7 @@ use petgraph::algo::tarjan_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 
 /// Types by lower-cased name, with edges from a type to each of its parents.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct TypeGraph {
     graph: DiGraph<String, ()>,
     index: Map<String, NodeIndex>,

@@ -312,6 +312,8 @@ fn check_deferred(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<(usize, Option<PddlFile>, Option<usize>)> {
     let mut out = Vec::new();
+    // Each domain is prepared once for all of its problems.
+    let mut checkers: Vec<Option<check::ProblemChecker>> = files.iter().map(|_| None).collect();
     for Deferred { index, named } in deferred {
         let index = *index;
         let id = FileId(index as u32);
@@ -322,7 +324,9 @@ fn check_deferred(
                 domain: FileId(d as u32),
                 problem: id,
             };
-            let (parsed, found) = check::problem_source(domain, text, against);
+            let checker = checkers[d]
+                .get_or_insert_with(|| check::ProblemChecker::new(domain, against.domain));
+            let (parsed, found) = checker.problem_source(text, against.problem);
             let agrees = match &parsed.value {
                 Some(PddlFile::Problem(problem)) => {
                     problem.domain.as_ref().map(|n| n.text.as_str()) == named

@@ -5,13 +5,14 @@
 //! content decides). A problem with a DOMAIN is checked against it. Blank lines are skipped.
 //! Every input is read, parsed and checked as one `pddlc check` process would, with one
 //! exception a caller checking many problems in one process also makes: consecutive problems
-//! of the same DOMAIN file share one reading of it (its parse and its own diagnostics), as
-//! Loki's side of `perf.py` shares its parsed domain.
+//! of the same DOMAIN file share one reading of it (its parse, its own diagnostics and its
+//! preparation for checking problems, `check::ProblemChecker`), as Loki's side of `perf.py`
+//! shares its parsed domain.
 
 use super::input::{display_name, read_bytes};
 use super::{Outcome, pool};
 use pddlc::ast::PddlFile;
-use pddlc::check::{self, Files};
+use pddlc::check;
 use pddlc::diagnostics::{Diagnostic, FileId, Severity};
 use rayon::prelude::*;
 use serde_json::json;
@@ -43,12 +44,25 @@ pub fn run(list: &Path, jobs: Option<usize>, deny_warnings: bool) -> Outcome {
         Ok(pool) => pool,
         Err(outcome) => return outcome,
     };
+    // Runs of consecutive problems of one domain share its reading and its preparation for
+    // checking problems; on several threads a long run is cut so that the threads share it.
+    let longest_run = if pool.current_num_threads() > 1 {
+        RUN_ON_MANY_THREADS
+    } else {
+        usize::MAX
+    };
+    let runs: Vec<&[Item]> = items
+        .chunk_by(|a, b| match (&a.domain, &b.domain) {
+            (Some(domain), Some(next)) => domain == next,
+            // A DOMAIN's own item, then its problems.
+            (None, Some(next)) => *next == a.file,
+            _ => false,
+        })
+        .flat_map(|run| run.chunks(longest_run.min(run.len()).max(1)))
+        .collect();
     let rows: Vec<(bool, String)> = pool.install(|| {
-        items
-            .par_iter()
-            .map_init(DomainCache::default, |cache, item| {
-                check_one(item, cache, deny_warnings)
-            })
+        runs.par_iter()
+            .flat_map_iter(|run| check_run(run, deny_warnings))
             .collect::<Vec<_>>()
     });
     let mut out = std::io::stdout().lock();
@@ -75,6 +89,54 @@ pub fn run(list: &Path, jobs: Option<usize>, deny_warnings: bool) -> Outcome {
     }
 }
 
+/// The most problems of one domain checked in a row on one thread, when there are several.
+const RUN_ON_MANY_THREADS: usize = 8;
+
+/// Checks a run of items: problems of one DOMAIN, possibly after the DOMAIN's own item, or a
+/// single item. The domain is read, parsed, checked and prepared for its problems once.
+fn check_run(run: &[Item], deny_warnings: bool) -> Vec<(bool, String)> {
+    let Some(first) = run.first() else {
+        return Vec::new();
+    };
+    let (path, problems) = match &first.domain {
+        Some(path) => (path.as_str(), run),
+        None if run.len() > 1 => (first.file.as_str(), &run[1..]),
+        None => return vec![check_one(first, None, deny_warnings)],
+    };
+    let mut domain = CachedDomain::load(path);
+    let checker = match &domain.file {
+        Some(PddlFile::Domain(tree)) => {
+            let (checker, found) = check::ProblemChecker::with_domain_diagnostics(tree, FileId(1));
+            domain.diagnostics.extend(found);
+            Some(checker)
+        }
+        _ => None,
+    };
+    let mut rows = Vec::with_capacity(run.len());
+    if problems.len() < run.len() {
+        // The DOMAIN's own item: its row is what reading, parsing and checking it found.
+        let kind = match &domain.file {
+            Some(PddlFile::Domain(_)) => Some("domain"),
+            Some(PddlFile::Problem(_)) => Some("problem"),
+            None => None,
+        };
+        rows.push(row(
+            first,
+            &domain.diagnostics,
+            domain.error.clone(),
+            kind,
+            deny_warnings,
+        ));
+    }
+    let with_domain = Some((&domain, checker.as_ref()));
+    rows.extend(
+        problems
+            .iter()
+            .map(|item| check_one(item, with_domain, deny_warnings)),
+    );
+    rows
+}
+
 fn item(line: usize, text: &str) -> Item {
     let fields: Vec<&str> = text.split('\t').collect();
     let (file, domain) = match fields.as_slice() {
@@ -93,39 +155,37 @@ fn item(line: usize, text: &str) -> Item {
 
 /// Parses and checks one item: `(ok, JSON row)`. `ok` is false when the input or its domain
 /// cannot be read or has errors (or, with `deny_warnings`, warnings).
-fn check_one(item: &Item, cache: &mut DomainCache, deny_warnings: bool) -> (bool, String) {
+fn check_one(
+    item: &Item,
+    domain: Option<(&CachedDomain, Option<&check::ProblemChecker>)>,
+    deny_warnings: bool,
+) -> (bool, String) {
     let mut diagnostics: Vec<Diagnostic> = Vec::new();
     let mut error: Option<String> = None;
     let text = read(&item.file, &mut error);
-    let against = Files {
-        domain: FileId(1),
-        problem: FileId(0),
-    };
-    let main = match (&text, &item.domain) {
+    let main = match (&text, domain) {
         // A problem with its domain is checked as it is read (`check::problem_source`).
-        (Some(text), Some(domain_path)) if pddlc::parse::problem_domain(text).is_some() => {
-            let domain = cache.get(domain_path);
-            let (parsed, found) = match &domain.file {
-                Some(PddlFile::Domain(tree)) => check::problem_source(tree, text, against),
-                _ => (pddlc::parse::file(text), None),
+        (Some(text), Some((domain, checker))) if pddlc::parse::problem_domain(text).is_some() => {
+            let (parsed, found) = match checker {
+                Some(checker) => checker.problem_source(text, FileId(0)),
+                None => (pddlc::parse::file(text), None),
             };
             diagnostics.extend(parsed.diagnostics.into_iter().map(|d| d.in_file(FileId(0))));
             domain.report(&mut diagnostics, &mut error);
             diagnostics.extend(found.unwrap_or_default());
             parsed.value
         }
-        (Some(text), domain_path) => {
+        (Some(text), domain) => {
             let parsed = pddlc::parse::file(text);
             diagnostics.extend(parsed.diagnostics.into_iter().map(|d| d.in_file(FileId(0))));
-            match (&parsed.value, domain_path) {
+            match (&parsed.value, domain) {
                 (Some(PddlFile::Domain(domain)), _) => {
                     diagnostics.extend(check::domain(domain, FileId(0)));
                 }
-                (Some(PddlFile::Problem(problem)), Some(domain_path)) => {
-                    let domain = cache.get(domain_path);
+                (Some(PddlFile::Problem(problem)), Some((domain, checker))) => {
                     domain.report(&mut diagnostics, &mut error);
-                    if let Some(PddlFile::Domain(tree)) = &domain.file {
-                        diagnostics.extend(check::problem(tree, problem, against));
+                    if let Some(checker) = checker {
+                        diagnostics.extend(checker.problem(problem, FileId(0)));
                     }
                 }
                 _ => {}
@@ -134,6 +194,23 @@ fn check_one(item: &Item, cache: &mut DomainCache, deny_warnings: bool) -> (bool
         }
         (None, _) => None,
     };
+    let kind = match &main {
+        Some(PddlFile::Domain(_)) => Some("domain"),
+        Some(PddlFile::Problem(_)) => Some("problem"),
+        None => None,
+    };
+    row(item, &diagnostics, error, kind, deny_warnings)
+}
+
+/// An item's JSON row from what reading, parsing and checking it found; `kind` is what its
+/// content turned out to be, `None` when it could not be read or parsed.
+fn row(
+    item: &Item,
+    diagnostics: &[Diagnostic],
+    error: Option<String>,
+    kind: Option<&str>,
+    deny_warnings: bool,
+) -> (bool, String) {
     let errors: Vec<&Diagnostic> = diagnostics.iter().filter(|d| d.is_error()).collect();
     let warnings = diagnostics
         .iter()
@@ -143,13 +220,8 @@ fn check_one(item: &Item, cache: &mut DomainCache, deny_warnings: bool) -> (bool
     codes.sort_unstable();
     codes.dedup();
     let ok =
-        error.is_none() && errors.is_empty() && main.is_some() && !(deny_warnings && warnings > 0);
+        error.is_none() && errors.is_empty() && kind.is_some() && !(deny_warnings && warnings > 0);
     let error = error.or_else(|| errors.first().map(|d| d.message.clone()));
-    let kind = match &main {
-        Some(PddlFile::Domain(_)) => Some("domain"),
-        Some(PddlFile::Problem(_)) => Some("problem"),
-        None => None,
-    };
     let row = json!({
         "version": 1,
         "line": item.line,
@@ -165,27 +237,12 @@ fn check_one(item: &Item, cache: &mut DomainCache, deny_warnings: bool) -> (bool
     (ok, row.to_string())
 }
 
-/// The last DOMAIN file read on this thread: its parse, and the diagnostics of reading,
+/// A DOMAIN file read for a run of problems: its parse, and the diagnostics of reading,
 /// parsing and checking it (in `FileId(1)`, where a problem's row puts its domain).
-#[derive(Default)]
-struct DomainCache {
-    last: Option<(String, CachedDomain)>,
-}
-
 struct CachedDomain {
     file: Option<PddlFile>,
     diagnostics: Vec<Diagnostic>,
     error: Option<String>,
-}
-
-impl DomainCache {
-    fn get(&mut self, path: &str) -> &CachedDomain {
-        let entry = match self.last.take() {
-            Some((last, domain)) if last == path => (last, domain),
-            _ => (path.to_string(), CachedDomain::load(path)),
-        };
-        &self.last.insert(entry).1
-    }
 }
 
 impl CachedDomain {
@@ -197,6 +254,8 @@ impl CachedDomain {
         }
     }
 
+    /// Reads and parses the DOMAIN file; its check is the caller's (with its preparation for
+    /// problems, `check::ProblemChecker::with_domain_diagnostics`).
     fn load(path: &str) -> CachedDomain {
         let mut diagnostics = Vec::new();
         let mut error = None;
@@ -205,9 +264,6 @@ impl CachedDomain {
             diagnostics.extend(parsed.diagnostics.into_iter().map(|d| d.in_file(FileId(1))));
             parsed.value
         });
-        if let Some(PddlFile::Domain(domain)) = &file {
-            diagnostics.extend(check::domain(domain, FileId(1)));
-        }
         CachedDomain {
             file,
             diagnostics,

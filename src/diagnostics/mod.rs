@@ -1,9 +1,11 @@
 //! The one diagnostic type every stage reports with, its code registry, and its renderers.
 
+mod bounded;
 mod codes;
 pub mod render;
 mod source;
 
+pub use bounded::{Bounded, Handle, sort_once};
 pub use codes::Code;
 pub use source::{LineCol, LineIndex, SourceFile};
 
@@ -41,7 +43,7 @@ impl fmt::Display for Severity {
 }
 
 /// A located piece of a diagnostic. The first label of a diagnostic is its primary location.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Label {
     pub file: FileId,
     pub span: Span,
@@ -49,7 +51,7 @@ pub struct Label {
 }
 
 /// A problem found in the input: what every stage returns and every renderer shows.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Diagnostic {
     pub code: Code,
     pub severity: Severity,
@@ -160,31 +162,93 @@ impl Diagnostic {
 
 /// Orders diagnostics by file and position, then by code, as every renderer presents them.
 pub fn sort(diagnostics: &mut [Diagnostic]) {
-    diagnostics.sort_by_key(|d| {
-        let (file, start, end) = d
-            .primary()
-            .map(|l| (l.file, l.span.start, l.span.end))
-            .unwrap_or_default();
-        (file, start, end, d.code)
-    });
+    diagnostics.sort_by_key(sort_key);
+}
+
+/// What [`sort`] orders by: the primary label's file and span, then the code.
+type SortKey = (FileId, usize, usize, Code);
+
+/// A diagnostic's [`SortKey`]; unlocated diagnostics come first.
+fn sort_key(diagnostic: &Diagnostic) -> SortKey {
+    let (file, start, end) = diagnostic
+        .primary()
+        .map(|l| (l.file, l.span.start, l.span.end))
+        .unwrap_or_default();
+    (file, start, end, diagnostic.code)
 }
 
 /// The most diagnostics a stage reports for one input; [`cap`] folds the rest into one note.
 pub const MAX_PER_FILE: usize = 100;
 
+/// Diagnostics left out of a report: how many, how many of them errors, and the first of them
+/// in [`sort`] order, where the note that counts them stands.
+#[derive(Clone, Debug, Default)]
+struct LeftOut {
+    count: usize,
+    errors: usize,
+    warnings: usize,
+    first: Option<(SortKey, Option<Label>)>,
+}
+
+impl LeftOut {
+    fn count(&mut self, diagnostic: &Diagnostic) {
+        self.count += 1;
+        self.errors += usize::from(diagnostic.is_error());
+        self.warnings += usize::from(diagnostic.severity == Severity::Warning);
+        let key = sort_key(diagnostic);
+        if self.first.as_ref().is_none_or(|(first, _)| key < *first) {
+            self.first = Some((key, diagnostic.primary().cloned()));
+        }
+    }
+
+    fn uncount(&mut self, diagnostic: &Diagnostic) {
+        self.count = self.count.saturating_sub(1);
+        self.errors = self
+            .errors
+            .saturating_sub(usize::from(diagnostic.is_error()));
+        self.warnings = self
+            .warnings
+            .saturating_sub(usize::from(diagnostic.severity == Severity::Warning));
+    }
+
+    fn merge(&mut self, other: LeftOut) {
+        self.count += other.count;
+        self.errors += other.errors;
+        self.warnings += other.warnings;
+        if let Some((key, label)) = other.first
+            && self.first.as_ref().is_none_or(|(first, _)| key < *first)
+        {
+            self.first = Some((key, label));
+        }
+    }
+}
+
 /// Keeps the first [`MAX_PER_FILE`] of sorted diagnostics and replaces the others by one
 /// `P019 too-many-diagnostics` note at the first one left out, saying how many there were. The
-/// note is an error when any diagnostic it stands for is, so that severities (and exit codes)
-/// stay what they were. Bounds the output, and the rendering time, of a damaged input.
+/// note is an error when any diagnostic it stands for is, else a warning when any is, so that
+/// severities (and exit codes, `--deny-warnings` included) stay what they were. Bounds the output, and the rendering time, of a damaged input.
 pub fn cap(diagnostics: &mut Vec<Diagnostic>) {
-    if diagnostics.len() <= MAX_PER_FILE {
+    cap_counting(diagnostics, LeftOut::default());
+}
+
+/// [`cap`], where `left_out` were left out already (they all sort after what is kept).
+fn cap_counting(diagnostics: &mut Vec<Diagnostic>, mut left_out: LeftOut) {
+    if diagnostics.len() > MAX_PER_FILE {
+        for diagnostic in &diagnostics[MAX_PER_FILE..] {
+            left_out.count(diagnostic);
+        }
+        diagnostics.truncate(MAX_PER_FILE);
+    }
+    if left_out.count == 0 {
         return;
     }
-    let left_out = &diagnostics[MAX_PER_FILE..];
-    let count = left_out.len();
-    let errors = left_out.iter().filter(|d| d.is_error()).count();
-    let first = &left_out[0];
-    let mut note = match first.primary() {
+    let LeftOut {
+        count,
+        errors,
+        warnings,
+        first,
+    } = left_out;
+    let mut note = match first.and_then(|(_, label)| label) {
         Some(label) => {
             Diagnostic::new(Code::TooManyDiagnostics, String::new(), label.span).in_file(label.file)
         }
@@ -201,7 +265,8 @@ pub fn cap(diagnostics: &mut Vec<Diagnostic>) {
     ));
     if errors > 0 {
         note = note.with_severity(Severity::Error);
+    } else if warnings > 0 {
+        note = note.with_severity(Severity::Warning);
     }
-    diagnostics.truncate(MAX_PER_FILE);
     diagnostics.push(note);
 }

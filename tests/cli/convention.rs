@@ -109,10 +109,13 @@ fn writing_into_a_closed_pipe_ends_quietly() {
     let shown = |path: std::path::PathBuf| path.to_string_lossy().to_string();
     // 20,000 unused predicates: a long canonical text, tree and list of warnings.
     let predicates: String = (0..20_000).map(|i| format!("(p{i} ?x)\n")).collect();
-    let big = shown(path(
-        "big.pddl",
-        &format!("(define (domain big)\n(:predicates\n{predicates}))\n"),
-    ));
+    let big_text = format!("(define (domain big)\n(:predicates\n{predicates}))\n");
+    let big = shown(path("big.pddl", &big_text));
+    // A check reports at most 100 diagnostics an input: twenty inputs for a long report.
+    let bigs: Vec<String> = (0..20)
+        .map(|i| shown(path(&format!("big{i}.pddl"), &big_text)))
+        .collect();
+    let bigs: Vec<&str> = bigs.iter().map(String::as_str).collect();
     // 200 objects and an action of two parameters with no precondition: 40,000 ground actions.
     let objects: String = (0..200).map(|i| format!("o{i} ")).collect();
     let wide_domain = shown(path(
@@ -139,7 +142,10 @@ fn writing_into_a_closed_pipe_ends_quietly() {
     let many_kitchen_plans = vec![SAFE; 400];
     type Row<'a> = (Vec<&'a str>, Reader);
     let rows: Vec<Row> = vec![
-        (vec!["check", "--format", "gcc", &big], Reader::FirstLine),
+        (
+            [&["check", "--format", "gcc"][..], &bigs].concat(),
+            Reader::FirstLine,
+        ),
         (vec!["fmt", &big], Reader::FirstLine),
         (vec!["parse", "--format", "json", &big], Reader::FirstLine),
         (
