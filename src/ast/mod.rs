@@ -74,8 +74,7 @@ impl Name {
     }
 
     /// The case-folded form used for lookups, without an allocation for any ASCII name of up to
-    /// [`Folded::INLINE`] bytes (grounded domains write every name in capitals, and look each
-    /// up many times).
+    /// 24 bytes (grounded domains write every name in capitals, and look each up many times).
     pub fn folded(&self) -> Folded<'_> {
         let text = self.text.as_str();
         // Nearly every name is already lower-case ASCII: one pass decides that.
@@ -83,17 +82,10 @@ impl Name {
             Folded::Borrowed(text)
         } else if !text.is_ascii() {
             Folded::Owned(text.to_lowercase())
-        } else if text.len() <= Folded::INLINE {
-            let mut bytes = [0; Folded::INLINE];
-            for (to, from) in bytes.iter_mut().zip(text.bytes()) {
-                *to = from.to_ascii_lowercase();
-            }
-            Folded::Inline {
-                bytes,
-                len: text.len(),
-            }
         } else {
-            Folded::Owned(text.to_ascii_lowercase())
+            let mut folded = self.text.clone();
+            folded.as_mut_str().make_ascii_lowercase();
+            Folded::Compact(folded)
         }
     }
 
@@ -136,26 +128,20 @@ impl Hash for Name {
 }
 
 /// A name's case-folded form ([`Name::folded`]): the name itself when folding changes
-/// nothing, inline when it is short and ASCII, else a new string.
+/// nothing, a copy lower-cased in place when it is ASCII (inline, without an allocation, up to
+/// 24 bytes, as the name itself is), else a new string.
 pub enum Folded<'a> {
     Borrowed(&'a str),
-    /// ASCII bytes, lower-cased.
-    Inline {
-        bytes: [u8; Folded::INLINE],
-        len: usize,
-    },
+    /// An ASCII name, lower-cased.
+    Compact(CompactString),
     Owned(String),
 }
 
 impl Folded<'_> {
-    /// The longest name folded without an allocation.
-    pub const INLINE: usize = 64;
-
     pub fn as_str(&self) -> &str {
         match self {
             Folded::Borrowed(text) => text,
-            // Lower-cased ASCII is ASCII: the check cannot fail.
-            Folded::Inline { bytes, len } => std::str::from_utf8(&bytes[..*len]).unwrap_or(""),
+            Folded::Compact(text) => text,
             Folded::Owned(text) => text,
         }
     }

@@ -67,15 +67,16 @@ pub(super) struct Scan {
     pub surplus_tail: Option<usize>,
 }
 
-/// The bytes the scan acts on: comments, parentheses and keywords.
-const SIGNIFICANT: [bool; 256] = {
+/// The bytes the scan acts on: comments and parentheses, and keywords when it looks for
+/// misplaced ones.
+const fn significant(keywords: bool) -> [bool; 256] {
     let mut table = [false; 256];
     table[b';' as usize] = true;
     table[b'(' as usize] = true;
     table[b')' as usize] = true;
-    table[b':' as usize] = true;
+    table[b':' as usize] = keywords;
     table
-};
+}
 
 fn token_end(bytes: &[u8], mut i: usize) -> usize {
     while i < bytes.len() && !matches!(bytes[i], b'(' | b')' | b';' | b' ' | b'\t' | b'\r' | b'\n')
@@ -99,6 +100,18 @@ fn is_one_of(token: &str, list: &[&str]) -> bool {
 }
 
 pub(super) fn scan(source: &str) -> Scan {
+    // Keywords only matter to say where a form left open belongs: nearly every input is
+    // balanced, so they are looked at in a second pass over the rare one that is not.
+    match scan_with(source, false) {
+        (_, true) => scan_with(source, true).0,
+        (scan, false) => scan,
+    }
+}
+
+/// The scan, and whether a form is left open at the end; `keywords`: look for misplaced
+/// section and part keywords, which the diagnostic for a form left open names.
+fn scan_with(source: &str, keywords: bool) -> (Scan, bool) {
+    let significant = const { [significant(false), significant(true)] }[usize::from(keywords)];
     let bytes = source.as_bytes();
     let mut stack: Vec<usize> = Vec::new();
     let mut diagnostics = Vec::new();
@@ -109,7 +122,7 @@ pub(super) fn scan(source: &str) -> Scan {
     while i < bytes.len() {
         if surplus_tail.is_none() {
             // Most bytes change nothing here: step over them without the dispatch below.
-            while i < bytes.len() && !SIGNIFICANT[usize::from(bytes[i])] {
+            while i < bytes.len() && !significant[usize::from(bytes[i])] {
                 i += 1;
             }
             if i == bytes.len() {
@@ -141,11 +154,12 @@ pub(super) fn scan(source: &str) -> Scan {
                              generated or corrupt",
                         ),
                     );
-                    return Scan {
+                    let scan = Scan {
                         diagnostics,
                         top_level_close,
                         surplus_tail: None,
                     };
+                    return (scan, false);
                 }
                 stack.push(i);
             }
@@ -214,14 +228,16 @@ pub(super) fn scan(source: &str) -> Scan {
         }
         i += 1;
     }
-    if !stack.is_empty() {
+    let open = !stack.is_empty();
+    if open {
         diagnostics.push(unclosed(source, &stack, misplaced));
     }
-    Scan {
+    let scan = Scan {
         diagnostics,
         top_level_close,
         surplus_tail,
-    }
+    };
+    (scan, open)
 }
 
 /// The diagnostic for a run of `count` unmatched `)`, the first at `first`, the last at `last`.
