@@ -36,6 +36,11 @@ pub struct Client {
 impl Client {
     /// Starts `pddlc lsp` and initialises it with `root` as the workspace folder.
     pub fn start(root: &Path) -> Client {
+        Client::start_with(root, Value::Null)
+    }
+
+    /// [`Client::start`] with `initializationOptions`.
+    pub fn start_with(root: &Path, options: Value) -> Client {
         let mut child = Command::new(env!("CARGO_BIN_EXE_pddlc"))
             .arg("lsp")
             .stdin(Stdio::piped())
@@ -59,6 +64,7 @@ impl Client {
                 "rootUri": uri(root),
                 "workspaceFolders": [{"uri": uri(root), "name": "fixtures"}],
                 "capabilities": {},
+                "initializationOptions": options,
             }),
         );
         assert_eq!(result["serverInfo"]["name"], "pddlc");

@@ -4,6 +4,7 @@
 mod client;
 mod navigation;
 mod neovim;
+mod plans;
 mod random_edits;
 
 use client::{Client, fixture, uri};

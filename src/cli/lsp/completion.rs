@@ -7,7 +7,7 @@ use super::state::{Source, State};
 use lsp_types::{CompletionItem, CompletionItemKind, InsertTextFormat, Position};
 use pddlc::ast::PddlFile;
 use pddlc::parse::DOMAIN_SECTIONS;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// A problem's sections as completion offers them: the parser's list but for PDDL 1.2's
 /// obsolete `:length`.
@@ -26,7 +26,11 @@ const CONNECTIVES: &[&str] = &[
     "and", "or", "not", "imply", "exists", "forall", "when", "increase", "decrease", "assign",
 ];
 
-pub fn complete(state: &mut State, source: &Rc<Source>, position: Position) -> Vec<CompletionItem> {
+pub fn complete(
+    state: &mut State,
+    source: &Arc<Source>,
+    position: Position,
+) -> Vec<CompletionItem> {
     let offset = source.index().offset(position);
     let before = &source.text[..offset];
     let word_start = before

@@ -8,7 +8,7 @@ use lsp_types::{
 };
 use pddlc::ast::{Domain, PddlFile, Span, Structure, Type, Typed, Variable};
 use std::collections::HashMap;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// The occurrence under `position` in `source`.
 fn under(source: &Source, position: Position) -> Option<&Occurrence> {
@@ -20,9 +20,9 @@ fn under(source: &Source, position: Position) -> Option<&Occurrence> {
 /// variable in its binder only, other names in the domain and its problems.
 fn everywhere(
     state: &mut State,
-    source: &Rc<Source>,
+    source: &Arc<Source>,
     position: Position,
-) -> Vec<(Rc<Source>, Occurrence)> {
+) -> Vec<(Arc<Source>, Occurrence)> {
     let Some(target) = under(source, position).cloned() else {
         return Vec::new();
     };
@@ -42,7 +42,7 @@ fn everywhere(
     out
 }
 
-pub fn definition(state: &mut State, source: &Rc<Source>, position: Position) -> Vec<Location> {
+pub fn definition(state: &mut State, source: &Arc<Source>, position: Position) -> Vec<Location> {
     everywhere(state, source, position)
         .into_iter()
         .filter(|(_, o)| o.declaration)
@@ -52,7 +52,7 @@ pub fn definition(state: &mut State, source: &Rc<Source>, position: Position) ->
 
 pub fn references(
     state: &mut State,
-    source: &Rc<Source>,
+    source: &Arc<Source>,
     position: Position,
     include_declaration: bool,
 ) -> Vec<Location> {
@@ -93,7 +93,7 @@ pub fn prepare_rename(source: &Source, position: Position) -> Option<(Range, Str
 /// why not.
 pub fn rename(
     state: &mut State,
-    source: &Rc<Source>,
+    source: &Arc<Source>,
     position: Position,
     new_name: &str,
 ) -> Result<Option<WorkspaceEdit>, String> {
@@ -252,7 +252,7 @@ fn parameters_text(parameters: &[Typed<Variable>]) -> String {
 /// Markdown for the symbol under `position`, and the range it is about.
 pub fn hover(
     state: &mut State,
-    source: &Rc<Source>,
+    source: &Arc<Source>,
     position: Position,
 ) -> Option<(String, Range)> {
     let target = under(source, position)?.clone();
@@ -405,7 +405,7 @@ fn supertypes(domain: &Domain, key: &str) -> Vec<String> {
     chain
 }
 
-fn object_type(family: &[Rc<Source>], key: &str) -> Option<String> {
+fn object_type(family: &[Arc<Source>], key: &str) -> Option<String> {
     for file in family {
         let items = match file.file()? {
             PddlFile::Domain(d) => &d.constants,

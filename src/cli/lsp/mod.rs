@@ -15,8 +15,8 @@ mod symbols;
 use super::Outcome;
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
 use lsp_types::notification::{
-    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, DidSaveTextDocument,
-    Notification as _, PublishDiagnostics,
+    DidChangeConfiguration, DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument,
+    DidSaveTextDocument, Notification as _, PublishDiagnostics,
 };
 use lsp_types::request::{
     CodeActionRequest, Completion, DocumentHighlightRequest, DocumentSymbolRequest,
@@ -33,7 +33,7 @@ use serde_json::Value;
 use state::{Document, Source, State};
 use std::collections::BTreeSet;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::rc::Rc;
+use std::sync::Arc;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -101,6 +101,7 @@ fn serve(connection: &Connection) -> Outcome {
     let mut server = Server::default();
     if let Ok(params) = serde_json::from_value::<InitializeParams>(params) {
         server.state.roots = roots(&params);
+        server.state.plan_task = params.initialization_options.as_ref().and_then(plan_task);
     }
     loop {
         // Diagnostics wait until no message is queued: the newest text is the one checked.
@@ -164,6 +165,12 @@ fn roots(params: &InitializeParams) -> Vec<std::path::PathBuf> {
         uris.push(root);
     }
     uris.into_iter().filter_map(state::path_of).collect()
+}
+
+/// The task plans are validated against, from settings of the shape `{"plan": {"domain": …,
+/// "problem": …}}`.
+fn plan_task(settings: &Value) -> Option<state::PlanTask> {
+    serde_json::from_value(settings.get("plan")?.clone()).ok()
 }
 
 #[derive(Default)]
@@ -297,7 +304,7 @@ impl Server {
         }
     }
 
-    fn open(&self, uri: &Uri) -> Result<Rc<Source>, (ErrorCode, String)> {
+    fn open(&self, uri: &Uri) -> Result<Arc<Source>, (ErrorCode, String)> {
         self.state.source(uri).ok_or_else(|| {
             (
                 ErrorCode::InvalidParams,
@@ -355,12 +362,21 @@ impl Server {
                 self.all_stale();
             }
             DidSaveTextDocument::METHOD => self.all_stale(),
+            DidChangeConfiguration::METHOD => {
+                let Ok(p) = from::<lsp_types::DidChangeConfigurationParams>(params) else {
+                    return;
+                };
+                // The `pddlc` section, or the settings themselves when a client sends only ours.
+                let settings = p.settings.get("pddlc").unwrap_or(&p.settings);
+                self.state.plan_task = plan_task(settings);
+                self.all_stale();
+            }
             _ => {}
         }
     }
 
     fn set(&mut self, uri: Uri, version: i32, text: String) {
-        let source = Rc::new(Source::new(uri.clone(), text));
+        let source = Arc::new(Source::new(uri.clone(), text));
         self.state
             .documents
             .insert(uri, Document { version, source });

@@ -1,0 +1,74 @@
+//! Plan files: validated against the problem beside them and its domain, or against the task
+//! the settings name, with `pddlc validate`'s diagnostics.
+
+use crate::client::{Client, fixture, uri};
+use serde_json::{Value, json};
+
+#[test]
+fn a_plan_beside_its_problem_gets_the_validator_s_diagnostics() {
+    let mut client = Client::start(&fixture("lsp"));
+    let plan = fixture("lsp/delivery/deliver-one.plan");
+    client.open(&plan);
+    let diagnostics = client.diagnostics(&plan);
+    // `pddlc validate`: `deliver-one.plan:2:1: error: … [V306]`, with a note in the domain.
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:#?}");
+    let d = &diagnostics[0];
+    assert_eq!(d["code"], "V306");
+    assert_eq!(d["range"]["start"], json!({"line": 1, "character": 0}));
+    let message = d["message"].as_str().expect("a message");
+    assert!(
+        message.starts_with("(load p1 t1 market) has an unsatisfied precondition at step 1"),
+        "{message}"
+    );
+    let related = &d["relatedInformation"][0];
+    assert_eq!(
+        related["location"]["uri"],
+        uri(&fixture("lsp/delivery/domain.pddl"))
+    );
+    assert_eq!(
+        related["location"]["range"]["start"],
+        json!({"line": 16, "character": 23})
+    );
+    // Fixed by driving first: no diagnostics.
+    client.change(&plan, 2, "(drive t1 depot market)\n(load p1 t1 market)\n");
+    assert_eq!(client.diagnostics(&plan), Vec::<Value>::new());
+    // An edit of the open problem is a change of the plan's task: the goal is no longer met.
+    let problem = fixture("lsp/delivery/problem.pddl");
+    let text = std::fs::read_to_string(&problem).expect("the fixture");
+    client.open_text(
+        &problem,
+        &text.replace("(:goal (in p1 t1))", "(:goal (at t1 depot))"),
+    );
+    let codes: Vec<Value> = client
+        .diagnostics(&plan)
+        .iter()
+        .map(|d| d["code"].clone())
+        .collect();
+    assert_eq!(codes, [json!("V307")]);
+    assert_eq!(client.shutdown(), Some(0));
+}
+
+#[test]
+fn the_settings_name_the_task_of_plans_elsewhere() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let plan = dir.path().join("sas_plan.1");
+    let options = json!({"plan": {
+        "domain": fixture("lsp/delivery/domain.pddl"),
+        "problem": fixture("lsp/delivery/problem.pddl"),
+    }});
+    let mut client = Client::start_with(dir.path(), options);
+    client.open_text(&plan, "(drive t1 depot market)\n(load p1 t1 depot)\n");
+    let codes: Vec<Value> = client
+        .diagnostics(&plan)
+        .iter()
+        .map(|d| d["code"].clone())
+        .collect();
+    assert_eq!(codes, [json!("V306")]);
+    // Without settings, nothing beside it is a problem: no diagnostics.
+    client.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"pddlc": {}}}),
+    );
+    assert_eq!(client.diagnostics(&plan), Vec::<Value>::new());
+    assert_eq!(client.shutdown(), Some(0));
+}
