@@ -47,6 +47,39 @@ fn a_broken_domain_gets_its_diagnostics_with_utf16_ranges() {
 }
 
 #[test]
+fn hover_on_a_diagnostic_shows_its_code_s_documentation() {
+    let mut client = Client::start(&fixture("lsp"));
+    let path = fixture("lsp/broken/domain.pddl");
+    client.open(&path);
+    assert_eq!(client.diagnostics(&path).len(), 1);
+    // Inside `cassée`, the undeclared predicate of the C101 above.
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri(&path)}, "position": {"line": 7, "character": 63}}),
+    );
+    let value = hover["contents"]["value"].as_str().expect("markdown");
+    assert!(
+        value.starts_with("**C101** `undeclared-predicate`: "),
+        "{value}"
+    );
+    // docs/diagnostics.md's section, up to the next code's.
+    assert!(value.contains("**What it reports.** An atom"), "{value}");
+    assert!(!value.contains("C102"), "{value}");
+    assert_eq!(hover["range"]["start"], json!({"line": 7, "character": 61}));
+    // Away from the diagnostic, the predicate's own hover has no code in it.
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri(&path)}, "position": {"line": 3, "character": 18}}),
+    );
+    let value = hover["contents"]["value"].as_str().expect("markdown");
+    assert!(
+        value.contains("(allumée ?l)") && !value.contains("C101"),
+        "{value}"
+    );
+    assert_eq!(client.shutdown(), Some(0));
+}
+
+#[test]
 fn edits_replace_the_diagnostics_and_only_the_newest_text_counts() {
     let mut client = Client::start(&fixture("lsp"));
     let path = fixture("lsp/broken/domain.pddl");

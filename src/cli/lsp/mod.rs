@@ -8,6 +8,7 @@ mod actions;
 mod completion;
 mod diagnostics;
 mod features;
+mod hover;
 mod position;
 mod state;
 mod symbols;
@@ -237,7 +238,7 @@ impl Server {
                 let at = p.text_document_position_params;
                 let source = self.open(&at.text_document.uri)?;
                 let hover =
-                    features::hover(&mut self.state, &source, at.position).map(|(value, range)| {
+                    hover::hover(&mut self.state, &source, at.position).map(|(value, range)| {
                         Hover {
                             contents: HoverContents::Markup(MarkupContent {
                                 kind: MarkupKind::Markdown,
@@ -377,9 +378,14 @@ impl Server {
 
     fn set(&mut self, uri: Uri, version: i32, text: String) {
         let source = Arc::new(Source::new(uri.clone(), text));
-        self.state
-            .documents
-            .insert(uri, Document { version, source });
+        self.state.documents.insert(
+            uri,
+            Document {
+                version,
+                source,
+                diagnostics: Vec::new(),
+            },
+        );
         // A domain's edit changes its problems' diagnostics: check every open document again
         // (each parse is cached until its own text changes).
         self.all_stale();
@@ -409,6 +415,9 @@ impl Server {
             let state = &mut self.state;
             let found = catch_unwind(AssertUnwindSafe(|| diagnostics::of(state, &source)))
                 .unwrap_or_default();
+            if let Some(document) = self.state.documents.get_mut(&uri) {
+                document.diagnostics = found.clone();
+            }
             let params = PublishDiagnosticsParams {
                 uri,
                 diagnostics: found,

@@ -106,6 +106,8 @@ impl Source {
 pub struct Document {
     pub version: i32,
     pub source: Arc<Source>,
+    /// The diagnostics last published for this text (empty until they are).
+    pub diagnostics: Vec<lsp_types::Diagnostic>,
 }
 
 /// Whether a file of this name is a plan: `*.plan`, `*.soln` (IPC's planners' outputs) or
