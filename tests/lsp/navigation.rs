@@ -377,6 +377,22 @@ fn completion_offers_what_fits_where_the_cursor_is() {
     assert!(labels(&atoms).contains(&"total-cost"), "{atoms:?}");
     let variables = completions(&mut client, &domain, "(at ?t ?from)\n", "(at ?t ?|)\n");
     assert_eq!(labels(&variables), ["?t", "?from", "?to"]);
+    // A quantifier's variable inside it only, innermost first.
+    let quantified = "(and (at ?t ?p) (forall (?q - place) (at ?t ?q)) (parcel-at ?x ?p))";
+    let inside = completions(
+        &mut client,
+        &domain,
+        "(and (at ?t ?p) (parcel-at ?x ?p))",
+        &quantified.replacen("?t ?q", "?t ?|", 1),
+    );
+    assert_eq!(labels(&inside), ["?q", "?x", "?t", "?p"]);
+    let outside = completions(
+        &mut client,
+        &domain,
+        "(and (at ?t ?p) (parcel-at ?x ?p))",
+        &quantified.replacen("?x ?p", "?x ?|", 1),
+    );
+    assert_eq!(labels(&outside), ["?x", "?t", "?p"]);
     let types = completions(
         &mut client,
         &domain,
@@ -387,11 +403,13 @@ fn completion_offers_what_fits_where_the_cursor_is() {
         labels(&types),
         ["truck", "vehicle", "parcel", "place", "object"]
     );
+    // Only what fits the argument's type: `at` takes a vehicle, then a place.
     let objects = completions(&mut client, &problem, "(at t1 depot)", "(at | depot)");
-    let objects = labels(&objects);
-    for name in ["t1", "market", "p1", "depot"] {
-        assert!(objects.contains(&name), "{objects:?}");
-    }
+    assert_eq!(labels(&objects), ["t1"]);
+    let objects = completions(&mut client, &problem, "(at t1 depot)", "(at t1 |)");
+    assert_eq!(labels(&objects), ["market", "depot"]);
+    let objects = completions(&mut client, &problem, "(in p1 t1)", "(in p1 t|)");
+    assert_eq!(labels(&objects), ["t1"]);
     let sections = completions(&mut client, &problem, "(:goal", "(:|goal");
     assert_eq!(
         labels(&sections),

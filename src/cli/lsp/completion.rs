@@ -1,11 +1,13 @@
 //! Completion, read from the text before the cursor (the text being typed rarely parses):
 //! section keywords and action parts, requirement flags, predicates and functions with an
-//! argument snippet, variables of the enclosing action, types after ` - `, constants and
-//! objects.
+//! argument snippet, the variables in scope (the enclosing action's parameters, the quantifiers
+//! around the cursor), types after ` - `, constants and objects of a type that fits the
+//! argument.
 
 use super::state::{Source, State};
 use lsp_types::{CompletionItem, CompletionItemKind, InsertTextFormat, Position};
-use pddlc::ast::PddlFile;
+use pddlc::ast::{Domain, Name, PddlFile, Type, Typed};
+use pddlc::check::types::TypeGraph;
 use pddlc::parse::DOMAIN_SECTIONS;
 use std::sync::Arc;
 
@@ -61,10 +63,11 @@ pub fn complete(
         return items;
     }
     if word.starts_with('?') {
-        for variable in variables_in_action(before, &source.text[offset..]) {
+        for (variable, ty) in variables_in_scope(&source.text, word_start) {
             items.push(CompletionItem {
                 label: variable,
                 kind: Some(CompletionItemKind::VARIABLE),
+                detail: ty,
                 ..CompletionItem::default()
             });
         }
@@ -107,14 +110,23 @@ pub fn complete(
         items.extend(CONNECTIVES.iter().map(|k| keyword(k)));
         return items;
     }
-    // An argument: constants and objects.
+    // An argument: the constants and objects whose type fits its parameter's, when the atom's
+    // predicate or function is known.
+    let wanted = domain
+        .as_ref()
+        .and_then(|d| wanted_type(&source.text, word_start, d));
+    let types = domain.as_ref().map(|d| TypeGraph::of(&d.types));
     for file in &family {
         let names = match file.file() {
             Some(PddlFile::Domain(d)) => &d.constants,
             Some(PddlFile::Problem(p)) if file.uri == source.uri => &p.objects,
             _ => continue,
         };
-        items.extend(names.iter().map(|t| CompletionItem {
+        let fits = |t: &&Typed<Name>| match (&wanted, &types) {
+            (Some(wanted), Some(types)) => types.fits(&t.ty, wanted),
+            _ => true,
+        };
+        items.extend(names.iter().filter(fits).map(|t| CompletionItem {
             label: t.item.text.to_string(),
             kind: Some(CompletionItemKind::CONSTANT),
             detail: t.ty.as_ref().map(pddlc::print::type_text),
@@ -165,40 +177,163 @@ fn enclosing_head(before: &str) -> String {
     String::new()
 }
 
-/// The variables written in the structure around the cursor, from its `(:action` (or other
-/// structure keyword) to the next one, in order of first appearance.
-fn variables_in_action(before: &str, after: &str) -> Vec<String> {
-    let lower = before.to_lowercase();
-    let start = [
-        ":action",
-        ":durative-action",
-        ":derived",
-        ":process",
-        ":event",
-    ]
-    .iter()
-    .filter_map(|k| lower.rfind(&format!("({k}")))
-    .max();
-    let Some(start) = start else {
+/// The open lists around byte `at` of `text`, innermost first, as the offsets of their `(`;
+/// parentheses in `;` comments do not count.
+fn enclosing_lists(text: &str, at: usize) -> Vec<usize> {
+    let mut open = Vec::new();
+    let bytes = &text.as_bytes()[..at.min(text.len())];
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b';' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'(' => open.push(i),
+            b')' => {
+                open.pop();
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    open.reverse();
+    open
+}
+
+/// The end of the list whose `(` is at `open` (after its `)`), or the end of the text when it
+/// is not closed.
+fn list_end(text: &str, open: usize) -> usize {
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    let mut i = open;
+    while i < bytes.len() {
+        match bytes[i] {
+            b';' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'(' => depth += 1,
+            b')' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return i + 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    text.len()
+}
+
+/// The word after the `(` at `open`, lower-cased, and where it ends.
+fn head_at(text: &str, open: usize) -> (String, usize) {
+    let rest = &text[open + 1..];
+    let skipped = rest.len() - rest.trim_start().len();
+    let word: String = rest[skipped..]
+        .chars()
+        .take_while(|c| !c.is_whitespace() && *c != '(' && *c != ')' && *c != ';')
+        .collect();
+    let end = open + 1 + skipped + word.len();
+    (word.to_lowercase(), end)
+}
+
+/// The variables a typed list `(?a ?b - t ?c)` starting at or after `from` declares, with their
+/// type as written.
+fn typed_variables(text: &str, from: usize) -> Vec<(String, Option<String>)> {
+    let Some(open) = text[from..].find('(').map(|i| from + i) else {
         return Vec::new();
     };
-    let end = after.find("(:").unwrap_or(after.len());
-    let text = format!("{}{}", &before[start..], &after[..end]);
-    let mut out: Vec<String> = Vec::new();
-    let mut rest = text.as_str();
-    while let Some(i) = rest.find('?') {
-        let name: String = rest[i..]
-            .chars()
-            .skip(1)
-            .take_while(|c| c.is_alphanumeric() || *c == '-' || *c == '_')
-            .collect();
-        if !name.is_empty() {
-            let variable = format!("?{name}");
-            if !out.iter().any(|v| v.eq_ignore_ascii_case(&variable)) {
-                out.push(variable);
+    let inside = &text[open + 1..list_end(text, open).saturating_sub(1).max(open + 1)];
+    let mut out: Vec<(String, Option<String>)> = Vec::new();
+    let mut pending = 0;
+    let mut tokens = inside.split_whitespace();
+    while let Some(token) = tokens.next() {
+        if token == "-" {
+            let ty = tokens.next().map(str::to_string);
+            let count = out.len();
+            for entry in &mut out[count - pending..] {
+                entry.1.clone_from(&ty);
             }
+            pending = 0;
+        } else if token.starts_with('?') && token.len() > 1 {
+            out.push((token.to_string(), None));
+            pending += 1;
         }
-        rest = &rest[i + 1..];
     }
     out
+}
+
+/// The variables in scope at byte `at`: those of each quantifier around it, innermost first,
+/// then the parameters (and `:vars`) of the action or derived predicate around it. Read from
+/// the text, which rarely parses while it is being typed.
+fn variables_in_scope(text: &str, at: usize) -> Vec<(String, Option<String>)> {
+    let mut out: Vec<(String, Option<String>)> = Vec::new();
+    for open in enclosing_lists(text, at) {
+        let (head, head_end) = head_at(text, open);
+        let found = match head.as_str() {
+            "forall" | "exists" => typed_variables(text, head_end),
+            ":derived" => typed_variables(text, head_end),
+            ":action" | ":durative-action" | ":process" | ":event" => {
+                let end = list_end(text, open);
+                let body = text[open..end].to_lowercase();
+                let mut found = Vec::new();
+                for part in [":parameters", ":vars"] {
+                    if let Some(i) = body.find(part) {
+                        found.extend(typed_variables(text, open + i + part.len()));
+                    }
+                }
+                found
+            }
+            _ => continue,
+        };
+        for (name, ty) in found {
+            if !out.iter().any(|(v, _)| v.eq_ignore_ascii_case(&name)) {
+                out.push((name, ty));
+            }
+        }
+    }
+    out
+}
+
+/// The type the argument at byte `at` should have: the innermost list around it is an atom or
+/// function term whose predicate or function `domain` declares, and the argument's position is
+/// one of its parameters. `None` when no type can be told.
+fn wanted_type(text: &str, at: usize, domain: &Domain) -> Option<Option<Type>> {
+    let open = *enclosing_lists(text, at).first()?;
+    let (head, head_end) = head_at(text, open);
+    let predicates = domain.predicates.iter().map(|p| (&p.name, &p.parameters));
+    let functions = domain.functions.iter().map(|f| (&f.name, &f.parameters));
+    let (_, parameters) = predicates.chain(functions).find(|(n, _)| n.key() == head)?;
+    // The arguments written before the cursor's: words, and whole lists (a function term).
+    let mut index = 0;
+    let mut depth = 0usize;
+    let mut in_word = false;
+    for b in text[head_end..at].bytes() {
+        match b {
+            b'(' => {
+                if depth == 0 {
+                    index += 1;
+                }
+                depth += 1;
+                in_word = false;
+            }
+            b')' => depth = depth.saturating_sub(1),
+            _ if b.is_ascii_whitespace() => in_word = false,
+            _ => {
+                if depth == 0 && !in_word {
+                    index += 1;
+                }
+                in_word = true;
+            }
+        }
+    }
+    // The word being typed is the argument itself, not one before it.
+    if in_word {
+        index -= 1;
+    }
+    parameters.get(index).map(|p| p.ty.clone())
 }
