@@ -311,6 +311,52 @@ fn code_actions_apply_the_help_did_you_mean_and_missing_requirements() {
         json!([{"range": {"start": {"line": 2, "character": 30},
                           "end": {"line": 2, "character": 30}}, "newText": " :typing"}])
     );
+    // An undeclared predicate: declared with a parameter per argument, a variable's type
+    // from the action's parameters, a constant's from its declaration.
+    client.change(
+        &domain,
+        3,
+        &text.replace("(and (in ?x ?t)", "(and (carried ?x ?t depot)"),
+    );
+    let fixes = quick_fixes(&mut client, &domain);
+    assert_eq!(fixes.len(), 1, "{fixes:?}");
+    assert_eq!(
+        fixes[0].0,
+        "Declare `(carried ?x - parcel ?t - truck ?place - place)`"
+    );
+    assert_eq!(
+        fixes[0].1,
+        json!([{"range": {"start": {"line": 8, "character": 49},
+                          "end": {"line": 8, "character": 49}},
+                "newText": "\n               (carried ?x - parcel ?t - truck ?place - place)"}])
+    );
+    assert_eq!(client.shutdown(), Some(0));
+}
+
+#[test]
+fn quick_fixes_read_the_diagnostic_s_data_not_its_message() {
+    let mut client = Client::start(&fixture("lsp"));
+    let path = fixture("lsp/broken/domain.pddl");
+    client.open(&path);
+    let mut diagnostics = client.diagnostics(&path);
+    assert_eq!(diagnostics[0]["data"], json!({"declare": true}));
+    // A client may rewrite the message it shows; the fix does not depend on it.
+    diagnostics[0]["message"] = json!("rewritten by the client");
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": {"uri": uri(&path)},
+            "range": {"start": {"line": 7, "character": 61}, "end": {"line": 7, "character": 61}},
+            "context": {"diagnostics": diagnostics},
+        }),
+    );
+    assert_eq!(actions[0]["title"], "Declare `(cassée ?l)`");
+    // On the line of the other predicates, after `(vue𝔞 ?l)`: UTF-16 character 51.
+    assert_eq!(
+        actions[0]["edit"]["changes"][uri(&path)],
+        json!([{"range": {"start": {"line": 3, "character": 51},
+                          "end": {"line": 3, "character": 51}}, "newText": " (cassée ?l)"}])
+    );
     assert_eq!(client.shutdown(), Some(0));
 }
 

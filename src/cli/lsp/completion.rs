@@ -270,7 +270,7 @@ fn typed_variables(text: &str, from: usize) -> Vec<(String, Option<String>)> {
 /// The variables in scope at byte `at`: those of each quantifier around it, innermost first,
 /// then the parameters (and `:vars`) of the action or derived predicate around it. Read from
 /// the text, which rarely parses while it is being typed.
-fn variables_in_scope(text: &str, at: usize) -> Vec<(String, Option<String>)> {
+pub(super) fn variables_in_scope(text: &str, at: usize) -> Vec<(String, Option<String>)> {
     let mut out: Vec<(String, Option<String>)> = Vec::new();
     for open in enclosing_lists(text, at) {
         let (head, head_end) = head_at(text, open);

@@ -8,8 +8,9 @@ use lsp_types::{
 };
 use pddlc::ast::PddlFile;
 use pddlc::check::{self, Files};
-use pddlc::diagnostics::{Diagnostic, FileId, Severity};
+use pddlc::diagnostics::{Code, Diagnostic, FileId, Severity};
 use pddlc::plan::{TaskFiles, ValidateOptions};
+use serde_json::Value;
 use std::str::FromStr;
 use std::sync::Arc;
 
@@ -150,8 +151,46 @@ pub fn convert(diagnostic: &Diagnostic, sources: &[&Source]) -> lsp_types::Diagn
         message,
         related_information: (!related.is_empty()).then_some(related),
         tags: None,
-        data: None,
+        data: fix_data(diagnostic),
     }
+}
+
+/// What the quick fixes need, read here once from the diagnostic's help (so that a code
+/// action reads the `data` the client hands back, never the message it echoes): the name a
+/// "did you mean" suggests (`replace`), the requirement flag to add (`requirement`), and that
+/// an undeclared predicate may be declared (`declare`).
+fn fix_data(diagnostic: &Diagnostic) -> Option<Value> {
+    let mut data = serde_json::Map::new();
+    if let Some(help) = &diagnostic.help {
+        if let Some(name) = suggested(help) {
+            data.insert("replace".into(), name.into());
+        }
+        if diagnostic.code == Code::MissingRequirement
+            && let Some(flag) = quoted_flag(help)
+        {
+            data.insert("requirement".into(), flag.into());
+        }
+    }
+    if diagnostic.code == Code::UndeclaredPredicate {
+        data.insert("declare".into(), true.into());
+    }
+    (!data.is_empty()).then_some(Value::Object(data))
+}
+
+/// The name a help suggests: "did you mean `X`?" or "… if `X` was meant, use `X`".
+fn suggested(help: &str) -> Option<&str> {
+    let rest = help
+        .split_once("did you mean `")
+        .or_else(|| help.split_once("if `"))?
+        .1;
+    rest.split_once('`').map(|(name, _)| name)
+}
+
+/// The first flag quoted in a help such as "add `:typing` to `(:requirements …)`".
+fn quoted_flag(help: &str) -> Option<&str> {
+    let rest = help.split_once("`:")?.1;
+    let flag = &help[help.len() - rest.len() - 1..];
+    flag.split_once('`').map(|(flag, _)| flag)
 }
 
 /// The link to the code's section of docs/diagnostics.md, in the source tree this binary was
