@@ -31,6 +31,8 @@ pub struct Client {
     next_id: i64,
     /// Notifications received and not yet looked at, oldest first.
     pub notifications: Vec<Value>,
+    /// The server's answer to `initialize`.
+    pub initialize_result: Value,
 }
 
 impl Client {
@@ -56,6 +58,7 @@ impl Client {
             stdout,
             next_id: 0,
             notifications: Vec::new(),
+            initialize_result: Value::Null,
         };
         let result = client.request(
             "initialize",
@@ -68,6 +71,7 @@ impl Client {
             }),
         );
         assert_eq!(result["serverInfo"]["name"], "pddlc");
+        client.initialize_result = result;
         client.notify("initialized", json!({}));
         client
     }

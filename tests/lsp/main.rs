@@ -80,6 +80,66 @@ fn hover_on_a_diagnostic_shows_its_code_s_documentation() {
 }
 
 #[test]
+fn semantic_tokens_mark_every_name_by_what_it_names() {
+    let mut client = Client::start(&fixture("lsp"));
+    let path = fixture("lsp/broken/domain.pddl");
+    client.open(&path);
+    let found = client.request(
+        "textDocument/semanticTokens/full",
+        json!({"textDocument": {"uri": uri(&path)}}),
+    );
+    let data: Vec<u64> = found["data"]
+        .as_array()
+        .expect("data")
+        .iter()
+        .map(|v| v.as_u64().expect("a number"))
+        .collect();
+    // Decoded from the relative encoding: (line, UTF-16 character, length, type, modifiers).
+    let text = std::fs::read_to_string(&path).expect("the fixture");
+    let lines: Vec<&str> = text.lines().collect();
+    let (mut line, mut character) = (0, 0);
+    let mut tokens = Vec::new();
+    for t in data.chunks(5) {
+        if t[0] > 0 {
+            character = 0;
+        }
+        line += t[0];
+        character += t[1];
+        let units: Vec<u16> = lines[line as usize]
+            .encode_utf16()
+            .skip(character as usize)
+            .take(t[2] as usize)
+            .collect();
+        let written = String::from_utf16(&units).expect("whole characters");
+        tokens.push((line, character, written, t[3], t[4]));
+    }
+    let token = |line, character, written: &str, kind, modifiers| {
+        (line, character, written.to_string(), kind, modifiers)
+    };
+    // Types: 1 predicate, 4 action, 5 variable (with its `?`), 6 requirement; 1 = declared.
+    assert_eq!(
+        tokens[..6],
+        [
+            token(2, 17, ":strips", 6, 0),
+            token(3, 16, "allumée", 1, 1),
+            token(3, 24, "?l", 5, 1),
+            token(3, 29, "éteinte", 1, 1),
+            token(3, 37, "?l", 5, 1),
+            token(3, 42, "vue𝔞", 1, 1),
+        ]
+    );
+    assert_eq!(tokens[7], token(4, 11, "basculer", 4, 1));
+    // After `vue𝔞` (a surrogate pair), columns are UTF-16 units; an undeclared predicate is
+    // still a predicate.
+    assert_eq!(tokens[17], token(7, 61, "cassée", 1, 0));
+    assert_eq!(tokens.len(), 19);
+    let legend = &client.initialize_result["capabilities"]["semanticTokensProvider"]["legend"];
+    assert_eq!(legend["tokenTypes"][4], "method");
+    assert_eq!(legend["tokenModifiers"], json!(["declaration"]));
+    assert_eq!(client.shutdown(), Some(0));
+}
+
+#[test]
 fn edits_replace_the_diagnostics_and_only_the_newest_text_counts() {
     let mut client = Client::start(&fixture("lsp"));
     let path = fixture("lsp/broken/domain.pddl");

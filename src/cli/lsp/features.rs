@@ -1,9 +1,11 @@
-//! Navigation and hover: what the names under the cursor are, where they are declared and used.
+//! Navigation: what the names under the cursor are, where they are declared and used; the
+//! outline, formatting, folding and semantic tokens.
 
 use super::state::{Source, State};
 use super::symbols::{self, Kind, Occurrence};
 use lsp_types::{
-    DocumentHighlight, DocumentSymbol, Location, Position, Range, SymbolKind, TextEdit, Uri,
+    DocumentHighlight, DocumentSymbol, Location, Position, Range, SemanticToken,
+    SemanticTokenModifier, SemanticTokenType, SemanticTokens, SymbolKind, TextEdit, Uri,
     WorkspaceEdit,
 };
 use pddlc::ast::{PddlFile, Span, Structure, Typed, Variable};
@@ -353,4 +355,74 @@ pub fn workspace_symbols(state: &mut State, query: &str) -> Vec<lsp_types::Symbo
         }
     }
     out
+}
+
+/// The semantic token types, in the order of the legend the server announces: the index of
+/// each is what a token carries.
+pub const TOKEN_TYPES: &[SemanticTokenType] = &[
+    SemanticTokenType::TYPE,
+    SemanticTokenType::FUNCTION,
+    SemanticTokenType::PROPERTY,
+    SemanticTokenType::ENUM_MEMBER,
+    SemanticTokenType::METHOD,
+    SemanticTokenType::PARAMETER,
+    SemanticTokenType::KEYWORD,
+];
+
+/// The one token modifier: a name where it is declared.
+pub const TOKEN_MODIFIERS: &[SemanticTokenModifier] = &[SemanticTokenModifier::DECLARATION];
+
+/// Semantic tokens for every name the symbol index knows (types, predicates as functions,
+/// functions as properties, constants and objects as enum members, actions as methods,
+/// variables with their `?` as parameters, requirement flags as keywords), declarations
+/// marked; in the protocol's relative encoding, lengths in UTF-16 units.
+pub fn semantic_tokens(source: &Source) -> SemanticTokens {
+    let index = source.index();
+    let mut spans: Vec<(Span, u32, u32)> = source
+        .occurrences()
+        .iter()
+        .map(|o| {
+            let (kind, span) = match o.kind {
+                Kind::Type => (0, o.span),
+                Kind::Predicate => (1, o.span),
+                Kind::Function => (2, o.span),
+                Kind::Object => (3, o.span),
+                Kind::Action => (4, o.span),
+                // The `?` is one byte before the name.
+                Kind::Variable => (5, Span::new(o.span.start.saturating_sub(1), o.span.end)),
+                Kind::Requirement => (6, o.span),
+            };
+            (span, kind, u32::from(o.declaration))
+        })
+        .collect();
+    spans.sort_by_key(|(span, _, _)| (span.start, span.end));
+    spans.dedup_by_key(|(span, _, _)| span.start);
+    let mut data = Vec::with_capacity(spans.len());
+    let (mut line, mut character) = (0, 0);
+    for (span, kind, modifiers) in spans {
+        let Some(written) = source.text.get(span.start..span.end) else {
+            continue;
+        };
+        if written.is_empty() || written.contains('\n') {
+            continue;
+        }
+        let at = index.position(span.start);
+        let delta_start = if at.line == line {
+            at.character - character
+        } else {
+            at.character
+        };
+        data.push(SemanticToken {
+            delta_line: at.line - line,
+            delta_start,
+            length: written.encode_utf16().count() as u32,
+            token_type: kind,
+            token_modifiers_bitset: modifiers,
+        });
+        (line, character) = (at.line, at.character);
+    }
+    SemanticTokens {
+        result_id: None,
+        data,
+    }
 }

@@ -22,7 +22,7 @@ use lsp_types::notification::{
 use lsp_types::request::{
     CodeActionRequest, Completion, DocumentHighlightRequest, DocumentSymbolRequest,
     FoldingRangeRequest, Formatting, GotoDefinition, HoverRequest, PrepareRenameRequest,
-    References, Rename, Request as _, WorkspaceSymbolRequest,
+    References, Rename, Request as _, SemanticTokensFullRequest, WorkspaceSymbolRequest,
 };
 use lsp_types::{
     DocumentSymbolResponse, GotoDefinitionResponse, Hover, HoverContents, HoverProviderCapability,
@@ -71,6 +71,18 @@ fn capabilities() -> ServerCapabilities {
         document_formatting_provider: Some(OneOf::Left(true)),
         code_action_provider: Some(lsp_types::CodeActionProviderCapability::Simple(true)),
         hover_provider: Some(HoverProviderCapability::Simple(true)),
+        semantic_tokens_provider: Some(
+            lsp_types::SemanticTokensOptions {
+                legend: lsp_types::SemanticTokensLegend {
+                    token_types: features::TOKEN_TYPES.to_vec(),
+                    token_modifiers: features::TOKEN_MODIFIERS.to_vec(),
+                },
+                full: Some(lsp_types::SemanticTokensFullOptions::Bool(true)),
+                range: None,
+                work_done_progress_options: Default::default(),
+            }
+            .into(),
+        ),
         rename_provider: Some(OneOf::Right(RenameOptions {
             prepare_provider: Some(true),
             work_done_progress_options: Default::default(),
@@ -282,6 +294,13 @@ impl Server {
                 let p: lsp_types::FoldingRangeParams = from(params)?;
                 let source = self.open(&p.text_document.uri)?;
                 to(features::folding_ranges(&source))
+            }
+            SemanticTokensFullRequest::METHOD => {
+                let p: lsp_types::SemanticTokensParams = from(params)?;
+                let source = self.open(&p.text_document.uri)?;
+                to(lsp_types::SemanticTokensResult::Tokens(
+                    features::semantic_tokens(&source),
+                ))
             }
             Formatting::METHOD => {
                 let p: lsp_types::DocumentFormattingParams = from(params)?;
