@@ -152,10 +152,11 @@ impl Client {
     }
 
     /// Every `publishDiagnostics` for `path` so far, as (version, diagnostics). The server
-    /// publishes what earlier messages call for before it answers a request, so a request
-    /// (here an unknown method, which only gets an error) flushes them.
+    /// answers `pddlc/diagnosticsSettled` once it has published what every earlier message
+    /// called for.
     pub fn all_diagnostics(&mut self, path: &Path) -> Vec<(i64, Vec<Value>)> {
-        let _ = self.request_raw("pddlc/flush", json!(null));
+        let settled = self.request_raw("pddlc/diagnosticsSettled", json!(null));
+        assert_eq!(settled["result"], Value::Null, "{settled}");
         let wanted = uri(path);
         self.notifications
             .iter()

@@ -56,6 +56,11 @@ impl Source {
         })
     }
 
+    /// Whether the text has been parsed already (asking for it then costs nothing).
+    pub fn is_parsed(&self) -> bool {
+        self.parsed.get().is_some()
+    }
+
     pub fn problem(&self) -> Option<&Problem> {
         match self.file() {
             Some(PddlFile::Problem(problem)) => Some(problem),
@@ -102,12 +107,34 @@ impl Source {
     }
 }
 
+/// A text at least this long is not parsed on the thread that answers requests while an
+/// older parse of the document can answer instead (a parse of 256 KiB takes a few ms; the
+/// corpus's 4 MB domains take a tenth of a second or more).
+const LARGE_TEXT: usize = 256 * 1024;
+
 /// An open document: the client's text, which wins over the file on disk.
+#[derive(Clone)]
 pub struct Document {
     pub version: i32,
     pub source: Arc<Source>,
+    /// The newest text of this document known to be parsed, if not `source`: what requests
+    /// are answered from while the newest text of a large document is being checked.
+    pub parsed: Option<Arc<Source>>,
     /// The diagnostics last published for this text (empty until they are).
     pub diagnostics: Vec<lsp_types::Diagnostic>,
+}
+
+impl Document {
+    /// The text requests are answered from: the newest, unless it is large, not parsed yet,
+    /// and an older parsed text exists (whose positions may then lag a few edits behind).
+    pub fn ready(&self) -> Arc<Source> {
+        match &self.parsed {
+            Some(older) if self.source.text.len() >= LARGE_TEXT && !self.source.is_parsed() => {
+                older.clone()
+            }
+            _ => self.source.clone(),
+        }
+    }
 }
 
 /// Whether a file of this name is a plan: `*.plan`, `*.soln` (IPC's planners' outputs) or
@@ -140,13 +167,13 @@ pub struct State {
 
 impl State {
     pub fn source(&self, uri: &Uri) -> Option<Arc<Source>> {
-        self.documents.get(uri).map(|d| d.source.clone())
+        self.documents.get(uri).map(Document::ready)
     }
 
     /// Every `.pddl` file that may hold a domain or problem of `near`'s: the open documents,
     /// then the files of `near`'s folder and of the workspace folders that are not open.
     pub fn candidates(&mut self, near: Option<&Path>) -> Vec<Arc<Source>> {
-        let mut out: Vec<Arc<Source>> = self.documents.values().map(|d| d.source.clone()).collect();
+        let mut out: Vec<Arc<Source>> = self.documents.values().map(Document::ready).collect();
         let mut paths = Vec::new();
         if let Some(folder) = near.and_then(Path::parent) {
             list_pddl(folder, false, &mut paths);
@@ -175,7 +202,7 @@ impl State {
             .values()
             .find(|d| d.source.path.as_deref() == Some(path));
         match open {
-            Some(document) => Some(document.source.clone()),
+            Some(document) => Some(document.ready()),
             None => self.read_disk(path),
         }
     }
