@@ -221,6 +221,37 @@ fn a_problem_finds_its_domain_in_the_workspace_and_points_into_it() {
 }
 
 #[test]
+fn an_edit_rechecks_only_the_documents_it_affects() {
+    let mut client = Client::start(&fixture("lsp"));
+    let broken = fixture("lsp/broken/domain.pddl");
+    let domain = fixture("lsp/delivery/domain.pddl");
+    let problem = fixture("lsp/delivery/problem.pddl");
+    for path in [&broken, &domain, &problem] {
+        client.open(path);
+    }
+    let count = |client: &mut Client, path| client.all_diagnostics(path).len();
+    assert_eq!(
+        [&broken, &domain, &problem].map(|p| count(&mut client, p)),
+        [1, 1, 1]
+    );
+    // A problem's edit: the problem alone.
+    let text = std::fs::read_to_string(&problem).expect("the fixture");
+    client.change(&problem, 2, &text.replace("t1", "t1 "));
+    assert_eq!(
+        [&broken, &domain, &problem].map(|p| count(&mut client, p)),
+        [1, 1, 2]
+    );
+    // A domain's edit: the domain and the problems (which may name it), not another domain.
+    let text = std::fs::read_to_string(&domain).expect("the fixture");
+    client.change(&domain, 2, &text.replace("(in ?x ?t)", "(inn ?x ?t)"));
+    assert_eq!(
+        [&broken, &domain, &problem].map(|p| count(&mut client, p)),
+        [1, 2, 3]
+    );
+    assert_eq!(client.shutdown(), Some(0));
+}
+
+#[test]
 fn bad_requests_get_errors_and_the_server_goes_on() {
     let mut client = Client::start(&fixture("lsp"));
     let path = fixture("lsp/delivery/domain.pddl");

@@ -380,6 +380,27 @@ mod tests {
     use super::*;
 
     #[test]
+    fn requests_use_the_last_parsed_text_of_a_large_document_until_its_newest_is_parsed() {
+        let uri = Uri::from_str("file:///d.pddl").expect("a URI");
+        let small = Arc::new(Source::new(uri.clone(), "(define (domain a))".into()));
+        let older = Arc::new(Source::new(uri.clone(), "(define (domain b))".into()));
+        older.parsed();
+        let document = |source: &Arc<Source>| Document {
+            version: 2,
+            source: source.clone(),
+            parsed: Some(older.clone()),
+            diagnostics: Vec::new(),
+        };
+        // A small text is parsed when asked for.
+        assert!(Arc::ptr_eq(&document(&small).ready(), &small));
+        let padding = " ".repeat(LARGE_TEXT);
+        let large = Arc::new(Source::new(uri, format!("(define (domain c)){padding}")));
+        assert!(Arc::ptr_eq(&document(&large).ready(), &older));
+        large.parsed();
+        assert!(Arc::ptr_eq(&document(&large).ready(), &large));
+    }
+
+    #[test]
     fn file_uris_and_paths_round_trip_with_percent_encoding() {
         let path = Path::new("/tmp/a b/dömain#1.pddl");
         let uri = uri_of(path).expect("a URI");
