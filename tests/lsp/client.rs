@@ -171,6 +171,33 @@ impl Client {
             .collect()
     }
 
+    /// Waits for the diagnostics of `version` of `path`, as an editor does, and returns them
+    /// (notifications read meanwhile are kept).
+    pub fn wait_diagnostics(&mut self, path: &Path, version: i64) -> Vec<Value> {
+        let wanted = uri(path);
+        let matches = |message: &Value| {
+            message["method"] == "textDocument/publishDiagnostics"
+                && message["params"]["uri"] == wanted
+                && message["params"]["version"] == version
+        };
+        // They may have arrived while a request waited for its answer.
+        let mut seen = self
+            .notifications
+            .iter()
+            .rev()
+            .find(|m| matches(m))
+            .cloned();
+        while seen.is_none() {
+            let message = self.receive();
+            if matches(&message) {
+                seen = Some(message.clone());
+            }
+            self.notifications.push(message);
+        }
+        let list = seen.and_then(|m| m["params"]["diagnostics"].as_array().cloned());
+        list.unwrap_or_default()
+    }
+
     /// The latest diagnostics published for `path`.
     pub fn diagnostics(&mut self, path: &Path) -> Vec<Value> {
         let all = self.all_diagnostics(path);

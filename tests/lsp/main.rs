@@ -2,6 +2,8 @@
 //! JSON-RPC as an editor does, on the fixtures in fixtures/lsp/ and fixtures/check/.
 
 mod client;
+#[path = "../common/mod.rs"]
+mod common;
 mod navigation;
 mod neovim;
 mod plans;
@@ -161,7 +163,7 @@ fn edits_replace_the_diagnostics_and_only_the_newest_text_counts() {
         "(define (domain x) (:action a :parameters (?x) :effect (p ?x)",
     );
     let codes: Vec<String> = client
-        .diagnostics(&path)
+        .wait_diagnostics(&path, 5)
         .iter()
         .map(|d| d["code"].as_str().unwrap_or_default().to_string())
         .collect();
