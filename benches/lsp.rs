@@ -12,7 +12,7 @@
 #[path = "../tests/lsp/client.rs"]
 mod client;
 
-use client::{Client, uri};
+use client::{Client, pddl_files, uri};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -25,8 +25,7 @@ fn main() {
         println!("skipping the lsp benchmark: ../shared/corpus is absent");
         return;
     }
-    let mut files = Vec::new();
-    walk(&shared, &mut files);
+    let mut files = pddl_files(&shared);
     files.sort();
     let mut domains: Vec<(PathBuf, String)> = Vec::new();
     for path in &files {
@@ -68,20 +67,6 @@ fn main() {
         shared.join("potassco/ipc-2006/domains/tpp-propositional-strips/domains/domain-22.pddl");
     if let Ok(text) = std::fs::read_to_string(&large) {
         large_domain(&large, &text);
-    }
-}
-
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            walk(&path, out);
-        } else if path.extension().is_some_and(|e| e == "pddl") {
-            out.push(path);
-        }
     }
 }
 

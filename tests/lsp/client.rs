@@ -11,6 +11,25 @@ pub fn fixture(relative: &str) -> PathBuf {
         .join(relative)
 }
 
+/// Every `.pddl` file under `dir`, in no particular order.
+pub fn pddl_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for path in entries.flatten().map(|e| e.path()) {
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "pddl") {
+                out.push(path);
+            }
+        }
+    }
+    out
+}
+
 /// The `file:` URI of an absolute path, as the server writes it.
 pub fn uri(path: &Path) -> String {
     let mut out = String::from("file://");

@@ -12,11 +12,17 @@ mod random_edits;
 use client::{Client, fixture, uri};
 use serde_json::{Value, json};
 
-#[test]
-fn a_broken_domain_gets_its_diagnostics_with_utf16_ranges() {
+/// The server with the broken fixture open: one C101 on `cassée`, after non-ASCII text.
+fn broken() -> (Client, std::path::PathBuf) {
     let mut client = Client::start(&fixture("lsp"));
     let path = fixture("lsp/broken/domain.pddl");
     client.open(&path);
+    (client, path)
+}
+
+#[test]
+fn a_broken_domain_gets_its_diagnostics_with_utf16_ranges() {
+    let (mut client, path) = broken();
     let diagnostics = client.diagnostics(&path);
     assert_eq!(diagnostics.len(), 1, "{diagnostics:#?}");
     let d = &diagnostics[0];
@@ -50,9 +56,7 @@ fn a_broken_domain_gets_its_diagnostics_with_utf16_ranges() {
 
 #[test]
 fn hover_on_a_diagnostic_shows_its_code_s_documentation() {
-    let mut client = Client::start(&fixture("lsp"));
-    let path = fixture("lsp/broken/domain.pddl");
-    client.open(&path);
+    let (mut client, path) = broken();
     assert_eq!(client.diagnostics(&path).len(), 1);
     // Inside `cassée`, the undeclared predicate of the C101 above.
     let hover = client.request(
@@ -83,9 +87,7 @@ fn hover_on_a_diagnostic_shows_its_code_s_documentation() {
 
 #[test]
 fn semantic_tokens_mark_every_name_by_what_it_names() {
-    let mut client = Client::start(&fixture("lsp"));
-    let path = fixture("lsp/broken/domain.pddl");
-    client.open(&path);
+    let (mut client, path) = broken();
     let found = client.request(
         "textDocument/semanticTokens/full",
         json!({"textDocument": {"uri": uri(&path)}}),
@@ -143,9 +145,7 @@ fn semantic_tokens_mark_every_name_by_what_it_names() {
 
 #[test]
 fn edits_replace_the_diagnostics_and_only_the_newest_text_counts() {
-    let mut client = Client::start(&fixture("lsp"));
-    let path = fixture("lsp/broken/domain.pddl");
-    client.open(&path);
+    let (mut client, path) = broken();
     let text = std::fs::read_to_string(&path).expect("the fixture");
     // A burst of edits: the last one declares `cassée`, so the domain is clean.
     client.change(&path, 2, "(define (domain");

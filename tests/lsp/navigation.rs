@@ -1,6 +1,7 @@
 //! Definition, references, highlights, rename, hover and the outline on the delivery fixture
 //! (fixtures/lsp/delivery/): a typed domain and a problem of it.
 
+use crate::broken;
 use crate::client::{Client, fixture, uri};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -335,9 +336,7 @@ fn code_actions_apply_the_help_did_you_mean_and_missing_requirements() {
 
 #[test]
 fn quick_fixes_read_the_diagnostic_s_data_not_its_message() {
-    let mut client = Client::start(&fixture("lsp"));
-    let path = fixture("lsp/broken/domain.pddl");
-    client.open(&path);
+    let (mut client, path) = broken();
     let mut diagnostics = client.diagnostics(&path);
     assert_eq!(diagnostics[0]["data"], json!({"declare": true}));
     // A client may rewrite the message it shows; the fix does not depend on it.

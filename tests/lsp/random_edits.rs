@@ -3,7 +3,7 @@
 //! crash the server, and it ends with the diagnostics `pddlc check` gives on the final text:
 //! on the fixtures, and on corpus files (../shared/corpus).
 
-use crate::client::{Client, uri};
+use crate::client::{Client, pddl_files, uri};
 use crate::common::shared;
 use serde_json::{Value, json};
 use std::path::Path;
@@ -199,8 +199,7 @@ fn thousands_of_random_edits_on_corpus_files_end_with_check_s_diagnostics() {
     };
     // Domains and problems of 3–12 KB, so that the checks along the way stay quick; three
     // of them, picked by a seeded draw from the sorted list.
-    let mut files = Vec::new();
-    walk(&shared.join("corpus"), &mut files);
+    let mut files = pddl_files(&shared.join("corpus"));
     files.retain(|p| {
         let size = std::fs::metadata(p).map_or(0, |m| m.len());
         (3_000..12_000).contains(&size)
@@ -212,19 +211,5 @@ fn thousands_of_random_edits_on_corpus_files_end_with_check_s_diagnostics() {
         let path = &files[rng.below(files.len())];
         let text = std::fs::read_to_string(path).expect("a corpus file");
         run(&path.display().to_string(), 0xC0_4905 + i, &text, 1_500);
-    }
-}
-
-fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            walk(&path, out);
-        } else if path.extension().is_some_and(|e| e == "pddl") {
-            out.push(path);
-        }
     }
 }
