@@ -247,7 +247,14 @@ fn typed_variables(text: &str, from: usize) -> Vec<(String, Option<String>)> {
     let Some(open) = text[from..].find('(').map(|i| from + i) else {
         return Vec::new();
     };
-    let inside = &text[open + 1..list_end(text, open).saturating_sub(1).max(open + 1)];
+    // Up to the list's `)`, or to the end of an unclosed text.
+    let end = list_end(text, open);
+    let end = if text[..end].ends_with(')') && end > open + 1 {
+        end - 1
+    } else {
+        end
+    };
+    let inside = &text[open + 1..end];
     let mut out: Vec<(String, Option<String>)> = Vec::new();
     let mut pending = 0;
     let mut tokens = inside.split_whitespace();
@@ -305,11 +312,15 @@ pub(super) fn variables_in_scope(text: &str, at: usize) -> Vec<(String, Option<S
 fn wanted_type(text: &str, at: usize, domain: &Domain) -> Option<Option<Type>> {
     let open = *enclosing_lists(text, at).first()?;
     let (head, head_end) = head_at(text, open);
+    // The cursor's word is the head itself (`( at|`): no argument yet.
+    if head_end > at {
+        return None;
+    }
     let predicates = domain.predicates.iter().map(|p| (&p.name, &p.parameters));
     let functions = domain.functions.iter().map(|f| (&f.name, &f.parameters));
     let (_, parameters) = predicates.chain(functions).find(|(n, _)| n.key() == head)?;
     // The arguments written before the cursor's: words, and whole lists (a function term).
-    let mut index = 0;
+    let mut index: usize = 0;
     let mut depth = 0usize;
     let mut in_word = false;
     for b in text[head_end..at].bytes() {
@@ -333,7 +344,53 @@ fn wanted_type(text: &str, at: usize, domain: &Domain) -> Option<Option<Type>> {
     }
     // The word being typed is the argument itself, not one before it.
     if in_word {
-        index -= 1;
+        index = index.saturating_sub(1);
     }
     parameters.get(index).map(|p| p.ty.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scopes_are_read_from_unfinished_text() {
+        let text = "(define (domain d) (:action a :parameters (?x - t ?y) :precondition \
+                    (forall (?z) (p ?x ?z é";
+        let names = |at: usize| -> Vec<String> {
+            variables_in_scope(text, at)
+                .into_iter()
+                .map(|(v, _)| v)
+                .collect()
+        };
+        assert_eq!(names(text.len()), ["?z", "?x", "?y"]);
+        // Before the quantifier: the action's parameters only.
+        assert_eq!(names(text.find("(forall").expect("forall")), ["?x", "?y"]);
+        assert_eq!(
+            variables_in_scope(text, text.len())[1].1.as_deref(),
+            Some("t")
+        );
+        // An unclosed list ending in a multi-byte character.
+        assert_eq!(typed_variables("(?a ?b - é", 0)[0].1.as_deref(), Some("é"));
+    }
+
+    #[test]
+    fn the_wanted_type_is_the_parameter_s_at_the_argument_s_position() {
+        let domain = "(define (domain d) (:requirements :typing) (:types a b)
+            (:predicates (p ?x - a ?y - b)))";
+        let Some(PddlFile::Domain(domain)) = pddlc::parse::file(domain).value else {
+            panic!("a domain");
+        };
+        let name = |ty: Option<Option<Type>>| ty.map(|t| t.map(|t| pddlc::print::type_text(&t)));
+        let text = "(p c1 ";
+        assert_eq!(
+            name(wanted_type(text, text.len(), &domain)),
+            Some(Some("b".into()))
+        );
+        assert_eq!(name(wanted_type("(p ", 3, &domain)), Some(Some("a".into())));
+        // Past the last parameter, in the head itself, in an unknown atom: no type.
+        assert_eq!(name(wanted_type("(p c1 c2 ", 9, &domain)), None);
+        assert_eq!(name(wanted_type("( p", 2, &domain)), None);
+        assert_eq!(name(wanted_type("(q ", 3, &domain)), None);
+    }
 }
