@@ -33,6 +33,10 @@ pub fn complete(
     source: &Arc<Source>,
     position: Position,
 ) -> Vec<CompletionItem> {
+    // A plan file is not PDDL: nothing here fits it.
+    if source.plan {
+        return Vec::new();
+    }
     let offset = source.index().offset(position);
     let before = &source.text[..offset];
     let word_start = before

@@ -499,7 +499,12 @@ impl Server {
                 // The `pddlc` section, or the settings themselves when a client sends only ours.
                 let settings = p.settings.get("pddlc").unwrap_or(&p.settings);
                 self.state.plan_task = plan_task(settings);
-                self.all_stale();
+                // The settings name the task of plans only.
+                for (uri, document) in &self.state.documents {
+                    if document.source.plan {
+                        self.stale.insert(uri.as_str().to_string());
+                    }
+                }
             }
             _ => {}
         }
@@ -548,12 +553,6 @@ impl Server {
             if other.uri != changed.uri && (other.plan || (domain && is_problem(other))) {
                 self.stale.insert(uri.as_str().to_string());
             }
-        }
-    }
-
-    fn all_stale(&mut self) {
-        for uri in self.state.documents.keys() {
-            self.stale.insert(uri.as_str().to_string());
         }
     }
 }
