@@ -50,6 +50,26 @@ fn a_plan_beside_its_problem_gets_the_validator_s_diagnostics() {
         &text.replace("(:goal (in p1 t1))", "(:goal (at t1 depot))"),
     );
     assert_eq!(codes(&mut client, &plan), ["V307"]);
+    // A task with errors: its errors, as `pddlc validate` gives them, at the plan's start and
+    // with their place in the problem.
+    client.change(
+        &problem,
+        2,
+        &text.replace("(:goal (in p1 t1))", "(:goal (in p1 t9))"),
+    );
+    let found = client.diagnostics(&plan);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0]["code"], "C110");
+    assert_eq!(
+        found[0]["range"]["start"],
+        json!({"line": 0, "character": 0})
+    );
+    let related = &found[0]["relatedInformation"][0]["location"];
+    assert_eq!(related["uri"], uri(&problem));
+    assert_eq!(
+        related["range"]["start"],
+        json!({"line": 4, "character": 16})
+    );
     assert_eq!(client.shutdown(), Some(0));
 }
 
