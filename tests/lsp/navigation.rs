@@ -256,7 +256,8 @@ fn the_outline_lists_types_constants_predicates_functions_and_actions() {
     assert_eq!(client.shutdown(), Some(0));
 }
 
-/// The quick fixes offered for the diagnostics published for `path`, as (title, edits).
+/// The quick fixes offered for the diagnostics published for `path`, as (title, edits by
+/// file URI).
 fn quick_fixes(client: &mut Client, path: &Path) -> Vec<(String, Value)> {
     let diagnostics = client.diagnostics(path);
     let actions = client.request(
@@ -275,7 +276,7 @@ fn quick_fixes(client: &mut Client, path: &Path) -> Vec<(String, Value)> {
             assert_eq!(a["kind"], "quickfix");
             (
                 a["title"].as_str().expect("a title").to_string(),
-                a["edit"]["changes"][uri(path)].clone(),
+                a["edit"]["changes"].clone(),
             )
         })
         .collect()
@@ -287,10 +288,21 @@ fn code_actions_apply_the_help_did_you_mean_and_missing_requirements() {
     let text = std::fs::read_to_string(&problem).expect("the fixture");
     client.change(&problem, 2, &text.replace("(in p1 t1)", "(inn p1 t1)"));
     let fixes = quick_fixes(&mut client, &problem);
-    assert_eq!(fixes.len(), 1, "{fixes:?}");
+    assert_eq!(fixes.len(), 2, "{fixes:?}");
     assert_eq!(fixes[0].0, "Change to `in`");
+    // Or declared, in the problem's domain, typed by the problem's objects.
     assert_eq!(
-        fixes[0].1,
+        fixes[1].0,
+        "Declare `(inn ?parcel - parcel ?truck - truck)`"
+    );
+    assert_eq!(
+        fixes[1].1[uri(&domain)],
+        json!([{"range": {"start": {"line": 8, "character": 49},
+                          "end": {"line": 8, "character": 49}},
+                "newText": "\n               (inn ?parcel - parcel ?truck - truck)"}])
+    );
+    assert_eq!(
+        fixes[0].1[uri(&problem)],
         json!([{"range": {"start": {"line": 4, "character": 10},
                           "end": {"line": 4, "character": 13}}, "newText": "in"}])
     );
@@ -308,7 +320,7 @@ fn code_actions_apply_the_help_did_you_mean_and_missing_requirements() {
     assert_eq!(fixes.len(), 1, "{fixes:?}");
     assert_eq!(fixes[0].0, "Add `:typing` to the requirements");
     assert_eq!(
-        fixes[0].1,
+        fixes[0].1[uri(&domain)],
         json!([{"range": {"start": {"line": 2, "character": 30},
                           "end": {"line": 2, "character": 30}}, "newText": " :typing"}])
     );
@@ -326,7 +338,7 @@ fn code_actions_apply_the_help_did_you_mean_and_missing_requirements() {
         "Declare `(carried ?x - parcel ?t - truck ?place - place)`"
     );
     assert_eq!(
-        fixes[0].1,
+        fixes[0].1[uri(&domain)],
         json!([{"range": {"start": {"line": 8, "character": 49},
                           "end": {"line": 8, "character": 49}},
                 "newText": "\n               (carried ?x - parcel ?t - truck ?place - place)"}])

@@ -2,16 +2,21 @@
 //! requirement flag, declare an undeclared predicate with the arity and types of its use.
 
 use super::completion::variables_in_scope;
-use super::state::Source;
-use lsp_types::{CodeAction, CodeActionKind, Diagnostic, Range, TextEdit, WorkspaceEdit};
-use pddlc::ast::Span;
+use super::state::{Source, State};
+use lsp_types::{CodeAction, CodeActionKind, Diagnostic, Range, TextEdit, Uri, WorkspaceEdit};
+use pddlc::ast::{Name, PddlFile, Span, Typed};
 use serde_json::Value;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// The quick fixes for `diagnostics`, from the `data` the server attached to each (the client
 /// hands it back): apply a "did you mean", add a missing requirement, declare an undeclared
 /// predicate.
-pub fn quick_fixes(source: &Source, diagnostics: &[Diagnostic]) -> Vec<CodeAction> {
+pub fn quick_fixes(
+    state: &mut State,
+    source: &Arc<Source>,
+    diagnostics: &[Diagnostic],
+) -> Vec<CodeAction> {
     let mut out = Vec::new();
     for diagnostic in diagnostics {
         if diagnostic.source.as_deref() != Some("pddlc") {
@@ -21,27 +26,38 @@ pub fn quick_fixes(source: &Source, diagnostics: &[Diagnostic]) -> Vec<CodeActio
             continue;
         };
         let text = |key: &str| data.get(key).and_then(Value::as_str);
-        let mut fixes: Vec<(String, TextEdit)> = Vec::new();
+        // (title, the file edited, the edit)
+        let mut fixes: Vec<(String, Uri, TextEdit)> = Vec::new();
         if let Some(name) = text("replace")
             && let Some(edit) = rename(source, diagnostic, name)
         {
-            fixes.push((format!("Change to `{name}`"), edit));
+            fixes.push((format!("Change to `{name}`"), source.uri.clone(), edit));
         }
         if let Some(flag) = text("requirement")
             && let Some(edit) = add_requirement(source, flag)
         {
-            fixes.push((format!("Add `{flag}` to the requirements"), edit));
+            let title = format!("Add `{flag}` to the requirements");
+            fixes.push((title, source.uri.clone(), edit));
         }
-        if data.get("declare") == Some(&Value::Bool(true))
-            && let Some((declaration, edit)) = declare_predicate(source, diagnostic.range)
-        {
-            fixes.push((format!("Declare `{declaration}`"), edit));
+        if data.get("declare") == Some(&Value::Bool(true)) {
+            // In a problem, the predicate is declared in its domain.
+            let domain = if source.domain().is_some() {
+                Some(source.clone())
+            } else {
+                state.domain_of(source)
+            };
+            if let Some(domain) = domain
+                && let Some(declaration) = declaration(source, &domain, diagnostic.range)
+                && let Some(edit) = add_predicate(&domain, &declaration)
+            {
+                fixes.push((format!("Declare `{declaration}`"), domain.uri.clone(), edit));
+            }
         }
-        for (i, (title, edit)) in fixes.into_iter().enumerate() {
+        for (i, (title, uri, edit)) in fixes.into_iter().enumerate() {
             // Keyed by `Uri` as lsp-types defines it; a URI's cached parts never change its hash.
             #[allow(clippy::mutable_key_type)]
             let mut changes = HashMap::new();
-            changes.insert(source.uri.clone(), vec![edit]);
+            changes.insert(uri, vec![edit]);
             out.push(CodeAction {
                 title,
                 kind: Some(CodeActionKind::QUICKFIX),
@@ -58,12 +74,10 @@ pub fn quick_fixes(source: &Source, diagnostics: &[Diagnostic]) -> Vec<CodeActio
     out
 }
 
-/// The declaration of the predicate an atom at `range` uses, with a parameter per argument:
-/// a variable keeps its name and the type its action or quantifier gives it, a constant gives
-/// its type; and the edit adding it to the domain's `(:predicates …)` (the section is created
-/// before the first action when there is none).
-fn declare_predicate(source: &Source, range: Range) -> Option<(String, TextEdit)> {
-    let domain = source.domain()?;
+/// The declaration of the predicate an atom at `range` of `source` uses, with a parameter per
+/// argument: a variable keeps its name and the type its action or quantifier gives it, a
+/// constant or object gives its type (from `source`'s objects or `domain`'s constants).
+fn declaration(source: &Source, domain: &Source, range: Range) -> Option<String> {
     let text = &source.text;
     let span = source.index().span(range);
     let name = text.get(span.start..span.end)?;
@@ -74,6 +88,15 @@ fn declare_predicate(source: &Source, range: Range) -> Option<(String, TextEdit)
     let rest = text.get(span.end..)?;
     let close = rest.find([')', '('])?;
     let scope = variables_in_scope(text, span.start);
+    let declared: Vec<&Typed<Name>> = [source, domain]
+        .iter()
+        .filter_map(|s| match s.file() {
+            Some(PddlFile::Domain(d)) => Some(&d.constants),
+            Some(PddlFile::Problem(p)) => Some(&p.objects),
+            None => None,
+        })
+        .flatten()
+        .collect();
     let mut parameters: Vec<(String, Option<String>)> = Vec::new();
     for argument in rest[..close].split_whitespace() {
         let (base, ty) = if argument.starts_with('?') {
@@ -83,8 +106,7 @@ fn declare_predicate(source: &Source, range: Range) -> Option<(String, TextEdit)
                 .and_then(|(_, ty)| ty.clone());
             (argument.to_string(), ty)
         } else {
-            let constant = domain
-                .constants
+            let constant = declared
                 .iter()
                 .find(|c| c.item.key() == argument.to_lowercase());
             let ty = constant.and_then(|c| c.ty.as_ref().map(pddlc::print::type_text));
@@ -112,6 +134,14 @@ fn declare_predicate(source: &Source, range: Range) -> Option<(String, TextEdit)
         }
     }
     declaration.push(')');
+    Some(declaration)
+}
+
+/// Adds `declaration` to the domain's `(:predicates …)`, after its last predicate (on its line
+/// when they share lines); the section is created before the first action when there is none.
+fn add_predicate(source: &Source, declaration: &str) -> Option<TextEdit> {
+    let domain = source.domain()?;
+    let text = &source.text;
     let (at, new_text) = match domain.predicates.last() {
         Some(last) => {
             let line_start = text[..last.span.start].rfind('\n').map_or(0, |i| i + 1);
@@ -142,7 +172,7 @@ fn declare_predicate(source: &Source, range: Range) -> Option<(String, TextEdit)
         }
     };
     let range = source.index().range(Span::new(at, at));
-    Some((declaration, TextEdit { range, new_text }))
+    Some(TextEdit { range, new_text })
 }
 
 fn is_one_name(written: &str) -> bool {

@@ -410,7 +410,7 @@ impl Server {
                 let p: lsp_types::CodeActionParams = from(params)?;
                 let source = self.open(&p.text_document.uri)?;
                 let actions: Vec<lsp_types::CodeActionOrCommand> =
-                    actions::quick_fixes(&source, &p.context.diagnostics)
+                    actions::quick_fixes(&mut self.state, &source, &p.context.diagnostics)
                         .into_iter()
                         .map(lsp_types::CodeActionOrCommand::CodeAction)
                         .collect();
