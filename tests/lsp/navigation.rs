@@ -282,6 +282,13 @@ fn quick_fixes(client: &mut Client, path: &Path) -> Vec<(String, Value)> {
         .collect()
 }
 
+/// One text edit replacing (line, character) to (line, character) by `text`, as JSON.
+fn edit(start: (u32, u32), end: (u32, u32), text: &str) -> Value {
+    json!([{"range": {"start": {"line": start.0, "character": start.1},
+                      "end": {"line": end.0, "character": end.1}},
+            "newText": text}])
+}
+
 #[test]
 fn code_actions_apply_the_help_did_you_mean_and_missing_requirements() {
     let (mut client, domain, problem) = delivery();
@@ -297,15 +304,13 @@ fn code_actions_apply_the_help_did_you_mean_and_missing_requirements() {
     );
     assert_eq!(
         fixes[1].1[uri(&domain)],
-        json!([{"range": {"start": {"line": 8, "character": 49},
-                          "end": {"line": 8, "character": 49}},
-                "newText": "\n               (inn ?parcel - parcel ?truck - truck)"}])
+        edit(
+            (8, 49),
+            (8, 49),
+            "\n               (inn ?parcel - parcel ?truck - truck)"
+        )
     );
-    assert_eq!(
-        fixes[0].1[uri(&problem)],
-        json!([{"range": {"start": {"line": 4, "character": 10},
-                          "end": {"line": 4, "character": 13}}, "newText": "in"}])
-    );
+    assert_eq!(fixes[0].1[uri(&problem)], edit((4, 10), (4, 13), "in"));
     let text = std::fs::read_to_string(&domain).expect("the fixture");
     client.change(
         &domain,
@@ -319,11 +324,7 @@ fn code_actions_apply_the_help_did_you_mean_and_missing_requirements() {
     // C104 for `:typing`; C122's help (an unused constant) has no edit.
     assert_eq!(fixes.len(), 1, "{fixes:?}");
     assert_eq!(fixes[0].0, "Add `:typing` to the requirements");
-    assert_eq!(
-        fixes[0].1[uri(&domain)],
-        json!([{"range": {"start": {"line": 2, "character": 30},
-                          "end": {"line": 2, "character": 30}}, "newText": " :typing"}])
-    );
+    assert_eq!(fixes[0].1[uri(&domain)], edit((2, 30), (2, 30), " :typing"));
     // An undeclared predicate: declared with a parameter per argument, a variable's type
     // from the action's parameters, a constant's from its declaration.
     client.change(
@@ -339,9 +340,11 @@ fn code_actions_apply_the_help_did_you_mean_and_missing_requirements() {
     );
     assert_eq!(
         fixes[0].1[uri(&domain)],
-        json!([{"range": {"start": {"line": 8, "character": 49},
-                          "end": {"line": 8, "character": 49}},
-                "newText": "\n               (carried ?x - parcel ?t - truck ?place - place)"}])
+        edit(
+            (8, 49),
+            (8, 49),
+            "\n               (carried ?x - parcel ?t - truck ?place - place)"
+        )
     );
     assert_eq!(client.shutdown(), Some(0));
 }
