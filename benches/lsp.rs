@@ -7,12 +7,16 @@
 //! slower route), and the round trip of hover and definition. Then, on the corpus's 4 MB domain,
 //! how long hover takes while the check of a new text is in progress on the worker thread.
 //! There is no other PDDL language server to run beside it.
+//!
+//! `cargo bench` builds the server with the bench profile (`opt-level = 1`, Cargo.toml); to
+//! measure the release build, as users run it, name it: `cargo build --release &&
+//! PDDLC_LSP_SERVER=target/release/pddlc taskset -c 0 cargo bench --bench lsp`.
 
 #[allow(dead_code)]
 #[path = "../tests/lsp/client.rs"]
 mod client;
 
-use client::{Client, pddl_files, uri};
+use client::{Client, pddl_files, server, uri};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -41,6 +45,7 @@ fn main() {
             domains.push((path.clone(), text));
         }
     }
+    println!("server: {}", server().display());
     println!(
         "{:<72} {:>8} {:>22} {:>22} {:>16} {:>16}",
         "domain (90-110 KB)",

@@ -43,6 +43,15 @@ pub fn uri(path: &Path) -> String {
     out
 }
 
+/// The server binary: the one cargo built with this program, unless `PDDLC_LSP_SERVER` names
+/// another (benches/lsp.rs: `cargo bench` builds with the bench profile, at `opt-level = 1`).
+pub fn server() -> PathBuf {
+    match std::env::var_os("PDDLC_LSP_SERVER") {
+        Some(path) if !path.is_empty() => PathBuf::from(path),
+        _ => PathBuf::from(env!("CARGO_BIN_EXE_pddlc")),
+    }
+}
+
 pub struct Client {
     child: Child,
     stdin: ChildStdin,
@@ -62,7 +71,7 @@ impl Client {
 
     /// [`Client::start`] with `initializationOptions`.
     pub fn start_with(root: &Path, options: Value) -> Client {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_pddlc"))
+        let mut child = Command::new(server())
             .arg("lsp")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
