@@ -41,16 +41,7 @@ impl<'a> Checker<'a> {
                 again.push((earlier.clone(), t));
             }
             earlier.push(t);
-            match &t.ty {
-                // Declaring `object` itself, as some IPC domains do, adds nothing.
-                _ if key == OBJECT => {}
-                None => self.types.add(&key, Some(OBJECT)),
-                Some(ty) => {
-                    for parent in type_names(&Some(ty.clone())) {
-                        self.types.add(&key, Some(&parent));
-                    }
-                }
-            }
+            self.types.declare(t);
         }
         for (earlier, t) in again {
             self.type_declared_again(&earlier, t);

@@ -12,7 +12,7 @@ mod goals;
 mod problem;
 mod requirements;
 mod suggest;
-pub(crate) mod types;
+pub mod types;
 mod usage;
 
 use crate::ast::{Domain, PddlFile, Problem};

@@ -1,6 +1,8 @@
 //! The type hierarchy: a graph from each type to its parents, rooted at `object`.
 
+use super::domain::type_names;
 use super::{Map, Set};
+use crate::ast::{Name, Type, Typed};
 use petgraph::algo::tarjan_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 
@@ -25,6 +27,42 @@ impl Default for TypeGraph {
 }
 
 impl TypeGraph {
+    /// The hierarchy a domain's `(:types …)` declares (as the checker builds it, without its
+    /// diagnostics).
+    pub fn of(types: &[Typed<Name>]) -> TypeGraph {
+        let mut graph = TypeGraph::default();
+        for t in types {
+            graph.declare(t);
+        }
+        graph
+    }
+
+    /// Adds one entry of `(:types …)`: under `object` when untyped, under each of its parents
+    /// otherwise. Declaring `object` itself, as some IPC domains do, adds nothing.
+    pub fn declare(&mut self, t: &Typed<Name>) {
+        let key = t.item.key();
+        if key == OBJECT {
+            return;
+        }
+        for parent in type_names(&t.ty) {
+            self.add(&key, Some(&parent));
+        }
+    }
+
+    /// Whether a constant, object or variable of type `ty` may be the argument of a parameter of
+    /// type `wanted`, by the checker's rule for arguments: each type it may have must be below
+    /// one of the parameter's; an untyped one (`object`) or one of an undeclared type fits, and
+    /// anything fits a parameter of an undeclared type (that is reported where it is declared).
+    pub fn fits(&self, ty: &Option<Type>, wanted: &Option<Type>) -> bool {
+        let expected = type_names(wanted);
+        if expected.iter().any(|e| !self.contains(e)) {
+            return true;
+        }
+        type_names(ty).iter().all(|t| {
+            t == OBJECT || !self.contains(t) || expected.iter().any(|e| self.is_subtype(t, e))
+        })
+    }
+
     fn node(&mut self, name: &str) -> NodeIndex {
         if let Some(&node) = self.index.get(name) {
             return node;
@@ -113,6 +151,31 @@ mod tests {
         assert!(!types.is_subtype("locatable", "truck"));
         assert!(!types.is_subtype("crate", "vehicle"));
         assert!(types.cycles().is_empty());
+    }
+
+    #[test]
+    fn arguments_fit_by_the_checkers_rule() {
+        let text = "(define (domain d) (:requirements :typing)
+            (:types truck - vehicle vehicle place - object))";
+        let Some(crate::ast::PddlFile::Domain(domain)) = crate::parse::file(text).value else {
+            panic!("a domain");
+        };
+        let types = TypeGraph::of(&domain.types);
+        let ty = |name: &str| {
+            let text = format!("(define (domain d) (:constants c - {name}))");
+            match crate::parse::file(&text).value {
+                Some(crate::ast::PddlFile::Domain(d)) => d.constants[0].ty.clone(),
+                _ => panic!("a constant"),
+            }
+        };
+        assert!(types.fits(&ty("truck"), &ty("vehicle")));
+        assert!(!types.fits(&ty("vehicle"), &ty("truck")));
+        assert!(!types.fits(&ty("place"), &ty("vehicle")));
+        // Untyped fits anything, anything fits `object` and a type never declared.
+        assert!(types.fits(&None, &ty("truck")));
+        assert!(types.fits(&ty("place"), &None));
+        assert!(types.fits(&ty("place"), &ty("boat")));
+        assert!(types.fits(&ty("truck"), &ty("(either place vehicle)")));
     }
 
     #[test]

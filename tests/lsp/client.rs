@@ -11,6 +11,25 @@ pub fn fixture(relative: &str) -> PathBuf {
         .join(relative)
 }
 
+/// Every `.pddl` file under `dir`, in no particular order.
+pub fn pddl_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for path in entries.flatten().map(|e| e.path()) {
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "pddl") {
+                out.push(path);
+            }
+        }
+    }
+    out
+}
+
 /// The `file:` URI of an absolute path, as the server writes it.
 pub fn uri(path: &Path) -> String {
     let mut out = String::from("file://");
@@ -24,6 +43,15 @@ pub fn uri(path: &Path) -> String {
     out
 }
 
+/// The server binary: the one cargo built with this program, unless `PDDLC_LSP_SERVER` names
+/// another (benches/lsp.rs: `cargo bench` builds with the bench profile, at `opt-level = 1`).
+pub fn server() -> PathBuf {
+    match std::env::var_os("PDDLC_LSP_SERVER") {
+        Some(path) if !path.is_empty() => PathBuf::from(path),
+        _ => PathBuf::from(env!("CARGO_BIN_EXE_pddlc")),
+    }
+}
+
 pub struct Client {
     child: Child,
     stdin: ChildStdin,
@@ -31,12 +59,19 @@ pub struct Client {
     next_id: i64,
     /// Notifications received and not yet looked at, oldest first.
     pub notifications: Vec<Value>,
+    /// The server's answer to `initialize`.
+    pub initialize_result: Value,
 }
 
 impl Client {
     /// Starts `pddlc lsp` and initialises it with `root` as the workspace folder.
     pub fn start(root: &Path) -> Client {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_pddlc"))
+        Client::start_with(root, Value::Null)
+    }
+
+    /// [`Client::start`] with `initializationOptions`.
+    pub fn start_with(root: &Path, options: Value) -> Client {
+        let mut child = Command::new(server())
             .arg("lsp")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -51,6 +86,7 @@ impl Client {
             stdout,
             next_id: 0,
             notifications: Vec::new(),
+            initialize_result: Value::Null,
         };
         let result = client.request(
             "initialize",
@@ -59,9 +95,11 @@ impl Client {
                 "rootUri": uri(root),
                 "workspaceFolders": [{"uri": uri(root), "name": "fixtures"}],
                 "capabilities": {},
+                "initializationOptions": options,
             }),
         );
         assert_eq!(result["serverInfo"]["name"], "pddlc");
+        client.initialize_result = result;
         client.notify("initialized", json!({}));
         client
     }
@@ -142,10 +180,11 @@ impl Client {
     }
 
     /// Every `publishDiagnostics` for `path` so far, as (version, diagnostics). The server
-    /// publishes what earlier messages call for before it answers a request, so a request
-    /// (here an unknown method, which only gets an error) flushes them.
+    /// answers `pddlc/diagnosticsSettled` once it has published what every earlier message
+    /// called for.
     pub fn all_diagnostics(&mut self, path: &Path) -> Vec<(i64, Vec<Value>)> {
-        let _ = self.request_raw("pddlc/flush", json!(null));
+        let settled = self.request_raw("pddlc/diagnosticsSettled", json!(null));
+        assert_eq!(settled["result"], Value::Null, "{settled}");
         let wanted = uri(path);
         self.notifications
             .iter()
@@ -158,6 +197,33 @@ impl Client {
                 (version, list.unwrap_or_default())
             })
             .collect()
+    }
+
+    /// Waits for the diagnostics of `version` of `path`, as an editor does, and returns them
+    /// (notifications read meanwhile are kept).
+    pub fn wait_diagnostics(&mut self, path: &Path, version: i64) -> Vec<Value> {
+        let wanted = uri(path);
+        let matches = |message: &Value| {
+            message["method"] == "textDocument/publishDiagnostics"
+                && message["params"]["uri"] == wanted
+                && message["params"]["version"] == version
+        };
+        // They may have arrived while a request waited for its answer.
+        let mut seen = self
+            .notifications
+            .iter()
+            .rev()
+            .find(|m| matches(m))
+            .cloned();
+        while seen.is_none() {
+            let message = self.receive();
+            if matches(&message) {
+                seen = Some(message.clone());
+            }
+            self.notifications.push(message);
+        }
+        let list = seen.and_then(|m| m["params"]["diagnostics"].as_array().cloned());
+        list.unwrap_or_default()
     }
 
     /// The latest diagnostics published for `path`.

@@ -2,18 +2,27 @@
 //! JSON-RPC as an editor does, on the fixtures in fixtures/lsp/ and fixtures/check/.
 
 mod client;
+#[path = "../common/mod.rs"]
+mod common;
 mod navigation;
 mod neovim;
+mod plans;
 mod random_edits;
 
 use client::{Client, fixture, uri};
 use serde_json::{Value, json};
 
-#[test]
-fn a_broken_domain_gets_its_diagnostics_with_utf16_ranges() {
+/// The server with the broken fixture open: one C101 on `cassée`, after non-ASCII text.
+fn broken() -> (Client, std::path::PathBuf) {
     let mut client = Client::start(&fixture("lsp"));
     let path = fixture("lsp/broken/domain.pddl");
     client.open(&path);
+    (client, path)
+}
+
+#[test]
+fn a_broken_domain_gets_its_diagnostics_with_utf16_ranges() {
+    let (mut client, path) = broken();
     let diagnostics = client.diagnostics(&path);
     assert_eq!(diagnostics.len(), 1, "{diagnostics:#?}");
     let d = &diagnostics[0];
@@ -46,10 +55,97 @@ fn a_broken_domain_gets_its_diagnostics_with_utf16_ranges() {
 }
 
 #[test]
+fn hover_on_a_diagnostic_shows_its_code_s_documentation() {
+    let (mut client, path) = broken();
+    assert_eq!(client.diagnostics(&path).len(), 1);
+    // Inside `cassée`, the undeclared predicate of the C101 above.
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri(&path)}, "position": {"line": 7, "character": 63}}),
+    );
+    let value = hover["contents"]["value"].as_str().expect("markdown");
+    assert!(
+        value.starts_with("**C101** `undeclared-predicate`: "),
+        "{value}"
+    );
+    // docs/diagnostics.md's section, up to the next code's.
+    assert!(value.contains("**What it reports.** An atom"), "{value}");
+    assert!(!value.contains("C102"), "{value}");
+    assert_eq!(hover["range"]["start"], json!({"line": 7, "character": 61}));
+    // Away from the diagnostic, the predicate's own hover has no code in it.
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri(&path)}, "position": {"line": 3, "character": 18}}),
+    );
+    let value = hover["contents"]["value"].as_str().expect("markdown");
+    assert!(
+        value.contains("(allumée ?l)") && !value.contains("C101"),
+        "{value}"
+    );
+    assert_eq!(client.shutdown(), Some(0));
+}
+
+#[test]
+fn semantic_tokens_mark_every_name_by_what_it_names() {
+    let (mut client, path) = broken();
+    let found = client.request(
+        "textDocument/semanticTokens/full",
+        json!({"textDocument": {"uri": uri(&path)}}),
+    );
+    let data: Vec<u64> = found["data"]
+        .as_array()
+        .expect("data")
+        .iter()
+        .map(|v| v.as_u64().expect("a number"))
+        .collect();
+    // Decoded from the relative encoding: (line, UTF-16 character, length, type, modifiers).
+    let text = std::fs::read_to_string(&path).expect("the fixture");
+    let lines: Vec<&str> = text.lines().collect();
+    let (mut line, mut character) = (0, 0);
+    let mut tokens = Vec::new();
+    for t in data.chunks(5) {
+        if t[0] > 0 {
+            character = 0;
+        }
+        line += t[0];
+        character += t[1];
+        let units: Vec<u16> = lines[line as usize]
+            .encode_utf16()
+            .skip(character as usize)
+            .take(t[2] as usize)
+            .collect();
+        let written = String::from_utf16(&units).expect("whole characters");
+        tokens.push((line, character, written, t[3], t[4]));
+    }
+    let token = |line, character, written: &str, kind, modifiers| {
+        (line, character, written.to_string(), kind, modifiers)
+    };
+    // Types: 1 predicate, 4 action, 5 variable (with its `?`), 6 requirement; 1 = declared.
+    assert_eq!(
+        tokens[..6],
+        [
+            token(2, 17, ":strips", 6, 0),
+            token(3, 16, "allumée", 1, 1),
+            token(3, 24, "?l", 5, 1),
+            token(3, 29, "éteinte", 1, 1),
+            token(3, 37, "?l", 5, 1),
+            token(3, 42, "vue𝔞", 1, 1),
+        ]
+    );
+    assert_eq!(tokens[7], token(4, 11, "basculer", 4, 1));
+    // After `vue𝔞` (a surrogate pair), columns are UTF-16 units; an undeclared predicate is
+    // still a predicate.
+    assert_eq!(tokens[17], token(7, 61, "cassée", 1, 0));
+    assert_eq!(tokens.len(), 19);
+    let legend = &client.initialize_result["capabilities"]["semanticTokensProvider"]["legend"];
+    assert_eq!(legend["tokenTypes"][4], "method");
+    assert_eq!(legend["tokenModifiers"], json!(["declaration"]));
+    assert_eq!(client.shutdown(), Some(0));
+}
+
+#[test]
 fn edits_replace_the_diagnostics_and_only_the_newest_text_counts() {
-    let mut client = Client::start(&fixture("lsp"));
-    let path = fixture("lsp/broken/domain.pddl");
-    client.open(&path);
+    let (mut client, path) = broken();
     let text = std::fs::read_to_string(&path).expect("the fixture");
     // A burst of edits: the last one declares `cassée`, so the domain is clean.
     client.change(&path, 2, "(define (domain");
@@ -67,7 +163,7 @@ fn edits_replace_the_diagnostics_and_only_the_newest_text_counts() {
         "(define (domain x) (:action a :parameters (?x) :effect (p ?x)",
     );
     let codes: Vec<String> = client
-        .diagnostics(&path)
+        .wait_diagnostics(&path, 5)
         .iter()
         .map(|d| d["code"].as_str().unwrap_or_default().to_string())
         .collect();
@@ -122,6 +218,37 @@ fn a_problem_finds_its_domain_in_the_workspace_and_points_into_it() {
     assert_eq!(
         related[0]["location"]["range"]["start"],
         json!({"line": 7, "character": 16})
+    );
+    assert_eq!(client.shutdown(), Some(0));
+}
+
+#[test]
+fn an_edit_rechecks_only_the_documents_it_affects() {
+    let mut client = Client::start(&fixture("lsp"));
+    let broken = fixture("lsp/broken/domain.pddl");
+    let domain = fixture("lsp/delivery/domain.pddl");
+    let problem = fixture("lsp/delivery/problem.pddl");
+    for path in [&broken, &domain, &problem] {
+        client.open(path);
+    }
+    let count = |client: &mut Client, path| client.all_diagnostics(path).len();
+    assert_eq!(
+        [&broken, &domain, &problem].map(|p| count(&mut client, p)),
+        [1, 1, 1]
+    );
+    // A problem's edit: the problem alone.
+    let text = std::fs::read_to_string(&problem).expect("the fixture");
+    client.change(&problem, 2, &text.replace("t1", "t1 "));
+    assert_eq!(
+        [&broken, &domain, &problem].map(|p| count(&mut client, p)),
+        [1, 1, 2]
+    );
+    // A domain's edit: the domain and the problems (which may name it), not another domain.
+    let text = std::fs::read_to_string(&domain).expect("the fixture");
+    client.change(&domain, 2, &text.replace("(in ?x ?t)", "(inn ?x ?t)"));
+    assert_eq!(
+        [&broken, &domain, &problem].map(|p| count(&mut client, p)),
+        [1, 2, 3]
     );
     assert_eq!(client.shutdown(), Some(0));
 }

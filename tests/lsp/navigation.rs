@@ -1,6 +1,7 @@
 //! Definition, references, highlights, rename, hover and the outline on the delivery fixture
 //! (fixtures/lsp/delivery/): a typed domain and a problem of it.
 
+use crate::broken;
 use crate::client::{Client, fixture, uri};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -255,7 +256,8 @@ fn the_outline_lists_types_constants_predicates_functions_and_actions() {
     assert_eq!(client.shutdown(), Some(0));
 }
 
-/// The quick fixes offered for the diagnostics published for `path`, as (title, edits).
+/// The quick fixes offered for the diagnostics published for `path`, as (title, edits by
+/// file URI).
 fn quick_fixes(client: &mut Client, path: &Path) -> Vec<(String, Value)> {
     let diagnostics = client.diagnostics(path);
     let actions = client.request(
@@ -274,10 +276,17 @@ fn quick_fixes(client: &mut Client, path: &Path) -> Vec<(String, Value)> {
             assert_eq!(a["kind"], "quickfix");
             (
                 a["title"].as_str().expect("a title").to_string(),
-                a["edit"]["changes"][uri(path)].clone(),
+                a["edit"]["changes"].clone(),
             )
         })
         .collect()
+}
+
+/// One text edit replacing (line, character) to (line, character) by `text`, as JSON.
+fn edit(start: (u32, u32), end: (u32, u32), text: &str) -> Value {
+    json!([{"range": {"start": {"line": start.0, "character": start.1},
+                      "end": {"line": end.0, "character": end.1}},
+            "newText": text}])
 }
 
 #[test]
@@ -286,13 +295,22 @@ fn code_actions_apply_the_help_did_you_mean_and_missing_requirements() {
     let text = std::fs::read_to_string(&problem).expect("the fixture");
     client.change(&problem, 2, &text.replace("(in p1 t1)", "(inn p1 t1)"));
     let fixes = quick_fixes(&mut client, &problem);
-    assert_eq!(fixes.len(), 1, "{fixes:?}");
+    assert_eq!(fixes.len(), 2, "{fixes:?}");
     assert_eq!(fixes[0].0, "Change to `in`");
+    // Or declared, in the problem's domain, typed by the problem's objects.
     assert_eq!(
-        fixes[0].1,
-        json!([{"range": {"start": {"line": 4, "character": 10},
-                          "end": {"line": 4, "character": 13}}, "newText": "in"}])
+        fixes[1].0,
+        "Declare `(inn ?parcel - parcel ?truck - truck)`"
     );
+    assert_eq!(
+        fixes[1].1[uri(&domain)],
+        edit(
+            (8, 49),
+            (8, 49),
+            "\n               (inn ?parcel - parcel ?truck - truck)"
+        )
+    );
+    assert_eq!(fixes[0].1[uri(&problem)], edit((4, 10), (4, 13), "in"));
     let text = std::fs::read_to_string(&domain).expect("the fixture");
     client.change(
         &domain,
@@ -306,10 +324,52 @@ fn code_actions_apply_the_help_did_you_mean_and_missing_requirements() {
     // C104 for `:typing`; C122's help (an unused constant) has no edit.
     assert_eq!(fixes.len(), 1, "{fixes:?}");
     assert_eq!(fixes[0].0, "Add `:typing` to the requirements");
+    assert_eq!(fixes[0].1[uri(&domain)], edit((2, 30), (2, 30), " :typing"));
+    // An undeclared predicate: declared with a parameter per argument, a variable's type
+    // from the action's parameters, a constant's from its declaration.
+    client.change(
+        &domain,
+        3,
+        &text.replace("(and (in ?x ?t)", "(and (carried ?x ?t depot)"),
+    );
+    let fixes = quick_fixes(&mut client, &domain);
+    assert_eq!(fixes.len(), 1, "{fixes:?}");
     assert_eq!(
-        fixes[0].1,
-        json!([{"range": {"start": {"line": 2, "character": 30},
-                          "end": {"line": 2, "character": 30}}, "newText": " :typing"}])
+        fixes[0].0,
+        "Declare `(carried ?x - parcel ?t - truck ?place - place)`"
+    );
+    assert_eq!(
+        fixes[0].1[uri(&domain)],
+        edit(
+            (8, 49),
+            (8, 49),
+            "\n               (carried ?x - parcel ?t - truck ?place - place)"
+        )
+    );
+    assert_eq!(client.shutdown(), Some(0));
+}
+
+#[test]
+fn quick_fixes_read_the_diagnostic_s_data_not_its_message() {
+    let (mut client, path) = broken();
+    let mut diagnostics = client.diagnostics(&path);
+    assert_eq!(diagnostics[0]["data"], json!({"declare": true}));
+    // A client may rewrite the message it shows; the fix does not depend on it.
+    diagnostics[0]["message"] = json!("rewritten by the client");
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": {"uri": uri(&path)},
+            "range": {"start": {"line": 7, "character": 61}, "end": {"line": 7, "character": 61}},
+            "context": {"diagnostics": diagnostics},
+        }),
+    );
+    assert_eq!(actions[0]["title"], "Declare `(cassée ?l)`");
+    // On the line of the other predicates, after `(vue𝔞 ?l)`: UTF-16 character 51.
+    assert_eq!(
+        actions[0]["edit"]["changes"][uri(&path)],
+        json!([{"range": {"start": {"line": 3, "character": 51},
+                          "end": {"line": 3, "character": 51}}, "newText": " (cassée ?l)"}])
     );
     assert_eq!(client.shutdown(), Some(0));
 }
@@ -377,6 +437,22 @@ fn completion_offers_what_fits_where_the_cursor_is() {
     assert!(labels(&atoms).contains(&"total-cost"), "{atoms:?}");
     let variables = completions(&mut client, &domain, "(at ?t ?from)\n", "(at ?t ?|)\n");
     assert_eq!(labels(&variables), ["?t", "?from", "?to"]);
+    // A quantifier's variable inside it only, innermost first.
+    let quantified = "(and (at ?t ?p) (forall (?q - place) (at ?t ?q)) (parcel-at ?x ?p))";
+    let inside = completions(
+        &mut client,
+        &domain,
+        "(and (at ?t ?p) (parcel-at ?x ?p))",
+        &quantified.replacen("?t ?q", "?t ?|", 1),
+    );
+    assert_eq!(labels(&inside), ["?q", "?x", "?t", "?p"]);
+    let outside = completions(
+        &mut client,
+        &domain,
+        "(and (at ?t ?p) (parcel-at ?x ?p))",
+        &quantified.replacen("?x ?p", "?x ?|", 1),
+    );
+    assert_eq!(labels(&outside), ["?x", "?t", "?p"]);
     let types = completions(
         &mut client,
         &domain,
@@ -387,11 +463,13 @@ fn completion_offers_what_fits_where_the_cursor_is() {
         labels(&types),
         ["truck", "vehicle", "parcel", "place", "object"]
     );
+    // Only what fits the argument's type: `at` takes a vehicle, then a place.
     let objects = completions(&mut client, &problem, "(at t1 depot)", "(at | depot)");
-    let objects = labels(&objects);
-    for name in ["t1", "market", "p1", "depot"] {
-        assert!(objects.contains(&name), "{objects:?}");
-    }
+    assert_eq!(labels(&objects), ["t1"]);
+    let objects = completions(&mut client, &problem, "(at t1 depot)", "(at t1 |)");
+    assert_eq!(labels(&objects), ["market", "depot"]);
+    let objects = completions(&mut client, &problem, "(in p1 t1)", "(in p1 t|)");
+    assert_eq!(labels(&objects), ["t1"]);
     let sections = completions(&mut client, &problem, "(:goal", "(:|goal");
     assert_eq!(
         labels(&sections),

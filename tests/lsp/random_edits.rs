@@ -1,8 +1,10 @@
-//! Seeded random edits, sent as ranged changes (some of whose positions fall inside a surrogate
-//! pair or past a line's end), never crash the server, and it ends with the diagnostics
-//! `pddlc check` gives on the final text.
+//! Seeded random edits, sent as ranged changes (insertions and deletions of characters and
+//! lines, some of whose positions fall inside a surrogate pair or past a line's end), never
+//! crash the server, and it ends with the diagnostics `pddlc check` gives on the final text:
+//! on the fixtures, and on corpus files (../shared/corpus).
 
-use crate::client::{Client, uri};
+use crate::client::{Client, pddl_files, uri};
+use crate::common::shared;
 use serde_json::{Value, json};
 use std::path::Path;
 use std::process::Command;
@@ -92,27 +94,49 @@ fn pddlc_check(text: &str, dir: &Path) -> Vec<(String, usize, usize)> {
     out
 }
 
-fn run(seed: u64, start: &Path, edits: usize) {
+/// One random edit of `text`: the range it replaces (line, UTF-16 character, both ends) and
+/// the text put there. Mostly a random range (often empty) replaced by a random insert (often
+/// nothing); sometimes a whole line deleted, or a line of the text copied in before another.
+fn random_edit(rng: &mut Rng, text: &str) -> ((usize, usize), (usize, usize), String) {
+    let lines: Vec<&str> = text.split('\n').collect();
+    match rng.below(10) {
+        0 => {
+            let line = rng.below(lines.len());
+            ((line, 0), (line + 1, 0), String::new())
+        }
+        1 => {
+            let (line, copied) = (rng.below(lines.len()), rng.below(lines.len()));
+            ((line, 0), (line, 0), format!("{}\n", lines[copied]))
+        }
+        _ => {
+            let start = random_position(rng, text);
+            let end = if rng.below(2) == 0 {
+                start
+            } else {
+                random_position(rng, text)
+            };
+            let inserted = if rng.below(3) == 0 {
+                ""
+            } else {
+                INSERTS[rng.below(INSERTS.len())]
+            };
+            (start, end, inserted.to_string())
+        }
+    }
+}
+
+/// `edits` seeded edits of `start` (named `name` in a failure's message).
+fn run(name: &str, seed: u64, start: &str, edits: usize) {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let path = dir.path().join("edited.pddl");
-    let mut text = std::fs::read_to_string(start).expect("the starting text");
+    let mut text = start.to_string();
     let mut client = Client::start(dir.path());
     client.open_text(&path, &text);
     let mut rng = Rng(seed);
     for version in 2..edits as i32 + 2 {
-        let (l1, c1) = random_position(&mut rng, &text);
-        let (l2, c2) = if rng.below(2) == 0 {
-            (l1, c1)
-        } else {
-            random_position(&mut rng, &text)
-        };
+        let ((l1, c1), (l2, c2), inserted) = random_edit(&mut rng, &text);
         let (a, b) = (offset(&text, l1, c1), offset(&text, l2, c2));
-        let inserted = if rng.below(3) == 0 {
-            ""
-        } else {
-            INSERTS[rng.below(INSERTS.len())]
-        };
-        text.replace_range(a.min(b)..a.max(b), inserted);
+        text.replace_range(a.min(b)..a.max(b), &inserted);
         client.notify(
             "textDocument/didChange",
             json!({
@@ -124,13 +148,47 @@ fn run(seed: u64, start: &Path, edits: usize) {
                 }],
             }),
         );
-        if version % 97 == 0 {
+        // Every request the server answers, now and then, on the text as it is: none fails.
+        if version % 23 == 0 {
             let (line, character) = random_position(&mut rng, &text);
-            let at = json!({"textDocument": {"uri": uri(&path)},
-                            "position": {"line": line, "character": character}});
-            for method in ["textDocument/hover", "textDocument/definition"] {
-                let response = client.request_raw(method, at.clone());
-                assert!(response.get("error").is_none(), "{method}: {response}");
+            let document = json!({"uri": uri(&path)});
+            let position = json!({"line": line, "character": character});
+            let at = json!({"textDocument": document, "position": position});
+            let range = json!({"start": position, "end": position});
+            let requests = [
+                ("textDocument/hover", at.clone()),
+                ("textDocument/definition", at.clone()),
+                ("textDocument/completion", at.clone()),
+                ("textDocument/documentHighlight", at.clone()),
+                ("textDocument/prepareRename", at.clone()),
+                (
+                    "textDocument/semanticTokens/full",
+                    json!({"textDocument": document}),
+                ),
+                (
+                    "textDocument/foldingRange",
+                    json!({"textDocument": document}),
+                ),
+                (
+                    "textDocument/documentSymbol",
+                    json!({"textDocument": document}),
+                ),
+                (
+                    "textDocument/formatting",
+                    json!({"textDocument": document, "options": {"tabSize": 2, "insertSpaces": true}}),
+                ),
+                (
+                    "textDocument/codeAction",
+                    json!({"textDocument": document, "range": range,
+                    "context": {"diagnostics": client.diagnostics(&path)}}),
+                ),
+            ];
+            for (method, params) in requests {
+                let response = client.request_raw(method, params);
+                assert!(
+                    response.get("error").is_none(),
+                    "{method}: {response}\n{text}"
+                );
             }
         }
     }
@@ -149,7 +207,7 @@ fn run(seed: u64, start: &Path, edits: usize) {
     assert_eq!(
         got,
         pddlc_check(&text, dir.path()),
-        "seed {seed}, final text:\n{text}"
+        "{name}, seed {seed}, final text:\n{text}"
     );
     assert_eq!(client.shutdown(), Some(0));
 }
@@ -163,6 +221,29 @@ fn thousands_of_random_edits_end_with_check_s_diagnostics() {
         "domains/blocksworld/domain.pddl",
     ];
     for (i, start) in starts.iter().enumerate() {
-        run(0x5EED + i as u64, &root.join(start), 2_000);
+        let text = std::fs::read_to_string(root.join(start)).expect("the starting text");
+        run(start, 0x5EED + i as u64, &text, 2_000);
+    }
+}
+
+#[test]
+fn thousands_of_random_edits_on_corpus_files_end_with_check_s_diagnostics() {
+    let Some(shared) = shared("thousands_of_random_edits_on_corpus_files") else {
+        return;
+    };
+    // Domains and problems of 3–12 KB, so that the checks along the way stay quick; three
+    // of them, picked by a seeded draw from the sorted list.
+    let mut files = pddl_files(&shared.join("corpus"));
+    files.retain(|p| {
+        let size = std::fs::metadata(p).map_or(0, |m| m.len());
+        (3_000..12_000).contains(&size)
+    });
+    files.sort();
+    assert!(!files.is_empty(), "no corpus file of 3-12 KB");
+    let mut rng = Rng(0xC0_4905);
+    for i in 0..3 {
+        let path = &files[rng.below(files.len())];
+        let text = std::fs::read_to_string(path).expect("a corpus file");
+        run(&path.display().to_string(), 0xC0_4905 + i, &text, 1_500);
     }
 }

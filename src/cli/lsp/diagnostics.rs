@@ -8,14 +8,19 @@ use lsp_types::{
 };
 use pddlc::ast::PddlFile;
 use pddlc::check::{self, Files};
-use pddlc::diagnostics::{Diagnostic, FileId, Severity};
-use std::rc::Rc;
+use pddlc::diagnostics::{Code, Diagnostic, FileId, Severity};
+use pddlc::plan::{TaskFiles, ValidateOptions};
+use serde_json::Value;
 use std::str::FromStr;
+use std::sync::Arc;
 
 /// The diagnostics of one document: its parse, then the checks of a domain on its own or of a
 /// problem against its domain (found as [`State::domain_of`] says). A problem whose domain is
 /// not found gets its parse diagnostics only, as `pddlc check` given the problem alone.
-pub fn of(state: &mut State, source: &Rc<Source>) -> Vec<lsp_types::Diagnostic> {
+pub fn of(state: &mut State, source: &Arc<Source>) -> Vec<lsp_types::Diagnostic> {
+    if source.plan {
+        return of_plan(state, source);
+    }
     let parsed = source.parsed();
     let mut found: Vec<Diagnostic> = parsed.diagnostics.clone();
     let mut domain_source = None;
@@ -39,6 +44,67 @@ pub fn of(state: &mut State, source: &Rc<Source>) -> Vec<lsp_types::Diagnostic> 
     let sources: Vec<&Source> = std::iter::once(source.as_ref())
         .chain(domain_source.as_deref())
         .collect();
+    found.iter().map(|d| convert(d, &sources)).collect()
+}
+
+/// A plan's diagnostics, as `pddlc validate` gives them: the task's errors when its domain or
+/// problem cannot be used (located in those files, so shown at the plan's start with their
+/// place as related information), else the validator's failures. A plan whose domain and
+/// problem are not found gets none.
+fn of_plan(state: &mut State, plan: &Arc<Source>) -> Vec<lsp_types::Diagnostic> {
+    let Some((domain_source, problem_source)) = state.task_of(plan) else {
+        return Vec::new();
+    };
+    let files = TaskFiles {
+        plan: FileId(0),
+        domain: FileId(1),
+        problem: FileId(2),
+    };
+    let mut task: Vec<Diagnostic> = domain_source
+        .parsed()
+        .diagnostics
+        .iter()
+        .map(|d| d.clone().in_file(files.domain))
+        .chain(
+            problem_source
+                .parsed()
+                .diagnostics
+                .iter()
+                .map(|d| d.clone().in_file(files.problem)),
+        )
+        .collect();
+    let found = match (domain_source.domain(), problem_source.problem()) {
+        (Some(domain), Some(problem)) => {
+            task.extend(check::domain(domain, files.domain));
+            let pair = Files {
+                domain: files.domain,
+                problem: files.problem,
+            };
+            task.extend(check::problem(domain, problem, pair));
+            task.retain(Diagnostic::is_error);
+            if task.is_empty() {
+                let options = ValidateOptions {
+                    files,
+                    ..ValidateOptions::default()
+                };
+                let report = pddlc::plan::validate(domain, problem, &plan.text, &options);
+                report.diagnostics().cloned().collect()
+            } else {
+                task
+            }
+        }
+        _ => {
+            task.retain(Diagnostic::is_error);
+            task
+        }
+    };
+    let mut found = found;
+    pddlc::diagnostics::sort(&mut found);
+    let sources = [
+        plan.as_ref(),
+        domain_source.as_ref(),
+        problem_source.as_ref(),
+    ];
     found.iter().map(|d| convert(d, &sources)).collect()
 }
 
@@ -85,8 +151,46 @@ pub fn convert(diagnostic: &Diagnostic, sources: &[&Source]) -> lsp_types::Diagn
         message,
         related_information: (!related.is_empty()).then_some(related),
         tags: None,
-        data: None,
+        data: fix_data(diagnostic),
     }
+}
+
+/// What the quick fixes need, read here once from the diagnostic's help (so that a code
+/// action reads the `data` the client hands back, never the message it echoes): the name a
+/// "did you mean" suggests (`replace`), the requirement flag to add (`requirement`), and that
+/// an undeclared predicate may be declared (`declare`).
+fn fix_data(diagnostic: &Diagnostic) -> Option<Value> {
+    let mut data = serde_json::Map::new();
+    if let Some(help) = &diagnostic.help {
+        if let Some(name) = suggested(help) {
+            data.insert("replace".into(), name.into());
+        }
+        if diagnostic.code == Code::MissingRequirement
+            && let Some(flag) = quoted_flag(help)
+        {
+            data.insert("requirement".into(), flag.into());
+        }
+    }
+    if diagnostic.code == Code::UndeclaredPredicate {
+        data.insert("declare".into(), true.into());
+    }
+    (!data.is_empty()).then_some(Value::Object(data))
+}
+
+/// The name a help suggests: "did you mean `X`?" or "… if `X` was meant, use `X`".
+fn suggested(help: &str) -> Option<&str> {
+    let rest = help
+        .split_once("did you mean `")
+        .or_else(|| help.split_once("if `"))?
+        .1;
+    rest.split_once('`').map(|(name, _)| name)
+}
+
+/// The first flag quoted in a help such as "add `:typing` to `(:requirements …)`".
+fn quoted_flag(help: &str) -> Option<&str> {
+    let rest = help.split_once("`:")?.1;
+    let flag = &help[help.len() - rest.len() - 1..];
+    flag.split_once('`').map(|(flag, _)| flag)
 }
 
 /// The link to the code's section of docs/diagnostics.md, in the source tree this binary was

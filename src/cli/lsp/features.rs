@@ -1,17 +1,19 @@
-//! Navigation and hover: what the names under the cursor are, where they are declared and used.
+//! Navigation: what the names under the cursor are, where they are declared and used; the
+//! outline, formatting, folding and semantic tokens.
 
 use super::state::{Source, State};
 use super::symbols::{self, Kind, Occurrence};
 use lsp_types::{
-    DocumentHighlight, DocumentSymbol, Location, Position, Range, SymbolKind, TextEdit, Uri,
+    DocumentHighlight, DocumentSymbol, Location, Position, Range, SemanticToken,
+    SemanticTokenModifier, SemanticTokenType, SemanticTokens, SymbolKind, TextEdit, Uri,
     WorkspaceEdit,
 };
-use pddlc::ast::{Domain, PddlFile, Span, Structure, Type, Typed, Variable};
+use pddlc::ast::{PddlFile, Span, Structure, Typed, Variable};
 use std::collections::HashMap;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// The occurrence under `position` in `source`.
-fn under(source: &Source, position: Position) -> Option<&Occurrence> {
+pub(super) fn under(source: &Source, position: Position) -> Option<&Occurrence> {
     let offset = source.index().offset(position);
     symbols::at(source.occurrences(), offset)
 }
@@ -20,9 +22,9 @@ fn under(source: &Source, position: Position) -> Option<&Occurrence> {
 /// variable in its binder only, other names in the domain and its problems.
 fn everywhere(
     state: &mut State,
-    source: &Rc<Source>,
+    source: &Arc<Source>,
     position: Position,
-) -> Vec<(Rc<Source>, Occurrence)> {
+) -> Vec<(Arc<Source>, Occurrence)> {
     let Some(target) = under(source, position).cloned() else {
         return Vec::new();
     };
@@ -42,7 +44,7 @@ fn everywhere(
     out
 }
 
-pub fn definition(state: &mut State, source: &Rc<Source>, position: Position) -> Vec<Location> {
+pub fn definition(state: &mut State, source: &Arc<Source>, position: Position) -> Vec<Location> {
     everywhere(state, source, position)
         .into_iter()
         .filter(|(_, o)| o.declaration)
@@ -52,7 +54,7 @@ pub fn definition(state: &mut State, source: &Rc<Source>, position: Position) ->
 
 pub fn references(
     state: &mut State,
-    source: &Rc<Source>,
+    source: &Arc<Source>,
     position: Position,
     include_declaration: bool,
 ) -> Vec<Location> {
@@ -93,7 +95,7 @@ pub fn prepare_rename(source: &Source, position: Position) -> Option<(Range, Str
 /// why not.
 pub fn rename(
     state: &mut State,
-    source: &Rc<Source>,
+    source: &Arc<Source>,
     position: Position,
     new_name: &str,
 ) -> Result<Option<WorkspaceEdit>, String> {
@@ -229,7 +231,7 @@ pub fn document_symbols(source: &Source) -> Vec<DocumentSymbol> {
 }
 
 /// `?x ?y - block ?z`, as a parameter list is written.
-fn parameters_text(parameters: &[Typed<Variable>]) -> String {
+pub(super) fn parameters_text(parameters: &[Typed<Variable>]) -> String {
     let mut out = String::new();
     for (i, p) in parameters.iter().enumerate() {
         if i > 0 {
@@ -247,240 +249,6 @@ fn parameters_text(parameters: &[Typed<Variable>]) -> String {
         }
     }
     out
-}
-
-/// Markdown for the symbol under `position`, and the range it is about.
-pub fn hover(
-    state: &mut State,
-    source: &Rc<Source>,
-    position: Position,
-) -> Option<(String, Range)> {
-    let target = under(source, position)?.clone();
-    let range = source.index().range(target.span);
-    let name = source
-        .text
-        .get(target.span.start..target.span.end)?
-        .to_string();
-    let family = if target.kind == Kind::Variable || target.kind == Kind::Requirement {
-        vec![source.clone()]
-    } else {
-        state.family(source)
-    };
-    let domain_source = family.iter().find(|s| s.domain().is_some()).cloned();
-    let domain = domain_source.as_ref().and_then(|s| s.domain());
-    let declared_in = |kind: Kind| -> Option<String> {
-        for file in &family {
-            if let Some(o) = file
-                .occurrences()
-                .iter()
-                .find(|o| o.declaration && o.kind == kind && o.key == target.key)
-            {
-                let line = file.index().position(o.span.start).line + 1;
-                let file_name = file.path.as_ref().and_then(|p| p.file_name()).map_or_else(
-                    || file.uri.as_str().to_string(),
-                    |n| n.to_string_lossy().into_owned(),
-                );
-                return Some(format!("declared in `{file_name}`, line {line}"));
-            }
-        }
-        None
-    };
-    let text = match target.kind {
-        Kind::Predicate => {
-            let d = domain?;
-            let p = d.predicates.iter().find(|p| p.name.key() == target.key)?;
-            let signature = signature(&p.name.text, &p.parameters);
-            format!(
-                "```pddl\n{signature}\n```\npredicate, {}",
-                declared_in(Kind::Predicate)?
-            )
-        }
-        Kind::Function => {
-            let d = domain?;
-            let f = d.functions.iter().find(|f| f.name.key() == target.key)?;
-            let mut signature = signature(&f.name.text, &f.parameters);
-            if let Some(ty) = &f.ty {
-                signature.push_str(&format!(" - {}", pddlc::print::type_text(ty)));
-            }
-            format!(
-                "```pddl\n{signature}\n```\nfunction, {}",
-                declared_in(Kind::Function)?
-            )
-        }
-        Kind::Type => {
-            let chain = supertypes(domain?, &target.key);
-            let mut text = format!("type `{name}`");
-            if chain.len() > 1 {
-                text.push_str(": ");
-                text.push_str(&chain.join(" < "));
-            }
-            match declared_in(Kind::Type) {
-                Some(at) => format!("{text}\n\n{at}"),
-                None => text,
-            }
-        }
-        Kind::Action => {
-            let d = domain?;
-            let s = d.structures.iter().find(|s| match s {
-                Structure::Action(a) | Structure::Process(a) | Structure::Event(a) => {
-                    a.name.key() == target.key
-                }
-                Structure::DurativeAction(a) => a.name.key() == target.key,
-                _ => false,
-            })?;
-            format!("```pddl\n{}\n```", pddlc::print::structure(s))
-        }
-        Kind::Object => {
-            let ty = object_type(&family, &target.key);
-            let mut text = format!("object `{name}`");
-            if let Some(ty) = ty {
-                text.push_str(&format!(" - `{ty}`"));
-            }
-            match declared_in(Kind::Object) {
-                Some(at) => format!("{text}\n\n{at}"),
-                None => text,
-            }
-        }
-        Kind::Variable => {
-            let declaration = source
-                .occurrences()
-                .iter()
-                .find(|o| o.declaration && o.same_symbol(&target))?;
-            let ty = variable_type(source, declaration.span.start);
-            match ty {
-                Some(ty) => format!("variable `?{name}` - `{ty}`"),
-                None => format!("variable `?{name}`"),
-            }
-        }
-        Kind::Requirement => requirement(&target.key)?,
-    };
-    Some((text, range))
-}
-
-/// `(name ?x - t ?y - u)`.
-fn signature(name: &str, parameters: &[Typed<Variable>]) -> String {
-    if parameters.is_empty() {
-        format!("({name})")
-    } else {
-        format!("({name} {})", parameters_text(parameters))
-    }
-}
-
-/// The type and its supertypes, nearest first, up to `object` or a cycle.
-fn supertypes(domain: &Domain, key: &str) -> Vec<String> {
-    let mut chain = vec![];
-    let mut current = key.to_string();
-    let mut spelled = domain
-        .types
-        .iter()
-        .find(|t| t.item.key() == key)
-        .map_or_else(|| key.to_string(), |t| t.item.text.to_string());
-    loop {
-        if chain.contains(&spelled) {
-            break;
-        }
-        chain.push(spelled.clone());
-        let parent = domain
-            .types
-            .iter()
-            .find(|t| t.item.key() == current)
-            .and_then(|t| t.ty.as_ref());
-        match parent {
-            Some(Type::Name(name)) => {
-                current = name.key();
-                spelled = name.text.to_string();
-            }
-            Some(either @ Type::Either { .. }) => {
-                chain.push(pddlc::print::type_text(either));
-                break;
-            }
-            None => {
-                if current != "object" {
-                    chain.push("object".to_string());
-                }
-                break;
-            }
-        }
-    }
-    chain
-}
-
-fn object_type(family: &[Rc<Source>], key: &str) -> Option<String> {
-    for file in family {
-        let items = match file.file()? {
-            PddlFile::Domain(d) => &d.constants,
-            PddlFile::Problem(p) => &p.objects,
-        };
-        if let Some(t) = items.iter().find(|t| t.item.key() == key) {
-            return Some(
-                t.ty.as_ref()
-                    .map_or("object".into(), pddlc::print::type_text),
-            );
-        }
-    }
-    None
-}
-
-/// The type written for the variable declared at byte `at`, found again in the tree.
-fn variable_type(source: &Source, at: usize) -> Option<String> {
-    let text = &source.text;
-    // The declaration's group ends at the first ` - type` after it inside its list; read the
-    // type from the text, which holds it exactly as the tree does.
-    let rest = text.get(at..)?;
-    let close = rest.find(')')?;
-    let group = &rest[..close];
-    let dash = group.find(" - ").or_else(|| group.find("\t- "))?;
-    let ty = group[dash + 3..].trim_start();
-    let end = ty
-        .find(|c: char| c.is_whitespace() || c == '?')
-        .unwrap_or(ty.len());
-    (end > 0).then(|| ty[..end].to_string())
-}
-
-/// What a requirement flag means and what it implies (the checker's own implications).
-fn requirement(flag: &str) -> Option<String> {
-    let flag = if flag.starts_with(':') {
-        flag.to_string()
-    } else {
-        format!(":{flag}")
-    };
-    if !pddlc::check::is_known_requirement(&flag) {
-        return Some(format!("`{flag}` is not a requirement flag pddlc knows"));
-    }
-    let meaning = match flag.as_str() {
-        ":strips" => "add and delete effects",
-        ":typing" => "typed parameters, constants and objects",
-        ":negative-preconditions" => "`not` in preconditions and goals",
-        ":disjunctive-preconditions" => "`or` and `imply` in preconditions and goals",
-        ":equality" => "the built-in `=` predicate",
-        ":existential-preconditions" => "`exists` in preconditions and goals",
-        ":universal-preconditions" => "`forall` in preconditions and goals",
-        ":quantified-preconditions" => "`exists` and `forall` in preconditions and goals",
-        ":conditional-effects" => "`when` and `forall` in effects",
-        ":adl" => "the Action Description Language's features",
-        ":fluents" => "numeric and object fluents",
-        ":numeric-fluents" => "numeric functions, comparisons and numeric effects",
-        ":object-fluents" => "functions whose values are objects",
-        ":action-costs" => "a `total-cost` function increased by actions, for the metric",
-        ":durative-actions" => "actions with durations, timed conditions and effects",
-        ":duration-inequalities" => "durations bounded by inequalities",
-        ":continuous-effects" => "effects that change with `#t` over a durative action",
-        ":derived-predicates" => "`:derived` rules",
-        ":timed-initial-literals" => "facts that become true at a time, `(at 10 (p))` in `:init`",
-        ":preferences" => "soft goals and constraints with `preference`",
-        ":constraints" => "trajectory constraints (`always`, `sometime`, …)",
-        _ => "",
-    };
-    let mut text = format!("requirement `{flag}`");
-    if !meaning.is_empty() {
-        text.push_str(&format!(": {meaning}"));
-    }
-    let implied = pddlc::check::requirement_implies(&flag);
-    if !implied.is_empty() {
-        let list: Vec<String> = implied.iter().map(|f| format!("`{f}`")).collect();
-        text.push_str(&format!("\n\nimplies {}", list.join(", ")));
-    }
-    Some(text)
 }
 
 /// The whole document printed canonically with its comments, as `pddlc fmt` prints it; `None`
@@ -587,4 +355,74 @@ pub fn workspace_symbols(state: &mut State, query: &str) -> Vec<lsp_types::Symbo
         }
     }
     out
+}
+
+/// The semantic token types, in the order of the legend the server announces: the index of
+/// each is what a token carries.
+pub const TOKEN_TYPES: &[SemanticTokenType] = &[
+    SemanticTokenType::TYPE,
+    SemanticTokenType::FUNCTION,
+    SemanticTokenType::PROPERTY,
+    SemanticTokenType::ENUM_MEMBER,
+    SemanticTokenType::METHOD,
+    SemanticTokenType::PARAMETER,
+    SemanticTokenType::KEYWORD,
+];
+
+/// The one token modifier: a name where it is declared.
+pub const TOKEN_MODIFIERS: &[SemanticTokenModifier] = &[SemanticTokenModifier::DECLARATION];
+
+/// Semantic tokens for every name the symbol index knows (types, predicates as functions,
+/// functions as properties, constants and objects as enum members, actions as methods,
+/// variables with their `?` as parameters, requirement flags as keywords), declarations
+/// marked; in the protocol's relative encoding, lengths in UTF-16 units.
+pub fn semantic_tokens(source: &Source) -> SemanticTokens {
+    let index = source.index();
+    let mut spans: Vec<(Span, u32, u32)> = source
+        .occurrences()
+        .iter()
+        .map(|o| {
+            let (kind, span) = match o.kind {
+                Kind::Type => (0, o.span),
+                Kind::Predicate => (1, o.span),
+                Kind::Function => (2, o.span),
+                Kind::Object => (3, o.span),
+                Kind::Action => (4, o.span),
+                // The `?` is one byte before the name.
+                Kind::Variable => (5, Span::new(o.span.start.saturating_sub(1), o.span.end)),
+                Kind::Requirement => (6, o.span),
+            };
+            (span, kind, u32::from(o.declaration))
+        })
+        .collect();
+    spans.sort_by_key(|(span, _, _)| (span.start, span.end));
+    spans.dedup_by_key(|(span, _, _)| span.start);
+    let mut data = Vec::with_capacity(spans.len());
+    let (mut line, mut character) = (0, 0);
+    for (span, kind, modifiers) in spans {
+        let Some(written) = source.text.get(span.start..span.end) else {
+            continue;
+        };
+        if written.is_empty() || written.contains('\n') {
+            continue;
+        }
+        let at = index.position(span.start);
+        let delta_start = if at.line == line {
+            at.character - character
+        } else {
+            at.character
+        };
+        data.push(SemanticToken {
+            delta_line: at.line - line,
+            delta_start,
+            length: written.encode_utf16().count() as u32,
+            token_type: kind,
+            token_modifiers_bitset: modifiers,
+        });
+        (line, character) = (at.line, at.character);
+    }
+    SemanticTokens {
+        result_id: None,
+        data,
+    }
 }

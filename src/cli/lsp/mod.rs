@@ -1,27 +1,32 @@
 //! `pddlc lsp`: a Language Server Protocol server over standard input and output.
 //!
 //! One thread handles every message in order (lsp-server's reader and writer threads do the
-//! I/O). Edits are applied as they arrive, and diagnostics are computed only once no message is
-//! waiting, so a burst of keystrokes costs one check of the final text, not one per keystroke.
+//! I/O) and answers requests at once; a worker thread computes diagnostics (worker.rs). Edits
+//! are applied as they arrive, and checks are asked for only once no message is waiting, so a
+//! burst of keystrokes costs one check of the final text; a check of a text that has changed
+//! since is not published, and one still queued is skipped.
 
 mod actions;
 mod completion;
 mod diagnostics;
 mod features;
+mod hover;
 mod position;
 mod state;
 mod symbols;
+mod worker;
 
 use super::Outcome;
-use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
+use crossbeam_channel::Sender;
+use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types::notification::{
-    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, DidSaveTextDocument,
-    Notification as _, PublishDiagnostics,
+    DidChangeConfiguration, DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument,
+    DidSaveTextDocument, Notification as _, PublishDiagnostics,
 };
 use lsp_types::request::{
     CodeActionRequest, Completion, DocumentHighlightRequest, DocumentSymbolRequest,
     FoldingRangeRequest, Formatting, GotoDefinition, HoverRequest, PrepareRenameRequest,
-    References, Rename, Request as _, WorkspaceSymbolRequest,
+    References, Rename, Request as _, SemanticTokensFullRequest, WorkspaceSymbolRequest,
 };
 use lsp_types::{
     DocumentSymbolResponse, GotoDefinitionResponse, Hover, HoverContents, HoverProviderCapability,
@@ -31,9 +36,9 @@ use lsp_types::{
 };
 use serde_json::Value;
 use state::{Document, Source, State};
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::rc::Rc;
+use std::sync::Arc;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -70,6 +75,18 @@ fn capabilities() -> ServerCapabilities {
         document_formatting_provider: Some(OneOf::Left(true)),
         code_action_provider: Some(lsp_types::CodeActionProviderCapability::Simple(true)),
         hover_provider: Some(HoverProviderCapability::Simple(true)),
+        semantic_tokens_provider: Some(
+            lsp_types::SemanticTokensOptions {
+                legend: lsp_types::SemanticTokensLegend {
+                    token_types: features::TOKEN_TYPES.to_vec(),
+                    token_modifiers: features::TOKEN_MODIFIERS.to_vec(),
+                },
+                full: Some(lsp_types::SemanticTokensFullOptions::Bool(true)),
+                range: None,
+                work_done_progress_options: Default::default(),
+            }
+            .into(),
+        ),
         rename_provider: Some(OneOf::Right(RenameOptions {
             prepare_provider: Some(true),
             work_done_progress_options: Default::default(),
@@ -98,56 +115,72 @@ fn serve(connection: &Connection) -> Outcome {
             return Outcome::Failure;
         }
     };
-    let mut server = Server::default();
+    let (jobs, done) = worker::spawn();
+    let mut server = Server::new(jobs);
     if let Ok(params) = serde_json::from_value::<InitializeParams>(params) {
         server.state.roots = roots(&params);
+        server.state.plan_task = params.initialization_options.as_ref().and_then(plan_task);
     }
+    let send = |message: Message| {
+        let _ = connection.sender.send(message);
+    };
     loop {
-        // Diagnostics wait until no message is queued: the newest text is the one checked.
-        let message = if server.stale.is_empty() {
-            match connection.receiver.recv() {
-                Ok(message) => message,
-                Err(_) => break,
+        // Checks are asked for once no message is queued: a burst of keystrokes is checked
+        // once, on the newest text.
+        if !server.stale.is_empty() && connection.receiver.is_empty() {
+            server.send_stale();
+        }
+        if server.is_settled() {
+            for id in std::mem::take(&mut server.settled) {
+                send(Response::new_ok(id, Value::Null).into());
             }
-        } else {
-            match connection.receiver.try_recv() {
-                Ok(message) => message,
-                Err(crossbeam_channel::TryRecvError::Empty) => {
-                    for notification in server.publish_stale() {
-                        let _ = connection.sender.send(notification.into());
+        }
+        crossbeam_channel::select! {
+            recv(connection.receiver) -> message => {
+                let Ok(message) = message else {
+                    break;
+                };
+                match message {
+                    Message::Request(request) if request.method == "shutdown" => {
+                        // Answered, then `exit` is awaited; a client that closes the pipe
+                        // instead (Neovim quitting) has still shut the server down properly.
+                        let _ = connection.handle_shutdown(&request);
+                        return Outcome::Clean;
                     }
-                    continue;
+                    Message::Request(request) if request.method == SETTLED => {
+                        server.send_stale();
+                        server.settled.push(request.id);
+                    }
+                    // Answered at once, from the newest parsed text; a check in progress
+                    // on the worker does not hold it up.
+                    Message::Request(request) => send(server.request(request).into()),
+                    // `exit` before `shutdown`: exit code 1, as the protocol asks.
+                    Message::Notification(notification) if notification.method == "exit" => {
+                        return Outcome::InputErrors;
+                    }
+                    Message::Notification(notification) => server.notification(notification),
+                    Message::Response(_) => {}
                 }
-                Err(crossbeam_channel::TryRecvError::Disconnected) => break,
             }
-        };
-        match message {
-            Message::Request(request) => {
-                if request.method == "shutdown" {
-                    // Answered, then `exit` is awaited; a client that closes the pipe instead
-                    // (Neovim quitting) has still shut the server down properly.
-                    let _ = connection.handle_shutdown(&request);
-                    return Outcome::Clean;
+            recv(done) -> finished => {
+                let Ok(finished) = finished else {
+                    // The worker is gone (it cannot end while the server holds its channel).
+                    return Outcome::Failure;
+                };
+                if let Some(notification) = server.finish(finished) {
+                    send(notification.into());
                 }
-                // Diagnostics of earlier edits go out before the answer, so that a client sees
-                // them in the order of what it sent.
-                for notification in server.publish_stale() {
-                    let _ = connection.sender.send(notification.into());
-                }
-                let response = server.request(request);
-                let _ = connection.sender.send(response.into());
             }
-            // `exit` before `shutdown`: exit code 1, as the protocol asks.
-            Message::Notification(notification) if notification.method == "exit" => {
-                return Outcome::InputErrors;
-            }
-            Message::Notification(notification) => server.notification(notification),
-            Message::Response(_) => {}
         }
     }
     // The client went away without `shutdown` and `exit`.
     Outcome::Failure
 }
+
+/// A request of pddlc's own, answered (with `null`) once the diagnostics every earlier
+/// message called for are published: for tests and scripts that need to know they have the
+/// newest.
+const SETTLED: &str = "pddlc/diagnosticsSettled";
 
 /// The workspace folders (or the root) as local paths.
 fn roots(params: &InitializeParams) -> Vec<std::path::PathBuf> {
@@ -166,14 +199,100 @@ fn roots(params: &InitializeParams) -> Vec<std::path::PathBuf> {
     uris.into_iter().filter_map(state::path_of).collect()
 }
 
-#[derive(Default)]
+/// The task plans are validated against, from settings of the shape `{"plan": {"domain": …,
+/// "problem": …}}`.
+fn plan_task(settings: &Value) -> Option<state::PlanTask> {
+    serde_json::from_value(settings.get("plan")?.clone()).ok()
+}
+
 struct Server {
     state: State,
-    /// Open documents whose diagnostics are out of date.
+    /// Open documents whose diagnostics are out of date and not asked of the worker yet.
     stale: BTreeSet<String>,
+    /// Numbers the jobs sent to the worker.
+    generation: u64,
+    /// The generation of the newest job sent for each document: only its result is published.
+    sent: HashMap<String, u64>,
+    /// Jobs sent and not yet answered (checked or skipped).
+    in_flight: usize,
+    jobs: Sender<worker::Job>,
+    /// `pddlc/diagnosticsSettled` requests waiting for the checks to be published.
+    settled: Vec<RequestId>,
 }
 
 impl Server {
+    fn new(jobs: Sender<worker::Job>) -> Server {
+        Server {
+            state: State::default(),
+            stale: BTreeSet::new(),
+            generation: 0,
+            sent: HashMap::new(),
+            in_flight: 0,
+            jobs,
+            settled: Vec::new(),
+        }
+    }
+
+    fn is_settled(&self) -> bool {
+        self.stale.is_empty() && self.in_flight == 0
+    }
+
+    /// Asks the worker to check every stale document, against the open documents as they are
+    /// now.
+    fn send_stale(&mut self) {
+        let open: Vec<(Uri, i32, Arc<Source>)> = self
+            .state
+            .documents
+            .iter()
+            .map(|(uri, d)| (uri.clone(), d.version, d.source.clone()))
+            .collect();
+        for key in std::mem::take(&mut self.stale) {
+            let Some((uri, version, source)) = open.iter().find(|(uri, ..)| uri.as_str() == key)
+            else {
+                continue;
+            };
+            self.generation += 1;
+            let job = worker::Job {
+                uri: uri.clone(),
+                version: *version,
+                generation: self.generation,
+                source: source.clone(),
+                open: open.clone(),
+                roots: self.state.roots.clone(),
+                plan_task: self.state.plan_task.clone(),
+            };
+            if self.jobs.send(job).is_ok() {
+                self.in_flight += 1;
+                self.sent.insert(key, self.generation);
+            }
+        }
+    }
+
+    /// A check's result: its diagnostics to publish, unless the document has changed (or a
+    /// later check of it was asked for) since.
+    fn finish(&mut self, done: worker::Done) -> Option<Notification> {
+        self.in_flight = self.in_flight.saturating_sub(1 + done.skipped);
+        let document = self.state.documents.get_mut(&done.uri)?;
+        // The worker parsed it: requests may be answered from it.
+        document.parsed = Some(done.source);
+        let current = document.version == done.version
+            && self.sent.get(done.uri.as_str()) == Some(&done.generation);
+        if !current {
+            return None;
+        }
+        let diagnostics = done.diagnostics?;
+        document.diagnostics = diagnostics.clone();
+        let params = PublishDiagnosticsParams {
+            uri: done.uri,
+            diagnostics,
+            version: Some(done.version),
+        };
+        Some(Notification::new(
+            PublishDiagnostics::METHOD.to_string(),
+            params,
+        ))
+    }
+
     /// Answers one request. A handler that panics (a bug) answers with an internal error
     /// instead of ending the server; bad parameters get `InvalidParams`.
     fn request(&mut self, request: Request) -> Response {
@@ -230,7 +349,7 @@ impl Server {
                 let at = p.text_document_position_params;
                 let source = self.open(&at.text_document.uri)?;
                 let hover =
-                    features::hover(&mut self.state, &source, at.position).map(|(value, range)| {
+                    hover::hover(&mut self.state, &source, at.position).map(|(value, range)| {
                         Hover {
                             contents: HoverContents::Markup(MarkupContent {
                                 kind: MarkupKind::Markdown,
@@ -275,6 +394,13 @@ impl Server {
                 let source = self.open(&p.text_document.uri)?;
                 to(features::folding_ranges(&source))
             }
+            SemanticTokensFullRequest::METHOD => {
+                let p: lsp_types::SemanticTokensParams = from(params)?;
+                let source = self.open(&p.text_document.uri)?;
+                to(lsp_types::SemanticTokensResult::Tokens(
+                    features::semantic_tokens(&source),
+                ))
+            }
             Formatting::METHOD => {
                 let p: lsp_types::DocumentFormattingParams = from(params)?;
                 let source = self.open(&p.text_document.uri)?;
@@ -284,7 +410,7 @@ impl Server {
                 let p: lsp_types::CodeActionParams = from(params)?;
                 let source = self.open(&p.text_document.uri)?;
                 let actions: Vec<lsp_types::CodeActionOrCommand> =
-                    actions::quick_fixes(&source, &p.context.diagnostics)
+                    actions::quick_fixes(&mut self.state, &source, &p.context.diagnostics)
                         .into_iter()
                         .map(lsp_types::CodeActionOrCommand::CodeAction)
                         .collect();
@@ -297,7 +423,7 @@ impl Server {
         }
     }
 
-    fn open(&self, uri: &Uri) -> Result<Rc<Source>, (ErrorCode, String)> {
+    fn open(&self, uri: &Uri) -> Result<Arc<Source>, (ErrorCode, String)> {
         self.state.source(uri).ok_or_else(|| {
             (
                 ErrorCode::InvalidParams,
@@ -349,61 +475,85 @@ impl Server {
                     return;
                 };
                 let uri = p.text_document.uri;
-                self.state.documents.remove(&uri);
                 self.stale.remove(uri.as_str());
-                // The problems that were checked against it are checked again without it.
-                self.all_stale();
+                self.sent.remove(uri.as_str());
+                if let Some(closed) = self.state.documents.remove(&uri) {
+                    // What was checked against it is checked again without it.
+                    self.dependents_stale(&closed.source);
+                }
             }
-            DidSaveTextDocument::METHOD => self.all_stale(),
+            DidSaveTextDocument::METHOD => {
+                // The open text is what was checked; files not open that depend on the saved
+                // one (a plan's problem read from disk) may read it now.
+                let Ok(p) = from::<lsp_types::DidSaveTextDocumentParams>(params) else {
+                    return;
+                };
+                if let Some(source) = self.state.source(&p.text_document.uri) {
+                    self.dependents_stale(&source);
+                }
+            }
+            DidChangeConfiguration::METHOD => {
+                let Ok(p) = from::<lsp_types::DidChangeConfigurationParams>(params) else {
+                    return;
+                };
+                // The `pddlc` section, or the settings themselves when a client sends only ours.
+                let settings = p.settings.get("pddlc").unwrap_or(&p.settings);
+                self.state.plan_task = plan_task(settings);
+                // The settings name the task of plans only.
+                for (uri, document) in &self.state.documents {
+                    if document.source.plan {
+                        self.stale.insert(uri.as_str().to_string());
+                    }
+                }
+            }
             _ => {}
         }
     }
 
     fn set(&mut self, uri: Uri, version: i32, text: String) {
-        let source = Rc::new(Source::new(uri.clone(), text));
-        self.state
-            .documents
-            .insert(uri, Document { version, source });
-        // A domain's edit changes its problems' diagnostics: check every open document again
-        // (each parse is cached until its own text changes).
-        self.all_stale();
+        let source = Arc::new(Source::new(uri.clone(), text));
+        // An edit affects the document and what is checked against it (its old and its new
+        // text's), not every open document.
+        let old = self.state.documents.get(&uri).map(|d| d.source.clone());
+        if let Some(old) = &old {
+            self.dependents_stale(old);
+        }
+        self.dependents_stale(&source);
+        self.stale.insert(uri.as_str().to_string());
+        let parsed = old
+            .and_then(|old| {
+                self.state
+                    .documents
+                    .get(&uri)
+                    .map(|d| (old, d.parsed.clone()))
+            })
+            .and_then(|(old, parsed)| if old.is_parsed() { Some(old) } else { parsed });
+        self.state.documents.insert(
+            uri,
+            Document {
+                version,
+                source,
+                parsed,
+                diagnostics: Vec::new(),
+            },
+        );
     }
 
-    fn all_stale(&mut self) {
-        for uri in self.state.documents.keys() {
-            self.stale.insert(uri.as_str().to_string());
+    /// Marks stale the open documents checked against `changed`: for a domain, the problems
+    /// (which may name it) and plans; for a problem, the plans. A problem is told by its text
+    /// (`(problem …)`), a plan by its file name.
+    fn dependents_stale(&mut self, changed: &Source) {
+        if changed.plan {
+            return;
         }
-    }
-
-    /// Diagnostics for every stale open document; a document whose check panics (a bug) gets
-    /// none rather than ending the server.
-    fn publish_stale(&mut self) -> Vec<Notification> {
-        let stale = std::mem::take(&mut self.stale);
-        let mut out = Vec::new();
-        for key in stale {
-            let Some((uri, version, source)) = self
-                .state
-                .documents
-                .iter()
-                .find(|(uri, _)| uri.as_str() == key)
-                .map(|(uri, d)| (uri.clone(), d.version, d.source.clone()))
-            else {
-                continue;
-            };
-            let state = &mut self.state;
-            let found = catch_unwind(AssertUnwindSafe(|| diagnostics::of(state, &source)))
-                .unwrap_or_default();
-            let params = PublishDiagnosticsParams {
-                uri,
-                diagnostics: found,
-                version: Some(version),
-            };
-            out.push(Notification::new(
-                PublishDiagnostics::METHOD.to_string(),
-                params,
-            ));
+        let is_problem = |s: &Source| pddlc::parse::problem_domain(&s.text).is_some();
+        let domain = !is_problem(changed);
+        for (uri, document) in &self.state.documents {
+            let other = &document.source;
+            if other.uri != changed.uri && (other.plan || (domain && is_problem(other))) {
+                self.stale.insert(uri.as_str().to_string());
+            }
         }
-        out
     }
 }
 

@@ -1,16 +1,16 @@
 //! What the server knows: the open documents, the workspace's `.pddl` files read from disk,
-//! and how a problem finds its domain (the CLI's pairing rule).
+//! how a problem finds its domain (the CLI's pairing rule) and a plan its problem and domain.
 
 use super::position::Utf16Index;
 use super::symbols::{self, Occurrence};
 use lsp_types::Uri;
-use pddlc::ast::{Domain, PddlFile};
+use pddlc::ast::{Domain, PddlFile, Problem};
 use pddlc::parse::Parsed;
-use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
 use std::str::FromStr;
+use std::sync::Arc;
+use std::sync::OnceLock;
 use std::time::SystemTime;
 
 /// The most `.pddl` files a workspace folder is searched for domains and problems; a folder
@@ -22,23 +22,50 @@ pub struct Source {
     pub uri: Uri,
     pub path: Option<PathBuf>,
     pub text: String,
-    parsed: OnceCell<Parsed<Option<PddlFile>>>,
-    occurrences: OnceCell<Vec<Occurrence>>,
+    /// A plan file (`*.plan`, `*.soln`, `sas_plan*`), told by its name: validated, not parsed
+    /// as PDDL.
+    pub plan: bool,
+    parsed: OnceLock<Parsed<Option<PddlFile>>>,
+    occurrences: OnceLock<Vec<Occurrence>>,
 }
 
 impl Source {
     pub fn new(uri: Uri, text: String) -> Source {
+        let plan = is_plan_name(uri.as_str().rsplit('/').next().unwrap_or_default());
         Source {
             path: path_of(&uri),
+            plan,
             uri,
             text,
-            parsed: OnceCell::new(),
-            occurrences: OnceCell::new(),
+            parsed: OnceLock::new(),
+            occurrences: OnceLock::new(),
         }
     }
 
+    /// The parse of the text; a plan has none (no value and no diagnostics).
     pub fn parsed(&self) -> &Parsed<Option<PddlFile>> {
-        self.parsed.get_or_init(|| pddlc::parse::file(&self.text))
+        self.parsed.get_or_init(|| {
+            if self.plan {
+                Parsed {
+                    value: None,
+                    diagnostics: Vec::new(),
+                }
+            } else {
+                pddlc::parse::file(&self.text)
+            }
+        })
+    }
+
+    /// Whether the text has been parsed already (asking for it then costs nothing).
+    pub fn is_parsed(&self) -> bool {
+        self.parsed.get().is_some()
+    }
+
+    pub fn problem(&self) -> Option<&Problem> {
+        match self.file() {
+            Some(PddlFile::Problem(problem)) => Some(problem),
+            _ => None,
+        }
     }
 
     pub fn file(&self) -> Option<&PddlFile> {
@@ -54,6 +81,9 @@ impl Source {
 
     /// The domain a problem names, read from its text (without parsing it all).
     pub fn problem_domain_name(&self) -> Option<String> {
+        if self.plan {
+            return None;
+        }
         match &self.parsed.get() {
             Some(parsed) => match &parsed.value {
                 Some(PddlFile::Problem(problem)) => problem.domain.as_ref().map(|n| n.key()),
@@ -77,10 +107,50 @@ impl Source {
     }
 }
 
+/// A text at least this long is not parsed on the thread that answers requests while an
+/// older parse of the document can answer instead (a parse of 256 KiB takes a few ms; the
+/// corpus's 4 MB domains take a tenth of a second or more).
+const LARGE_TEXT: usize = 256 * 1024;
+
 /// An open document: the client's text, which wins over the file on disk.
+#[derive(Clone)]
 pub struct Document {
     pub version: i32,
-    pub source: Rc<Source>,
+    pub source: Arc<Source>,
+    /// The newest text of this document known to be parsed, if not `source`: what requests
+    /// are answered from while the newest text of a large document is being checked.
+    pub parsed: Option<Arc<Source>>,
+    /// The diagnostics last published for this text (empty until they are).
+    pub diagnostics: Vec<lsp_types::Diagnostic>,
+}
+
+impl Document {
+    /// The text requests are answered from: the newest, unless it is large, not parsed yet,
+    /// and an older parsed text exists (whose positions may then lag a few edits behind).
+    pub fn ready(&self) -> Arc<Source> {
+        match &self.parsed {
+            Some(older) if self.source.text.len() >= LARGE_TEXT && !self.source.is_parsed() => {
+                older.clone()
+            }
+            _ => self.source.clone(),
+        }
+    }
+}
+
+/// Whether a file of this name is a plan: `*.plan`, `*.soln` (IPC's planners' outputs) or
+/// `sas_plan*` (Fast Downward's `sas_plan`, `sas_plan.1` …).
+pub fn is_plan_name(name: &str) -> bool {
+    let lower = name.to_lowercase();
+    lower.ends_with(".plan") || lower.ends_with(".soln") || lower.starts_with("sas_plan")
+}
+
+/// The task plans are validated against when the settings name it (`initializationOptions`
+/// or `workspace/didChangeConfiguration`'s `pddlc` section: `{"plan": {"domain": …,
+/// "problem": …}}`); relative paths are read from the first workspace folder.
+#[derive(Clone, Debug, Default, serde::Deserialize)]
+pub struct PlanTask {
+    pub domain: PathBuf,
+    pub problem: PathBuf,
 }
 
 #[derive(Default)]
@@ -88,19 +158,22 @@ pub struct State {
     pub documents: HashMap<Uri, Document>,
     /// The workspace folders, searched for domains and problems that are not open.
     pub roots: Vec<PathBuf>,
+    /// The domain and problem every plan is validated against, when the settings name them;
+    /// otherwise a plan's are found beside it.
+    pub plan_task: Option<PlanTask>,
     /// Files read from disk, kept while their modification time stays the same.
-    disk: HashMap<PathBuf, (Option<SystemTime>, Rc<Source>)>,
+    disk: HashMap<PathBuf, (Option<SystemTime>, Arc<Source>)>,
 }
 
 impl State {
-    pub fn source(&self, uri: &Uri) -> Option<Rc<Source>> {
-        self.documents.get(uri).map(|d| d.source.clone())
+    pub fn source(&self, uri: &Uri) -> Option<Arc<Source>> {
+        self.documents.get(uri).map(Document::ready)
     }
 
     /// Every `.pddl` file that may hold a domain or problem of `near`'s: the open documents,
     /// then the files of `near`'s folder and of the workspace folders that are not open.
-    pub fn candidates(&mut self, near: Option<&Path>) -> Vec<Rc<Source>> {
-        let mut out: Vec<Rc<Source>> = self.documents.values().map(|d| d.source.clone()).collect();
+    pub fn candidates(&mut self, near: Option<&Path>) -> Vec<Arc<Source>> {
+        let mut out: Vec<Arc<Source>> = self.documents.values().map(Document::ready).collect();
         let mut paths = Vec::new();
         if let Some(folder) = near.and_then(Path::parent) {
             list_pddl(folder, false, &mut paths);
@@ -122,7 +195,47 @@ impl State {
         out
     }
 
-    fn read_disk(&mut self, path: &Path) -> Option<Rc<Source>> {
+    /// The text of `path`: its open document, else the file on disk.
+    fn at_path(&mut self, path: &Path) -> Option<Arc<Source>> {
+        let open = self
+            .documents
+            .values()
+            .find(|d| d.source.path.as_deref() == Some(path));
+        match open {
+            Some(document) => Some(document.ready()),
+            None => self.read_disk(path),
+        }
+    }
+
+    /// The domain and problem a plan is validated against: those the settings name, else the
+    /// problem in the plan's folder whose file name fits the plan's best (the CLI's affinity:
+    /// same trailing number, longest common prefix) and that problem's domain.
+    pub fn task_of(&mut self, plan: &Source) -> Option<(Arc<Source>, Arc<Source>)> {
+        if let Some(task) = self.plan_task.clone() {
+            let root = self.roots.first().cloned().unwrap_or_default();
+            let domain = self.at_path(&root.join(&task.domain))?;
+            let problem = self.at_path(&root.join(&task.problem))?;
+            return Some((domain, problem));
+        }
+        let path = plan.path.as_deref()?;
+        let folder = path.parent()?;
+        let problem = self
+            .candidates(Some(path))
+            .into_iter()
+            .filter(|s| s.path.as_deref().and_then(Path::parent) == Some(folder))
+            .filter(|s| s.problem_domain_name().is_some())
+            .max_by_key(|s| {
+                let affinity = s
+                    .path
+                    .as_deref()
+                    .map(|p| crate::cli::check::affinity(p, path));
+                (affinity, std::cmp::Reverse(s.path.clone()))
+            })?;
+        let domain = self.domain_of(&problem)?;
+        Some((domain, problem))
+    }
+
+    fn read_disk(&mut self, path: &Path) -> Option<Arc<Source>> {
         let modified = std::fs::metadata(path).and_then(|m| m.modified()).ok();
         if let Some((when, source)) = self.disk.get(path)
             && *when == modified
@@ -132,7 +245,7 @@ impl State {
         }
         let bytes = std::fs::read(path).ok()?;
         let text = String::from_utf8_lossy(&bytes).into_owned();
-        let source = Rc::new(Source::new(uri_of(path)?, text));
+        let source = Arc::new(Source::new(uri_of(path)?, text));
         self.disk
             .insert(path.to_path_buf(), (modified, source.clone()));
         Some(source)
@@ -141,7 +254,7 @@ impl State {
     /// The domain `problem` is checked against: among the open documents and the workspace's
     /// files, a domain of the name its `(:domain …)` gives, open documents first, then by the
     /// CLI's affinity (same trailing number, longest common file-name prefix, same folder).
-    pub fn domain_of(&mut self, problem: &Source) -> Option<Rc<Source>> {
+    pub fn domain_of(&mut self, problem: &Source) -> Option<Arc<Source>> {
         let name = problem.problem_domain_name()?;
         let candidates = self.candidates(problem.path.as_deref());
         let open = |s: &Source| self.documents.contains_key(&s.uri);
@@ -160,7 +273,7 @@ impl State {
     }
 
     /// The problems that name the domain `domain` (open documents and workspace files).
-    pub fn problems_of(&mut self, domain: &Source) -> Vec<Rc<Source>> {
+    pub fn problems_of(&mut self, domain: &Source) -> Vec<Arc<Source>> {
         let Some(name) = domain.domain().map(|d| d.name.key()) else {
             return Vec::new();
         };
@@ -172,7 +285,7 @@ impl State {
 
     /// The files a name in `source` may be declared or used in: the domain and its problems.
     /// The first is `source` itself.
-    pub fn family(&mut self, source: &Rc<Source>) -> Vec<Rc<Source>> {
+    pub fn family(&mut self, source: &Arc<Source>) -> Vec<Arc<Source>> {
         let domain = if source.domain().is_some() {
             Some(source.clone())
         } else {
@@ -265,6 +378,27 @@ pub fn uri_of(path: &Path) -> Option<Uri> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn requests_use_the_last_parsed_text_of_a_large_document_until_its_newest_is_parsed() {
+        let uri = Uri::from_str("file:///d.pddl").expect("a URI");
+        let small = Arc::new(Source::new(uri.clone(), "(define (domain a))".into()));
+        let older = Arc::new(Source::new(uri.clone(), "(define (domain b))".into()));
+        older.parsed();
+        let document = |source: &Arc<Source>| Document {
+            version: 2,
+            source: source.clone(),
+            parsed: Some(older.clone()),
+            diagnostics: Vec::new(),
+        };
+        // A small text is parsed when asked for.
+        assert!(Arc::ptr_eq(&document(&small).ready(), &small));
+        let padding = " ".repeat(LARGE_TEXT);
+        let large = Arc::new(Source::new(uri, format!("(define (domain c)){padding}")));
+        assert!(Arc::ptr_eq(&document(&large).ready(), &older));
+        large.parsed();
+        assert!(Arc::ptr_eq(&document(&large).ready(), &large));
+    }
 
     #[test]
     fn file_uris_and_paths_round_trip_with_percent_encoding() {
