@@ -4,10 +4,10 @@
 //! `../shared/perf/perf.py` writes it (`KIND` is `domain` or `problem`, and is only a label: the
 //! content decides). A problem with a DOMAIN is checked against it. Blank lines are skipped.
 //! Every input is read, parsed and checked as one `pddlc check` process would, with one
-//! exception a caller checking many problems in one process also makes: consecutive problems
-//! of the same DOMAIN file share one reading of it (its parse, its own diagnostics and its
-//! preparation for checking problems, `check::ProblemChecker`), as Loki's side of `perf.py`
-//! shares its parsed domain.
+//! exception a caller checking many problems in one process also makes: the problems of one
+//! DOMAIN file, and that file's own items, share one reading of it (its parse, its own
+//! diagnostics and its preparation for checking problems, `check::ProblemChecker`), as Loki's
+//! side of `perf.py` shares its parsed domain. Rows come out in the list's order.
 
 use super::input::{display_name, read_bytes};
 use super::{Outcome, pool};
@@ -44,27 +44,31 @@ pub fn run(list: &Path, jobs: Option<usize>, deny_warnings: bool) -> Outcome {
         Ok(pool) => pool,
         Err(outcome) => return outcome,
     };
-    // Runs of consecutive problems of one domain share its reading and its preparation for
-    // checking problems; on several threads a long run is cut so that the threads share it.
-    let longest_run = if pool.current_num_threads() > 1 {
-        RUN_ON_MANY_THREADS
+    // The problems of one DOMAIN, and the DOMAIN's own items, share its reading and its
+    // preparation for checking problems; on several threads a large group is cut so that the
+    // threads share it.
+    let largest_group = if pool.current_num_threads() > 1 {
+        GROUP_ON_MANY_THREADS
     } else {
         usize::MAX
     };
-    let runs: Vec<&[Item]> = items
-        .chunk_by(|a, b| match (&a.domain, &b.domain) {
-            (Some(domain), Some(next)) => domain == next,
-            // A DOMAIN's own item, then its problems.
-            (None, Some(next)) => *next == a.file,
-            _ => false,
-        })
-        .flat_map(|run| run.chunks(longest_run.min(run.len()).max(1)))
+    let mut groups: indexmap::IndexMap<&str, Vec<(usize, &Item)>> = indexmap::IndexMap::new();
+    for (position, item) in items.iter().enumerate() {
+        let domain = item.domain.as_deref().unwrap_or(&item.file);
+        groups.entry(domain).or_default().push((position, item));
+    }
+    let groups: Vec<&[(usize, &Item)]> = groups
+        .values()
+        .flat_map(|group| group.chunks(largest_group.min(group.len()).max(1)))
         .collect();
-    let rows: Vec<(bool, String)> = pool.install(|| {
-        runs.par_iter()
-            .flat_map_iter(|run| check_run(run, deny_warnings))
+    let mut rows: Vec<(usize, (bool, String))> = pool.install(|| {
+        groups
+            .par_iter()
+            .flat_map_iter(|group| check_group(group, deny_warnings))
             .collect::<Vec<_>>()
     });
+    rows.sort_unstable_by_key(|(position, _)| *position);
+    let rows: Vec<(bool, String)> = rows.into_iter().map(|(_, row)| row).collect();
     let mut out = std::io::stdout().lock();
     let mut failed = 0;
     for (ok, row) in &rows {
@@ -89,19 +93,19 @@ pub fn run(list: &Path, jobs: Option<usize>, deny_warnings: bool) -> Outcome {
     }
 }
 
-/// The most problems of one domain checked in a row on one thread, when there are several.
-const RUN_ON_MANY_THREADS: usize = 8;
+/// The most items of one domain checked in a row on one thread, when there are several.
+const GROUP_ON_MANY_THREADS: usize = 8;
 
-/// Checks a run of items: problems of one DOMAIN, possibly after the DOMAIN's own item, or a
-/// single item. The domain is read, parsed, checked and prepared for its problems once.
-fn check_run(run: &[Item], deny_warnings: bool) -> Vec<(bool, String)> {
-    let Some(first) = run.first() else {
-        return Vec::new();
-    };
-    let (path, problems) = match &first.domain {
-        Some(path) => (path.as_str(), run),
-        None if run.len() > 1 => (first.file.as_str(), &run[1..]),
-        None => return vec![check_one(first, None, deny_warnings)],
+/// Checks a group of items, each with its position in the list: problems of one DOMAIN and
+/// the DOMAIN's own items (which name no domain), or a single item. The domain is read,
+/// parsed, checked and prepared for its problems once.
+fn check_group(group: &[(usize, &Item)], deny_warnings: bool) -> Vec<(usize, (bool, String))> {
+    let path = match group {
+        [(position, item)] if item.domain.is_none() => {
+            return vec![(*position, check_one(item, None, deny_warnings))];
+        }
+        [(_, item), ..] => item.domain.as_deref().unwrap_or(&item.file),
+        [] => return Vec::new(),
     };
     let mut domain = CachedDomain::load(path);
     let checker = match &domain.file {
@@ -112,29 +116,29 @@ fn check_run(run: &[Item], deny_warnings: bool) -> Vec<(bool, String)> {
         }
         _ => None,
     };
-    let mut rows = Vec::with_capacity(run.len());
-    if problems.len() < run.len() {
-        // The DOMAIN's own item: its row is what reading, parsing and checking it found.
-        let kind = match &domain.file {
-            Some(PddlFile::Domain(_)) => Some("domain"),
-            Some(PddlFile::Problem(_)) => Some("problem"),
-            None => None,
-        };
-        rows.push(row(
-            first,
-            &domain.diagnostics,
-            domain.error.clone(),
-            kind,
-            deny_warnings,
-        ));
-    }
+    let kind = match &domain.file {
+        Some(PddlFile::Domain(_)) => Some("domain"),
+        Some(PddlFile::Problem(_)) => Some("problem"),
+        None => None,
+    };
     let with_domain = Some((&domain, checker.as_ref()));
-    rows.extend(
-        problems
-            .iter()
-            .map(|item| check_one(item, with_domain, deny_warnings)),
-    );
-    rows
+    group
+        .iter()
+        .map(|(position, item)| {
+            let row = match item.domain {
+                Some(_) => check_one(item, with_domain, deny_warnings),
+                // The DOMAIN's own item: what reading, parsing and checking it found.
+                None => row(
+                    item,
+                    &domain.diagnostics,
+                    domain.error.clone(),
+                    kind,
+                    deny_warnings,
+                ),
+            };
+            (*position, row)
+        })
+        .collect()
 }
 
 fn item(line: usize, text: &str) -> Item {
