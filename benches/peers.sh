@@ -5,6 +5,10 @@
 # the release binary, and measures pddlc (`pddlc check domain problem`, one process per file)
 # and, on the corpus, `pddlc check --batch --jobs 1` (one process, one core), and Loki (pypddl,
 # in one interpreter) on the same inputs:
+#   0. the common set: the corpus files every peer accepts (Loki, pddl, tarski, Fast Downward's
+#      translator, each run once over the whole corpus, records kept in $PEERS_DIR/records),
+#      Loki and `pddlc check --batch --jobs 1` on it side by side, ratios in CPU seconds
+#      (benches/common_set.py);
 #   1. the corpus (../shared/corpus): the files both accept, with the ratio Loki / pddlc;
 #   2. the 20,000-block problem of gen_blocks.py (1.06 MB);
 #   3. a 240,000-block problem (14 MB).
@@ -43,6 +47,28 @@ OUT=$PEERS_DIR/run
 rm -rf "$OUT" && mkdir -p "$OUT"
 
 echo "== load: $(cat /proc/loadavg) on $(nproc) cores"
+
+# The common set: the corpus files every peer (Loki, pddl, tarski, Fast Downward's translator)
+# accepts. The peers' runs over the whole corpus take about an hour (pddl and tarski are slow),
+# so their records are kept in $PEERS_DIR/records and reused; COMMON_AGAIN=1 runs them again.
+RECORDS=$PEERS_DIR/records
+mkdir -p "$RECORDS"
+python3 "$PERF/corpus.py" "$SHARED/corpus" --out "$RECORDS/corpus.tsv" >/dev/null
+for tool in loki pddl tarski fd; do
+    if [ -n "${COMMON_AGAIN:-}" ] || [ ! -s "$RECORDS/$tool.jsonl" ]; then
+        python3 "$PERF/perf.py" parse "$tool" --root "$SHARED/corpus" --budget 100000 \
+            --records "$RECORDS/$tool.jsonl" --out "$RECORDS/$tool.json" >/dev/null
+    fi
+done
+python3 benches/common_set.py list "$RECORDS/corpus.tsv" "$RECORDS"/{loki,pddl,tarski,fd}.jsonl \
+    --out "$OUT/common.tsv"
+echo "== the common set, side by side in one run: Loki (one interpreter), pddlc (one process, one core)"
+python3 "$PERF/perf.py" parse loki --root "$SHARED/corpus" --list "$OUT/common.tsv" \
+    --records "$OUT/common-loki.jsonl" --out "$OUT/common-loki.json" >/dev/null
+PDDLC_BATCH="{pddlc} check --batch {list} --jobs 1" python3 "$PERF/perf.py" parse pddlc-batch \
+    --root "$SHARED/corpus" --list "$OUT/common.tsv" \
+    --records "$OUT/common-pddlc.jsonl" --out "$OUT/common-pddlc.json" >/dev/null
+python3 benches/common_set.py ratio "$OUT/common-loki.json" "$OUT/common-pddlc.json"
 
 echo "== corpus ($SHARED/corpus${SHARD:+, shard $SHARD})"
 for tool in $PEERS; do

@@ -330,37 +330,52 @@ impl<'a> Checker<'a> {
         };
         // Each type the argument may have must fit one of the parameter's types; an untyped
         // argument (`object`) fits anything, as planners read it.
-        let fits = |checker: &Self,
-                    (arg_types, has_all): &(ArgTypes, bool),
-                    param: &Typed<Variable>| {
-            // The common cases, without building the expected types: an untyped parameter
-            // takes anything, and an argument of exactly the parameter's type fits it.
-            match &param.ty {
-                None if !arg_types.is_empty() => return true,
-                Some(Type::Name(ty))
-                    if arg_types.len() == 1 && ty.folded().as_ref() == arg_types[0].as_str() =>
-                {
+        let fits =
+            |checker: &Self, (arg_types, has_all): &(ArgTypes, bool), param: &Typed<Variable>| {
+                // The common cases, without building the expected types: an untyped parameter
+                // takes anything, and an argument of exactly the parameter's type fits it.
+                match &param.ty {
+                    None if !arg_types.is_empty() => return true,
+                    Some(Type::Name(ty)) => {
+                        // One expected type (nearly every parameter): the general case below
+                        // without building the list of expected types.
+                        let wanted = ty.folded();
+                        if arg_types.len() == 1 && wanted.as_ref() == arg_types[0].as_str() {
+                            return true;
+                        }
+                        if !checker.types.contains(&wanted) {
+                            return true;
+                        }
+                        let fits_one = |t: &String| {
+                            t == OBJECT
+                                || !checker.types.contains(t)
+                                || checker.types.is_subtype(t, &wanted)
+                        };
+                        return if *has_all {
+                            arg_types.iter().any(fits_one)
+                        } else {
+                            arg_types.iter().all(fits_one)
+                        };
+                    }
+                    _ => {}
+                }
+                let expected = type_names(&param.ty);
+                // An undefined parameter type is reported where it is declared; nothing fits it
+                // meaningfully, so do not pile type mismatches on top.
+                if expected.iter().any(|e| !checker.types.contains(e)) {
                     return true;
                 }
-                _ => {}
-            }
-            let expected = type_names(&param.ty);
-            // An undefined parameter type is reported where it is declared; nothing fits it
-            // meaningfully, so do not pile type mismatches on top.
-            if expected.iter().any(|e| !checker.types.contains(e)) {
-                return true;
-            }
-            let fits_one = |t: &String| {
-                t == OBJECT
-                    || !checker.types.contains(t)
-                    || expected.iter().any(|e| checker.types.is_subtype(t, e))
+                let fits_one = |t: &String| {
+                    t == OBJECT
+                        || !checker.types.contains(t)
+                        || expected.iter().any(|e| checker.types.is_subtype(t, e))
+                };
+                if *has_all {
+                    arg_types.iter().any(fits_one)
+                } else {
+                    arg_types.iter().all(fits_one)
+                }
             };
-            if *has_all {
-                arg_types.iter().any(fits_one)
-            } else {
-                arg_types.iter().all(fits_one)
-            }
-        };
         let fits_all = |checker: &Self, signature: &Signature<'_>| {
             signature
                 .0

@@ -11,6 +11,9 @@ use petgraph::graph::{DiGraph, NodeIndex};
 pub struct TypeGraph {
     graph: DiGraph<String, ()>,
     index: Map<String, NodeIndex>,
+    /// What each type asked about is below, found once: a typed problem asks whether each
+    /// argument of each fact fits its parameter. Emptied whenever a type is added.
+    ancestors: std::cell::RefCell<Map<NodeIndex, Vec<NodeIndex>>>,
 }
 
 pub const OBJECT: &str = "object";
@@ -20,6 +23,7 @@ impl Default for TypeGraph {
         let mut graph = TypeGraph {
             graph: DiGraph::new(),
             index: Map::default(),
+            ancestors: Default::default(),
         };
         graph.node(OBJECT);
         graph
@@ -74,6 +78,7 @@ impl TypeGraph {
 
     /// Declares `child` (lower-cased) with `parent` as one of its parents.
     pub fn add(&mut self, child: &str, parent: Option<&str>) {
+        self.ancestors.get_mut().clear();
         let child_node = self.node(child);
         if let Some(parent) = parent {
             let parent_node = self.node(parent);
@@ -97,21 +102,26 @@ impl TypeGraph {
         if sub == sup || sup == OBJECT {
             return true;
         }
-        let Some(&start) = self.index.get(sub) else {
+        let (Some(&start), Some(&wanted)) = (self.index.get(sub), self.index.get(sup)) else {
             return false;
         };
+        let mut known = self.ancestors.borrow_mut();
+        let above = known.entry(start).or_insert_with(|| self.above(start));
+        above.binary_search(&wanted).is_ok()
+    }
+
+    /// Every type `start` is below, itself included, sorted.
+    fn above(&self, start: NodeIndex) -> Vec<NodeIndex> {
         let mut seen = Set::default();
         let mut stack = vec![start];
         while let Some(node) = stack.pop() {
-            if !seen.insert(node) {
-                continue;
+            if seen.insert(node) {
+                stack.extend(self.graph.neighbors(node));
             }
-            if self.graph[node] == sup {
-                return true;
-            }
-            stack.extend(self.graph.neighbors(node));
         }
-        false
+        let mut above: Vec<NodeIndex> = seen.into_iter().collect();
+        above.sort_unstable();
+        above
     }
 
     /// The types on a cycle, one list per cycle, each sorted.
