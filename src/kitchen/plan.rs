@@ -1,12 +1,13 @@
 //! Simmer plan text → steps, exactly as Simmer's executor reads it (semantics §2.1).
 
 use crate::ast::Span;
+use compact_str::CompactString;
 
 /// One `<name> (id)` argument; `id` is empty when the parenthesised part is absent.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Arg {
-    pub name: String,
-    pub id: String,
+    pub name: CompactString,
+    pub id: CompactString,
 }
 
 /// One parsed step: the lower-case action name and its arguments, from one line.
@@ -14,7 +15,7 @@ pub struct Arg {
 pub struct Step {
     /// 1-based step number (parsed steps, not file lines).
     pub number: usize,
-    pub action: String,
+    pub action: CompactString,
     pub args: Vec<Arg>,
     /// 1-based physical line of the file.
     pub line: usize,
@@ -116,17 +117,17 @@ fn args_of(line: &str) -> Vec<Arg> {
             at = open + 1;
             continue;
         }
-        let name = line[open + 1..end].to_string();
+        let name = CompactString::from(&line[open + 1..end]);
         let mut cursor = end + 1;
         cursor += line[cursor..]
             .char_indices()
             .find(|&(_, c)| !is_space(c))
             .map_or(line.len() - cursor, |(i, _)| i);
-        let mut id = String::new();
+        let mut id = CompactString::default();
         if line[cursor..].starts_with('(') {
             let id_end = word_end(line, cursor + 1);
             if id_end > cursor + 1 && line[id_end..].starts_with(')') {
-                id = line[cursor + 1..id_end].to_string();
+                id = CompactString::from(&line[cursor + 1..id_end]);
                 cursor = id_end + 1;
             }
         }
@@ -134,6 +135,17 @@ fn args_of(line: &str) -> Vec<Arg> {
         at = cursor;
     }
     out
+}
+
+/// The action name in lower case, as Simmer looks it up (ASCII names without a copy to the heap).
+fn lower(action: &str) -> CompactString {
+    if action.is_ascii() {
+        let mut out = CompactString::from(action);
+        out.make_ascii_lowercase();
+        out
+    } else {
+        CompactString::from(action.to_lowercase())
+    }
 }
 
 /// Parses plan text: every non-empty trimmed line with a bracketed word is a step.
@@ -200,7 +212,7 @@ pub fn parse_with(text: &str, strict: bool) -> Plan {
         let start = offset + (trimmed.as_ptr() as usize - raw.as_ptr() as usize);
         steps.push(Step {
             number: steps.len() + 1,
-            action: action.to_lowercase(),
+            action: lower(action),
             args: args_of(read),
             line: index + 1,
             span: Span::new(start, start + trimmed.len()),
