@@ -16,6 +16,7 @@ pub mod model;
 pub mod plan;
 pub mod report;
 pub mod simmer;
+pub mod stats;
 pub mod world;
 
 pub use compile::{from_pddl_plan, to_pddl_plan};
