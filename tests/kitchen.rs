@@ -136,6 +136,57 @@ fn simmer_mode_agrees_with_every_dev_verdict() {
     );
 }
 
+/// The first line of the task's `task_NNN.txt`, beside its environment.
+fn task_line(shared: &Path, env: &str) -> String {
+    let env = shared.join(env);
+    let number = env
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .and_then(|s| s.strip_prefix("env_"))
+        .expect("env_NNN.json");
+    let task = env.with_file_name(format!("task_{number}.txt"));
+    read(&task)
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_string()
+}
+
+#[test]
+fn result_files_are_simmers_byte_for_byte() {
+    let Some(shared) = shared(
+        "result_files_are_simmers_byte_for_byte",
+        &["simmer", "plans"],
+    ) else {
+        return;
+    };
+    let world = World::embedded();
+    let mut envs = Envs(HashMap::new());
+    let mut differ = Vec::new();
+    let mut compared = 0;
+    for v in verdicts(&shared) {
+        let plan = v["plan"].as_str().expect("plan");
+        let env_path = v["env"].as_str().expect("env");
+        let env = envs.get(&shared, env_path).clone();
+        let text = read(&shared.join(plan));
+        let outcome = kitchen::run(&world, &env, &text, Mode::Simmer);
+        let ours = kitchen::report::result_file(
+            &task_line(&shared, env_path),
+            plan,
+            &text,
+            &outcome.failures,
+        );
+        let theirs = read(&shared.join(plan.replace(".txt", ".result.txt")));
+        compared += 1;
+        if ours != theirs && differ.len() < 3 {
+            differ.push(format!("{plan}:\n--- ours\n{ours}\n--- Simmer's\n{theirs}"));
+        }
+    }
+    assert_eq!(compared, 642);
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+}
+
 /// Compares lists of state words as sets (COMBINE products build them from sets).
 fn as_set(v: &Value) -> BTreeSet<String> {
     v.as_array()

@@ -53,6 +53,11 @@ fn is_space(c: char) -> bool {
     c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
 }
 
+/// The physical lines of `text`, under Python's universal newlines.
+pub fn physical_lines(text: &str) -> Vec<&str> {
+    lines(text).into_iter().map(|(_, line)| line).collect()
+}
+
 /// The physical lines of `text` with their byte offsets, under Python's universal newlines.
 fn lines(text: &str) -> Vec<(usize, &str)> {
     let mut out = Vec::new();
