@@ -345,14 +345,14 @@ fn fixtures_produce_their_codes() {
         })
         .filter(|(name, _)| {
             [
-                "K401_", "K402_", "K403_", "K404_", "K405_", "K406_", "K407_", "K408_",
+                "K401_", "K402_", "K403_", "K404_", "K405_", "K406_", "K407_", "K408_", "K409_",
             ]
             .iter()
             .any(|c| name.starts_with(c))
         })
         .collect();
     assert!(
-        cases.len() >= 8,
+        cases.len() >= 9,
         "fixtures/kitchen holds a fixture per code"
     );
     common::run_each(cases, |name, path| {
@@ -413,6 +413,11 @@ fn fixtures_produce_their_codes() {
             // The step named in the fixture fails with its code first; Simmer may add more
             // (a step with a missing object still runs its handler, Q6).
             outcome.diagnostics.iter().take(1).map(|d| d.code).collect()
+        } else if name.starts_with("K409_") {
+            kitchen::plan::not_a_plan(text.as_bytes())
+                .iter()
+                .map(|d| d.code)
+                .collect()
         } else if name.starts_with("K407_") {
             kitchen::compile::TaskGoal::from_toml(&text)
                 .err()

@@ -1,6 +1,7 @@
 //! Simmer plan text → steps, exactly as Simmer's executor reads it (semantics §2.1).
 
 use crate::ast::Span;
+use crate::diagnostics::{Code, Diagnostic};
 use compact_str::CompactString;
 
 /// One `<name> (id)` argument; `id` is empty when the parenthesised part is absent.
@@ -229,6 +230,63 @@ pub fn parse_with(text: &str, strict: bool) -> Plan {
     }
 }
 
+/// Why a file given or found as a plan is not one to run (K409): Simmer's annotated result file,
+/// an empty or binary file, or a failed generation (§10.1: its first line starts with `Error:`).
+/// Told by content, not by name. `None` for a plan, even one without a bracketed action (K403).
+pub fn not_a_plan(bytes: &[u8]) -> Option<Diagnostic> {
+    let code = Code::KitchenNotAPlan;
+    if let Some(at) = bytes.iter().position(|&b| b == 0) {
+        return Some(
+            Diagnostic::new(
+                code,
+                "the file holds a NUL byte: it is binary, not a plan",
+                Span::new(at, at + 1),
+            )
+            .with_help("a plan is text, one step a line: `[GRAB] <knife> (1)`"),
+        );
+    }
+    let text = String::from_utf8_lossy(bytes);
+    if text.chars().all(is_space) {
+        return Some(
+            Diagnostic::new(
+                code,
+                "the file is empty: there is no plan to run",
+                Span::new(0, 0),
+            )
+            .with_help("Simmer leaves a task with an empty plan out of the statistics"),
+        );
+    }
+    let first = lines(&text)
+        .into_iter()
+        .map(|(_, l)| l)
+        .find(|l| !l.trim().is_empty());
+    if let Some(first) = first.filter(|l| l.trim_start().starts_with("Error:")) {
+        let start = first.as_ptr() as usize - text.as_ptr() as usize;
+        return Some(
+            Diagnostic::new(
+                code,
+                "the plan is a failed generation: its first line starts with `Error:`",
+                Span::new(start, start + first.len()),
+            )
+            .with_help("Simmer leaves the task out of the statistics; regenerate the plan"),
+        );
+    }
+    const MARK: &str = "# === Annotated Plan ===";
+    if text.starts_with("# ")
+        && let Some(at) = text.find(MARK)
+    {
+        return Some(
+            Diagnostic::new(
+                code,
+                "this is Simmer's annotated result file of a plan, not a plan",
+                Span::new(at, at + MARK.len()),
+            )
+            .with_help("give the plan itself; `kitchen eval --results DIR` writes these files"),
+        );
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -262,6 +320,23 @@ mod tests {
             plan.steps[0].text(),
             "[PUT_ON] <olive_oil> (1) <pan_lid> (1)"
         );
+    }
+
+    #[test]
+    fn tells_result_files_empty_binary_and_failed_generations_from_plans() {
+        let kind = |bytes: &[u8]| not_a_plan(bytes).map(|d| d.message);
+        assert!(
+            kind(b"# Task: x\n# Plan: p\n#\n# === Annotated Plan ===\n\n[GRAB] <a> (1)\n")
+                .is_some_and(|m| m.contains("result file"))
+        );
+        assert!(kind(b" \n\t\n").is_some_and(|m| m.contains("empty")));
+        assert!(kind(b"").is_some_and(|m| m.contains("empty")));
+        assert!(kind(b"\x89PNG\r\n\x1a\n\0\0").is_some_and(|m| m.contains("binary")));
+        assert!(kind(b"\nError: rate limit\n").is_some_and(|m| m.contains("failed generation")));
+        assert_eq!(kind(b"[GRAB] <knife> (1)\n"), None);
+        // A plan with a comment line is a plan; so is prose without steps (K403 says so).
+        assert_eq!(kind(b"# my plan\n[GRAB] <knife> (1)\n"), None);
+        assert_eq!(kind(b"I cannot help with that."), None);
     }
 
     #[test]
