@@ -155,9 +155,13 @@ struct RunArgs {
 
 #[derive(clap::Args)]
 struct DescribeArgs {
-    /// A task environment whose objects to list.
+    /// A task environment whose objects to list, with the task's goal (the first line of
+    /// `task_NNN.txt` beside `env_NNN.json`), the agent's state and the task's own actions.
     #[arg(long)]
     env: Option<PathBuf>,
+    /// With `--env`: list every action of the world, not only those the task defines.
+    #[arg(long, requires = "env")]
+    all_actions: bool,
     /// A world directory instead of the embedded one.
     #[arg(long)]
     world: Option<PathBuf>,
@@ -516,9 +520,21 @@ fn describe(args: &DescribeArgs, mut report: Report) -> Outcome {
         Some(path) => load_env(path, &mut report).map(Some),
         None => Some(None),
     };
+    // The task's description beside its environment (`task_NNN.txt` for `env_NNN.json`).
+    let goal = args.env.as_deref().and_then(|path| {
+        let name = path.file_name()?.to_str()?;
+        let number = name.strip_prefix("env_")?.strip_suffix(".json")?;
+        let bytes = std::fs::read(path.with_file_name(format!("task_{number}.txt"))).ok()?;
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        Some(text.lines().next()?.trim().to_string())
+    });
+    let options = kitchen::describe::Options {
+        goal: goal.as_deref(),
+        all_actions: args.all_actions,
+    };
     let text = match (&world, &env) {
         (Some(world), Some(None)) => Some(kitchen::describe::world(world)),
-        (Some(world), Some(Some(env))) => Some(kitchen::describe::env(world, env)),
+        (Some(world), Some(Some(env))) => Some(kitchen::describe::task(world, env, &options)),
         _ => None,
     };
     report.finish(text.as_deref(), None)

@@ -17,10 +17,32 @@ pub struct EnvObject {
     pub location: Option<String>,
 }
 
-/// A task environment: its initial objects in load order, duplicates already merged.
+/// A task environment: its initial objects in load order, duplicates already merged; the
+/// actions it defines for its task and the agent's start, as a prompt shows them (the executor
+/// reads neither: Simmer runs every action and starts the agent from its own defaults).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Env {
     pub objects: Vec<EnvObject>,
+    /// The names (lower case) of `action_definitions`, the task's own actions, when it has them.
+    pub actions: Option<std::collections::BTreeSet<String>>,
+    /// `agent`, when the file has it.
+    pub agent: Option<EnvAgent>,
+}
+
+/// The agent's start as a task environment gives it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+pub struct EnvAgent {
+    #[serde(default)]
+    pub location: Option<String>,
+    #[serde(default)]
+    pub holding: Option<String>,
+    #[serde(default)]
+    pub states: Vec<String>,
+}
+
+/// `action_definitions`' names, in lower case.
+fn action_names<'a>(names: impl Iterator<Item = &'a String>) -> std::collections::BTreeSet<String> {
+    names.map(|name| name.to_lowercase()).collect()
 }
 
 /// The byte offset of a 1-based line and column.
@@ -229,6 +251,10 @@ fn id_text(value: &Value) -> Option<String> {
 #[derive(serde::Deserialize)]
 struct Typed {
     initial_objects: Vec<TypedObject>,
+    #[serde(default)]
+    action_definitions: Option<BTreeMap<String, serde::de::IgnoredAny>>,
+    #[serde(default)]
+    agent: Option<EnvAgent>,
 }
 
 #[derive(serde::Deserialize)]
@@ -276,7 +302,8 @@ impl Env {
     /// The fast path: `None` when the text is not an environment in the usual shape.
     fn from_typed(text: &str) -> Option<Env> {
         let typed: Typed = serde_json::from_str(text).ok()?;
-        Some(Env::merged(typed.initial_objects.into_iter().map(|o| {
+        let actions = typed.action_definitions.map(|d| action_names(d.keys()));
+        let mut env = Env::merged(typed.initial_objects.into_iter().map(|o| {
             let id = match o.id {
                 TypedId::Number(n) => n.to_string(),
                 TypedId::Text(t) => t,
@@ -288,7 +315,10 @@ impl Env {
                 states: o.states.unwrap_or_default(),
                 location: o.location.unwrap_or_else(|| Some("kitchen".to_string())),
             }
-        })))
+        }));
+        env.actions = actions;
+        env.agent = typed.agent;
+        Some(env)
     }
 
     /// Reads `env_NNN.json`; only `initial_objects` matters (semantics §1.2).
@@ -371,7 +401,16 @@ impl Env {
             });
         }
         if errors.is_empty() {
-            Ok(Env::merged(objects.into_iter()))
+            let mut env = Env::merged(objects.into_iter());
+            env.actions = value
+                .get("action_definitions")
+                .and_then(Value::as_object)
+                .map(|d| action_names(d.keys()));
+            // An agent of another shape is no reason to refuse the file: nothing runs from it.
+            env.agent = value
+                .get("agent")
+                .and_then(|a| serde_json::from_value(a.clone()).ok());
+            Ok(env)
         } else {
             Err(errors)
         }
@@ -393,7 +432,8 @@ mod tests {
             {"id": 2, "class_name": "egg", "states": [], "location": null},
             {"id": 1, "class_name": "egg", "properties": [], "states": ["cooked"], "location": "counter"},
             {"id": 1.5, "class_name": "pan"}
-        ]}"#;
+        ], "action_definitions": {"GRAB": {"args": ["object"]}, "wash": {"definition": {}}},
+        "agent": {"id": 1, "location": "kitchen", "holding": null, "states": ["hands_empty"]}}"#;
         let typed = Env::from_typed(text).expect("the usual shape");
         assert_eq!(Ok(typed.clone()), Env::from_value(text));
         let ids: Vec<&str> = typed.objects.iter().map(|o| o.id.as_str()).collect();
@@ -401,6 +441,13 @@ mod tests {
         assert_eq!(typed.objects[0].states, ["cooked"]);
         assert_eq!(typed.objects[1].location.as_deref(), Some("kitchen"));
         assert_eq!(typed.objects[2].location, None);
+        let actions: Vec<&str> = typed.actions.iter().flatten().map(String::as_str).collect();
+        assert_eq!(actions, ["grab", "wash"]);
+        let agent = typed.agent.expect("the agent");
+        assert_eq!(
+            (agent.location.as_deref(), agent.holding),
+            (Some("kitchen"), None)
+        );
         // A boolean id, or a location that is not a string: the general path decides.
         for odd in [
             r#"{"initial_objects": [{"id": true, "class_name": "egg"}]}"#,
