@@ -136,6 +136,24 @@ fn simmer_mode_agrees_with_every_dev_verdict() {
     );
 }
 
+/// Runs every dev plan in Simmer mode on the embedded world, each environment read once, and
+/// hands `check` the plan's verdict, its text and its outcome.
+fn each_dev_plan(shared: &Path, mut check: impl FnMut(&Value, &str, &kitchen::Outcome)) {
+    let world = World::embedded();
+    let mut envs = Envs(HashMap::new());
+    for verdict in verdicts(shared) {
+        let env = envs
+            .get(shared, verdict["env"].as_str().expect("env"))
+            .clone();
+        let text = read(&shared.join(verdict["plan"].as_str().expect("plan")));
+        check(
+            &verdict,
+            &text,
+            &kitchen::run(&world, &env, &text, Mode::Simmer),
+        );
+    }
+}
+
 /// The first line of the task's `task_NNN.txt`, beside its environment.
 fn task_line(shared: &Path, env: &str) -> String {
     let env = shared.join(env);
@@ -161,28 +179,19 @@ fn result_files_are_simmers_byte_for_byte() {
     ) else {
         return;
     };
-    let world = World::embedded();
-    let mut envs = Envs(HashMap::new());
     let mut differ = Vec::new();
     let mut compared = 0;
-    for v in verdicts(&shared) {
-        let plan = v["plan"].as_str().expect("plan");
-        let env_path = v["env"].as_str().expect("env");
-        let env = envs.get(&shared, env_path).clone();
-        let text = read(&shared.join(plan));
-        let outcome = kitchen::run(&world, &env, &text, Mode::Simmer);
-        let ours = kitchen::report::result_file(
-            &task_line(&shared, env_path),
-            plan,
-            &text,
-            &outcome.failures,
-        );
+    each_dev_plan(&shared, |verdict, text, outcome| {
+        let plan = verdict["plan"].as_str().expect("plan");
+        let env = verdict["env"].as_str().expect("env");
+        let ours =
+            kitchen::report::result_file(&task_line(&shared, env), plan, text, &outcome.failures);
         let theirs = read(&shared.join(plan.replace(".txt", ".result.txt")));
         compared += 1;
         if ours != theirs && differ.len() < 3 {
             differ.push(format!("{plan}:\n--- ours\n{ours}\n--- Simmer's\n{theirs}"));
         }
-    }
+    });
     assert_eq!(compared, 642);
     assert!(differ.is_empty(), "{}", differ.join("\n"));
 }

@@ -260,28 +260,26 @@ pub fn not_a_plan(bytes: &[u8]) -> Option<Diagnostic> {
         .into_iter()
         .map(|(_, l)| l)
         .find(|l| !l.trim().is_empty());
+    let found = |at: usize, len: usize, message: &str, help: &str| {
+        Some(Diagnostic::new(code, message, Span::new(at, at + len)).with_help(help))
+    };
     if let Some(first) = first.filter(|l| l.trim_start().starts_with("Error:")) {
-        let start = first.as_ptr() as usize - text.as_ptr() as usize;
-        return Some(
-            Diagnostic::new(
-                code,
-                "the plan is a failed generation: its first line starts with `Error:`",
-                Span::new(start, start + first.len()),
-            )
-            .with_help("Simmer leaves the task out of the statistics; regenerate the plan"),
+        return found(
+            first.as_ptr() as usize - text.as_ptr() as usize,
+            first.len(),
+            "the plan is a failed generation: its first line starts with `Error:`",
+            "Simmer leaves the task out of the statistics; regenerate the plan",
         );
     }
     const MARK: &str = "# === Annotated Plan ===";
     if text.starts_with("# ")
         && let Some(at) = text.find(MARK)
     {
-        return Some(
-            Diagnostic::new(
-                code,
-                "this is Simmer's annotated result file of a plan, not a plan",
-                Span::new(at, at + MARK.len()),
-            )
-            .with_help("give the plan itself; `kitchen eval --results DIR` writes these files"),
+        return found(
+            at,
+            MARK.len(),
+            "this is Simmer's annotated result file of a plan, not a plan",
+            "give the plan itself; `kitchen eval --results DIR` writes these files",
         );
     }
     None

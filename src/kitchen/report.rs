@@ -170,6 +170,19 @@ pub struct Group {
     pub first_action: String,
 }
 
+impl Group {
+    /// `Step 3` for a group of one, `Steps 3,7 (x2)` for more, as both of Simmer's reports
+    /// name a group's steps.
+    fn steps_text(&self) -> String {
+        if self.count == 1 {
+            format!("Step {}", self.steps[0])
+        } else {
+            let steps: Vec<String> = self.steps.iter().map(usize::to_string).collect();
+            format!("Steps {} (x{})", steps.join(","), self.count)
+        }
+    }
+}
+
 pub fn deduplicate(failures: &[Failure]) -> Vec<Group> {
     let mut groups: Vec<Group> = Vec::new();
     for f in failures {
@@ -204,21 +217,13 @@ pub fn deduplicated_text(failures: &[Failure]) -> String {
     );
     groups.sort_by_key(|g| std::cmp::Reverse(g.count));
     for g in groups {
-        if g.count == 1 {
-            out.push_str(&format!(
-                "  Step {}: {}\n    {}\n",
-                g.steps[0], g.reason, g.first_action
-            ));
-        } else {
-            let steps: Vec<String> = g.steps.iter().map(usize::to_string).collect();
-            out.push_str(&format!(
-                "  Steps {} (x{}): {}\n    first: {}\n",
-                steps.join(","),
-                g.count,
-                g.reason,
-                g.first_action
-            ));
-        }
+        let first = if g.count == 1 { "" } else { "first: " };
+        out.push_str(&format!(
+            "  {}: {}\n    {first}{}\n",
+            g.steps_text(),
+            g.reason,
+            g.first_action
+        ));
     }
     out
 }
@@ -307,17 +312,7 @@ pub fn result_file(
         out.push_str("# === Failure Summary ===\n");
         for g in other_groups.iter().chain(&latent_groups) {
             let tag = tag(g.failure_type, g.reversible);
-            if g.count == 1 {
-                out.push_str(&format!("#   {tag} Step {}: {}\n", g.steps[0], g.reason));
-            } else {
-                let steps: Vec<String> = g.steps.iter().map(usize::to_string).collect();
-                out.push_str(&format!(
-                    "#   {tag} Steps {} (x{}): {}\n",
-                    steps.join(","),
-                    g.count,
-                    g.reason
-                ));
-            }
+            out.push_str(&format!("#   {tag} {}: {}\n", g.steps_text(), g.reason));
         }
         out.push_str("#\n");
     }
@@ -348,4 +343,30 @@ pub fn result_file(
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_deduplicated_report_groups_by_reason_most_frequent_first() {
+        let failure = |step, reason: &str| {
+            Failure::new(
+                step,
+                FailureType::Immediate,
+                &format!("[A{step}]"),
+                reason.into(),
+            )
+        };
+        let failures = [failure(3, "b"), failure(4, "a"), failure(5, "a")];
+        // §9.2: groups by reason in order of first occurrence, then sorted by count (stable).
+        assert_eq!(
+            deduplicated_text(&failures),
+            "Failures: 3 raw, 2 unique reasons\n\n  Steps 4,5 (x2): a\n    first: [A4]\n  Step 3: b\n    [A3]\n"
+        );
+        assert_eq!(deduplicated_text(&[]), "No failures.\n");
+        let metrics = TaskMetrics::of(&failures);
+        assert_eq!((metrics.immediate, metrics.total, metrics.clean), (2, 2, 0));
+    }
 }
