@@ -468,17 +468,7 @@ fn run_plans(args: &RunArgs, mut report: Report) -> Outcome {
         Format::Human => {
             eprint!("{}", report.rendered());
             if let Some(summary) = summary.as_ref().filter(|_| outcomes.len() > 1) {
-                let pct = |x: f64| format!("{:.1}%", 100.0 * x);
-                println!(
-                    "\n{} plans: any failure {}, immediate {}, syntax {}, latent {}, irreversible {}; {:.2} failures per plan",
-                    summary.plans,
-                    pct(summary.share_any),
-                    pct(summary.share_immediate),
-                    pct(summary.share_syntax),
-                    pct(summary.share_latent),
-                    pct(summary.share_irreversible),
-                    summary.failures_per_plan
-                );
+                println!("\n{}", table3(summary));
             }
         }
     }
@@ -490,6 +480,21 @@ fn run_plans(args: &RunArgs, mut report: Report) -> Outcome {
         Outcome::Clean
     };
     report.outcome().max(plans)
+}
+
+/// The paper's Table 3 over some plans, on one line: `12 plans: any failure 83.3%, …`.
+pub fn table3(summary: &kitchen::Summary) -> String {
+    let pct = |x: f64| format!("{:.1}%", 100.0 * x);
+    format!(
+        "{} plans: any failure {}, immediate {}, syntax {}, latent {}, irreversible {}; {:.2} failures per plan",
+        summary.plans,
+        pct(summary.share_any),
+        pct(summary.share_immediate),
+        pct(summary.share_syntax),
+        pct(summary.share_latent),
+        pct(summary.share_irreversible),
+        summary.failures_per_plan
+    )
 }
 
 /// Shows a plan that cannot be read where its results would be: its `P090` in the run's

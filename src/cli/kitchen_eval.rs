@@ -3,7 +3,7 @@
 //! bootstrap intervals, paired comparisons between runs, and Simmer's annotated result files.
 
 use super::input::display_name;
-use super::kitchen::{KitchenFormat, ModeArg, Report, load_env, load_world};
+use super::kitchen::{KitchenFormat, ModeArg, Report, load_env, load_world, table3};
 use super::{Outcome, pool, render_diagnostics};
 use pddlc::diagnostics::render::{self, JSON_VERSION, Sources};
 use pddlc::diagnostics::{Code, Diagnostic, FileId, SourceFile};
@@ -662,7 +662,7 @@ fn finish(
         KitchenFormat::Gcc | KitchenFormat::Val => print!("{}", report.rendered()),
         KitchenFormat::Human => {
             eprint!("{}", report.rendered());
-            print!("{}", table(methods, comparisons));
+            print!("{}", table(tasks, methods, comparisons));
         }
     }
     report.outcome()
@@ -694,18 +694,21 @@ fn csv(tasks: &[TaskRow]) -> String {
     out
 }
 
-/// The paper's Table 3 per run, the per-method table and the comparisons, for a terminal.
-fn table(methods: &[Method], comparisons: &[Comparison]) -> String {
+/// The paper's Table 3 per task (as `kitchen run` prints it over the task's plans) and per
+/// run, the per-method table and the comparisons, for a terminal.
+fn table(tasks: &[TaskRow], methods: &[Method], comparisons: &[Comparison]) -> String {
     let pct = |x: f64| format!("{:.1}%", 100.0 * x);
     let mut out = String::new();
+    for t in tasks {
+        out.push_str(&format!("{}/{}: {}\n", t.run, t.task, table3(&t.summary)));
+    }
+    out.push('\n');
     for m in methods {
-        let s = &m.summary;
         out.push_str(&format!(
-            "{}: {} plans in {} tasks: any failure {}, immediate {}, syntax {}, latent {}, irreversible {}, none {}; {:.2} failures per plan\n",
-            m.run, s.plans, m.tasks, pct(s.share_any), pct(s.share_immediate), pct(s.share_syntax),
-            pct(s.share_latent), pct(s.share_irreversible),
-            pct(if s.plans == 0 { 0.0 } else { s.with_none as f64 / s.plans as f64 }),
-            s.failures_per_plan
+            "{} ({} tasks): {}\n",
+            m.run,
+            m.tasks,
+            table3(&m.summary)
         ));
     }
     let sum = |e: &Estimate| format!("{:.1} [{:.1}, {:.1}]", e.value, e.low, e.high);

@@ -40,6 +40,13 @@ fn eval_agrees_with_kitchen_run_per_environment_and_writes_simmers_result_files(
     ]);
     let tasks = document["tasks"].as_array().expect("tasks");
     assert_eq!(tasks.len(), 51);
+    let human = stdout(&pddlc(&[
+        "kitchen",
+        "eval",
+        &dev_arg,
+        "--simmer",
+        &simmer_arg,
+    ]));
     for task in tasks {
         let name = task["task"].as_str().expect("task");
         let env = match name {
@@ -58,6 +65,17 @@ fn eval_agrees_with_kitchen_run_per_environment_and_writes_simmers_result_files(
         args.extend(plans.iter().map(String::as_str));
         let run = json(&args);
         assert_eq!(run["summary"], task["summary"], "task {name}");
+        // The human outputs print the same line (kitchen run's after its plans).
+        let human_args: Vec<&str> = args[..2].iter().chain(&args[4..]).copied().collect();
+        let run_human = stdout(&pddlc(&human_args));
+        let line = run_human
+            .lines()
+            .last()
+            .expect("kitchen run's summary line");
+        assert!(
+            human.contains(&format!("dev/{name}: {line}\n")),
+            "{line}\n{human}"
+        );
     }
     // The empty dev plan (900/24.txt) is reported, not run: 641 plans.
     let methods = &document["methods"][0];
@@ -202,10 +220,11 @@ fn eval_reads_simmer_run_folders_and_reports_what_is_not_a_plan() {
     );
     let out = pddlc(&["kitchen", "eval", &a, "--bootstrap", "100"]);
     assert!(
-        stdout(&out).contains("before: 2 plans in 2 tasks"),
+        stdout(&out).contains("before (2 tasks): 2 plans: any failure 50.0%"),
         "{}",
         stdout(&out)
     );
+    assert!(stdout(&out).contains("before/002: 1 plans: any failure 100.0%"));
     assert!(stderr(&out).contains("K409"), "{}", stderr(&out));
 }
 
