@@ -12,6 +12,7 @@ use pddlc::kitchen::stats::{self, Estimate, PairedTest, SplitMix64, Statistic, T
 use pddlc::kitchen::{self, Env, Mode, World};
 use rayon::prelude::*;
 use serde::Serialize;
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -173,7 +174,7 @@ struct Ran {
     counts: Counts,
     metrics: TaskMetrics,
     /// Its row of `plans` (`--format json`).
-    row: Option<Value>,
+    row: Option<Box<RawValue>>,
     /// Its failures as diagnostic lines (`--format gcc` or `val`).
     lines: String,
     /// Its annotated result file (`--results`).
@@ -233,7 +234,9 @@ fn run_plan(
             value["run"] = json!(task.run);
             value["task"] = json!(task.name);
             value["diagnostics"] = render::json_diagnostics(&outcome.diagnostics, &view);
-            row = Some(value);
+            // Serialized here, on the worker, and the tree dropped here: the document of a large
+            // run holds only the text of its rows.
+            row = serde_json::value::to_raw_value(&value).ok();
         }
         KitchenFormat::Gcc | KitchenFormat::Val => {
             lines = render_diagnostics(
@@ -450,7 +453,7 @@ pub fn run(args: &EvalArgs, format: KitchenFormat, color: bool) -> Outcome {
     });
     progress.finish_and_clear();
 
-    let mut rows: Vec<Value> = Vec::new();
+    let mut rows: Vec<Box<RawValue>> = Vec::new();
     let mut task_rows: Vec<TaskRow> = Vec::new();
     let mut lines = String::new();
     let mut result_files: Vec<(usize, PathBuf)> = vec![(0, PathBuf::new()); runs.len()];
@@ -486,12 +489,15 @@ pub fn run(args: &EvalArgs, format: KitchenFormat, color: bool) -> Outcome {
                         let sources = [SourceFile::new(name.clone(), String::new())];
                         let diagnostics = [super::input::io_error(message, FileId(0))];
                         let view = Sources::new(&sources);
-                        rows.push(json!({
-                            "run": label, "task": task.name, "plan": name,
-                            "steps": null, "failures": null, "counts": null,
-                            "irreversible_actions": null,
-                            "diagnostics": render::json_diagnostics(&diagnostics, &view),
-                        }));
+                        rows.extend(
+                            serde_json::value::to_raw_value(&json!({
+                                "run": label, "task": task.name, "plan": name,
+                                "steps": null, "failures": null, "counts": null,
+                                "irreversible_actions": null,
+                                "diagnostics": render::json_diagnostics(&diagnostics, &view),
+                            }))
+                            .ok(),
+                        );
                     } else {
                         report.io_error(&plan.path, message.clone());
                     }
@@ -627,10 +633,22 @@ fn statistics(
     (methods, comparisons)
 }
 
+/// `--format json`'s document; its rows are text already (a row a line).
+#[derive(Serialize)]
+struct Document<'a> {
+    version: u32,
+    diagnostics: Value,
+    plans: &'a [Box<RawValue>],
+    tasks: &'a [TaskRow],
+    methods: &'a [Method],
+    comparisons: &'a [Comparison],
+    bootstrap: Value,
+}
+
 fn finish(
     format: KitchenFormat,
     report: &Report,
-    rows: &[Value],
+    rows: &[Box<RawValue>],
     tasks: &[TaskRow],
     methods: &[Method],
     comparisons: &[Comparison],
@@ -638,15 +656,15 @@ fn finish(
 ) -> Outcome {
     match format {
         KitchenFormat::Json => {
-            let document = json!({
-                "version": JSON_VERSION,
-                "diagnostics": report.json_diagnostics(),
-                "plans": rows,
-                "tasks": tasks,
-                "methods": methods,
-                "comparisons": comparisons,
-                "bootstrap": {"generator": "splitmix64", "seed": args.seed, "samples": args.bootstrap},
-            });
+            let document = Document {
+                version: JSON_VERSION,
+                diagnostics: report.json_diagnostics(),
+                plans: rows,
+                tasks,
+                methods,
+                comparisons,
+                bootstrap: json!({"generator": "splitmix64", "seed": args.seed, "samples": args.bootstrap}),
+            };
             // Written as it is serialized: the document of a large run is megabytes. A closed
             // pipe ends the process by SIGPIPE (main restores it), so errors are not expected.
             let mut out = std::io::BufWriter::new(std::io::stdout().lock());
