@@ -76,6 +76,8 @@ fn parse_run(text: &str) -> Run {
 struct Task {
     run: usize,
     name: String,
+    /// The task's folder.
+    dir: PathBuf,
     env: Option<PathBuf>,
     plans: Vec<PathBuf>,
 }
@@ -152,6 +154,7 @@ fn discover(run: usize, dir: &Path, simmer: &Path, report: &mut Report) -> Vec<T
         tasks.push(Task {
             run,
             env: find_env(&folder, &name, simmer),
+            dir: folder.clone(),
             name,
             plans,
         });
@@ -273,7 +276,7 @@ fn run_task(task: Task, run: &str, world: &World, needs: &Needs) -> TaskResult {
                 "task {}: no env_{}.json in its folder or in Simmer's benchmark (--simmer)",
                 task.name, task.name
             );
-            report.io_error(Path::new(&task.name), message);
+            report.io_error(&task.dir, message);
             None
         }
     };

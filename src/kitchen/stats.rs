@@ -56,7 +56,8 @@ pub enum Statistic {
 
 impl Statistic {
     pub fn of(self, values: &[f64]) -> f64 {
-        let sum: f64 = values.iter().sum();
+        // A fold from +0.0: `sum()` of no values is -0.0.
+        let sum = values.iter().fold(0.0, |a, b| a + b);
         match self {
             Statistic::Sum => sum,
             Statistic::Mean if values.is_empty() => f64::NAN,
@@ -284,6 +285,8 @@ mod tests {
         let mut rng = SplitMix64::new(42);
         let same = bootstrap(&[2.0; 10], Statistic::Sum, 1000, &mut rng);
         assert_eq!((same.value, same.low, same.high), (20.0, 20.0, 20.0));
+        let none = bootstrap(&[], Statistic::Sum, 10, &mut rng);
+        assert!(none.value.to_bits() == 0.0f64.to_bits() && none.low.is_nan());
         let values = [0.0, 1.0, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0];
         let rate = bootstrap(&values, Statistic::Mean, 2000, &mut rng);
         assert_eq!(rate.value, 0.5);
