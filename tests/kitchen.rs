@@ -59,8 +59,18 @@ fn simmer_world(shared: &Path) -> World {
 fn the_embedded_world_covers_every_action_and_class() {
     let world = World::embedded();
     assert_eq!(world.actions.len(), 77);
-    assert_eq!(world.classes.len(), 262);
+    assert_eq!(world.classes().len(), 262);
     assert!(world.actions.values().all(|a| a.handled));
+}
+
+/// The world embedded at build time (build.rs, binary form) is the one the TOML files give when
+/// they are parsed and checked at run time.
+#[test]
+fn the_embedded_world_is_the_shipped_toml_world() {
+    use pddlc::kitchen::world::{ACTIONS_TOML, CLASSES_TOML, WORLD_TOML};
+    let parsed = World::from_toml(ACTIONS_TOML, WORLD_TOML, CLASSES_TOML)
+        .expect("the shipped TOML world loads");
+    assert!(World::embedded() == parsed);
 }
 
 #[test]
@@ -124,6 +134,66 @@ fn simmer_mode_agrees_with_every_dev_verdict() {
         "disagreements:\n{}",
         disagreements.join("\n")
     );
+}
+
+/// Runs every dev plan in Simmer mode on the embedded world, each environment read once, and
+/// hands `check` the plan's verdict, its text and its outcome.
+fn each_dev_plan(shared: &Path, mut check: impl FnMut(&Value, &str, &kitchen::Outcome)) {
+    let world = World::embedded();
+    let mut envs = Envs(HashMap::new());
+    for verdict in verdicts(shared) {
+        let env = envs
+            .get(shared, verdict["env"].as_str().expect("env"))
+            .clone();
+        let text = read(&shared.join(verdict["plan"].as_str().expect("plan")));
+        check(
+            &verdict,
+            &text,
+            &kitchen::run(&world, &env, &text, Mode::Simmer),
+        );
+    }
+}
+
+/// The first line of the task's `task_NNN.txt`, beside its environment.
+fn task_line(shared: &Path, env: &str) -> String {
+    let env = shared.join(env);
+    let number = env
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .and_then(|s| s.strip_prefix("env_"))
+        .expect("env_NNN.json");
+    let task = env.with_file_name(format!("task_{number}.txt"));
+    read(&task)
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_string()
+}
+
+#[test]
+fn result_files_are_simmers_byte_for_byte() {
+    let Some(shared) = shared(
+        "result_files_are_simmers_byte_for_byte",
+        &["simmer", "plans"],
+    ) else {
+        return;
+    };
+    let mut differ = Vec::new();
+    let mut compared = 0;
+    each_dev_plan(&shared, |verdict, text, outcome| {
+        let plan = verdict["plan"].as_str().expect("plan");
+        let env = verdict["env"].as_str().expect("env");
+        let ours =
+            kitchen::report::result_file(&task_line(&shared, env), plan, text, &outcome.failures);
+        let theirs = read(&shared.join(plan.replace(".txt", ".result.txt")));
+        compared += 1;
+        if ours != theirs && differ.len() < 3 {
+            differ.push(format!("{plan}:\n--- ours\n{ours}\n--- Simmer's\n{theirs}"));
+        }
+    });
+    assert_eq!(compared, 642);
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
 }
 
 /// Compares lists of state words as sets (COMBINE products build them from sets).
@@ -199,8 +269,8 @@ fn simmer_json_world_and_ours_give_the_same_verdicts() {
     let ours = World::embedded();
     let theirs = simmer_world(&shared);
     assert_eq!(theirs.actions.len(), 77);
-    assert_eq!(theirs.classes.len(), 262);
-    assert_eq!(theirs.classes, ours.classes);
+    assert_eq!(theirs.classes().len(), 262);
+    assert_eq!(theirs.classes(), ours.classes());
     let mut envs = Envs(HashMap::new());
     let mut differ = Vec::new();
     for v in verdicts(&shared) {
@@ -284,14 +354,14 @@ fn fixtures_produce_their_codes() {
         })
         .filter(|(name, _)| {
             [
-                "K401_", "K402_", "K403_", "K404_", "K405_", "K406_", "K407_", "K408_",
+                "K401_", "K402_", "K403_", "K404_", "K405_", "K406_", "K407_", "K408_", "K409_",
             ]
             .iter()
             .any(|c| name.starts_with(c))
         })
         .collect();
     assert!(
-        cases.len() >= 8,
+        cases.len() >= 9,
         "fixtures/kitchen holds a fixture per code"
     );
     common::run_each(cases, |name, path| {
@@ -352,6 +422,11 @@ fn fixtures_produce_their_codes() {
             // The step named in the fixture fails with its code first; Simmer may add more
             // (a step with a missing object still runs its handler, Q6).
             outcome.diagnostics.iter().take(1).map(|d| d.code).collect()
+        } else if name.starts_with("K409_") {
+            kitchen::plan::not_a_plan(text.as_bytes())
+                .iter()
+                .map(|d| d.code)
+                .collect()
         } else if name.starts_with("K407_") {
             kitchen::compile::TaskGoal::from_toml(&text)
                 .err()

@@ -3,6 +3,7 @@
 //! or plan) is a diagnostic shown in the run's format, next to what the other inputs gave.
 
 use super::input::{display_name, io_error, read_text};
+use super::kitchen_eval::{self, EvalArgs};
 use super::{Color, Format, Outcome, outcome_of, render_diagnostics};
 use clap::{Subcommand, ValueEnum};
 use pddlc::diagnostics::render::{self, JSON_VERSION, Sources};
@@ -19,16 +20,44 @@ pub struct Args {
     /// diagnostics), `gcc` and `val` (one line per failure, located on the plan step). Every
     /// subcommand: how diagnostics about its inputs are shown (`compile`, `plan`, `describe`:
     /// on stderr, the output on stdout; `json`: one versioned document on stdout holding both).
-    #[arg(long, value_enum, global = true, default_value_t = Format::Human)]
-    format: Format,
+    /// `eval`: `table` (the default; `human` too), `json` or `csv` (the per-task rows).
+    #[arg(long, value_enum, global = true, default_value_t = KitchenFormat::Human)]
+    format: KitchenFormat,
     #[arg(long, value_enum, global = true, default_value_t = Color::Auto)]
     color: Color,
+}
+
+/// The formats of `kitchen`: the convention's four, and `csv` for `eval`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum KitchenFormat {
+    #[value(alias = "table")]
+    Human,
+    Json,
+    Gcc,
+    Val,
+    /// `eval` only: one row per run and task.
+    Csv,
+}
+
+impl KitchenFormat {
+    /// The convention's format; `csv` shows its diagnostics as `gcc` lines.
+    pub fn diagnostics(self) -> Format {
+        match self {
+            KitchenFormat::Human => Format::Human,
+            KitchenFormat::Json => Format::Json,
+            KitchenFormat::Gcc | KitchenFormat::Csv => Format::Gcc,
+            KitchenFormat::Val => Format::Val,
+        }
+    }
 }
 
 #[derive(Subcommand)]
 enum Command {
     /// Run Simmer plans in a task environment and report every failure, then the audits'.
     Run(RunArgs),
+    /// Evaluate whole run folders (`RUN/NNN/env_NNN.json` and plans) in one process: verdicts,
+    /// the per-task metrics, the paper's table with bootstrap intervals, paired comparisons.
+    Eval(EvalArgs),
     /// Print the world (or a task's environment and the world) as text for an LLM prompt.
     Describe(DescribeArgs),
     /// Compile the world and task environments to PDDL (`domain.pddl`, `NNN.pddl`).
@@ -101,7 +130,7 @@ struct PlanArgs {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum ModeArg {
+pub enum ModeArg {
     /// Simmer's executor exactly, quirks included.
     Simmer,
     /// Simmer's quirks fixed (docs/kitchen.md lists the differences).
@@ -126,17 +155,39 @@ struct RunArgs {
 
 #[derive(clap::Args)]
 struct DescribeArgs {
-    /// A task environment whose objects to list.
+    /// A task environment whose objects to list, with the task's goal (the first line of
+    /// `task_NNN.txt` beside `env_NNN.json`), the agent's state and the task's own actions.
     #[arg(long)]
     env: Option<PathBuf>,
+    /// With `--env`: list every action of the world, not only those the task defines.
+    #[arg(long, requires = "env")]
+    all_actions: bool,
     /// A world directory instead of the embedded one.
     #[arg(long)]
     world: Option<PathBuf>,
 }
 
+impl ModeArg {
+    pub fn mode(self) -> Mode {
+        match self {
+            ModeArg::Simmer => Mode::Simmer,
+            ModeArg::Strict => Mode::Strict,
+        }
+    }
+}
+
 pub fn run(args: &Args) -> Outcome {
-    let report = Report::new(args.format, args.color.enabled());
+    let color = args.color.enabled();
+    if let Command::Eval(eval_args) = &args.command {
+        return kitchen_eval::run(eval_args, args.format, color);
+    }
+    if args.format == KitchenFormat::Csv {
+        eprintln!("error: --format csv is for `kitchen eval`: use human, json, gcc or val");
+        return Outcome::Failure;
+    }
+    let report = Report::new(args.format.diagnostics(), color);
     match &args.command {
+        Command::Eval(_) => Outcome::Failure,
         Command::Run(run_args) => run_plans(run_args, report),
         Command::Describe(describe_args) => describe(describe_args, report),
         Command::Compile(compile_args) => compile(compile_args, report),
@@ -146,15 +197,15 @@ pub fn run(args: &Args) -> Outcome {
 
 /// What a kitchen subcommand has found wrong with its inputs: diagnostics, each in the file its
 /// `FileId` names among `files`, shown once at the end in the run's format.
-struct Report {
-    format: Format,
-    color: bool,
+pub struct Report {
+    pub format: Format,
+    pub color: bool,
     files: Vec<SourceFile>,
-    diagnostics: Vec<Diagnostic>,
+    pub diagnostics: Vec<Diagnostic>,
 }
 
 impl Report {
-    fn new(format: Format, color: bool) -> Report {
+    pub fn new(format: Format, color: bool) -> Report {
         Report {
             format,
             color,
@@ -165,7 +216,7 @@ impl Report {
 
     /// Takes diagnostics about `files`, whose `FileId`s count from 0 in that list (as the
     /// library's loaders number the files they are given).
-    fn add(&mut self, files: Vec<SourceFile>, diagnostics: Vec<Diagnostic>) {
+    pub fn add(&mut self, files: Vec<SourceFile>, diagnostics: Vec<Diagnostic>) {
         let base = self.files.len() as u32;
         self.files.extend(files);
         self.diagnostics
@@ -177,13 +228,18 @@ impl Report {
             }));
     }
 
+    /// Takes another report's files and diagnostics.
+    pub fn absorb(&mut self, other: Report) {
+        self.add(other.files, other.diagnostics);
+    }
+
     /// Diagnostics about one file, `name` with `text`.
-    fn add_one(&mut self, name: String, text: String, diagnostics: Vec<Diagnostic>) {
+    pub fn add_one(&mut self, name: String, text: String, diagnostics: Vec<Diagnostic>) {
         self.add(vec![SourceFile::new(name, text)], diagnostics);
     }
 
     /// A `P090 io-error` about `path`, with the reason.
-    fn io_error(&mut self, path: &Path, message: String) {
+    pub fn io_error(&mut self, path: &Path, message: String) {
         self.add_one(
             display_name(path),
             String::new(),
@@ -192,7 +248,7 @@ impl Report {
     }
 
     /// The text of `path` (or `-`), or `None` after a `P090` diagnostic.
-    fn read(&mut self, path: &Path) -> Option<String> {
+    pub fn read(&mut self, path: &Path) -> Option<String> {
         match read_text(path) {
             Ok(text) => Some(text),
             Err(message) => {
@@ -202,16 +258,16 @@ impl Report {
         }
     }
 
-    fn outcome(&self) -> Outcome {
+    pub fn outcome(&self) -> Outcome {
         outcome_of(&self.diagnostics, false)
     }
 
-    fn json_diagnostics(&self) -> Value {
+    pub fn json_diagnostics(&self) -> Value {
         render::json_diagnostics(&self.diagnostics, &Sources::new(&self.files))
     }
 
     /// The diagnostics in the run's format, for the given output stream.
-    fn rendered(&self) -> String {
+    pub fn rendered(&self) -> String {
         render_diagnostics(
             self.format,
             &self.diagnostics,
@@ -250,7 +306,7 @@ impl Report {
 
 /// The embedded world, or the one in `dir` (ours if it has `actions.toml`, else Simmer's);
 /// `None` after diagnostics when it cannot be read or loaded.
-fn load_world(dir: Option<&Path>, report: &mut Report) -> Option<World> {
+pub fn load_world(dir: Option<&Path>, report: &mut Report) -> Option<World> {
     let Some(dir) = dir else {
         return Some(World::embedded());
     };
@@ -295,7 +351,7 @@ fn load_world(dir: Option<&Path>, report: &mut Report) -> Option<World> {
 }
 
 /// The task environment in `path`; `None` after a diagnostic when it cannot be read or loaded.
-fn load_env(path: &Path, report: &mut Report) -> Option<Env> {
+pub fn load_env(path: &Path, report: &mut Report) -> Option<Env> {
     let text = report.read(path)?;
     Env::from_json(&text)
         .map_err(|diagnostics| report.add_one(display_name(path), text, diagnostics))
@@ -345,10 +401,7 @@ fn run_plans(args: &RunArgs, mut report: Report) -> Outcome {
     let mut rows = Vec::new();
     let mut unreadable = false;
     if let (Some(world), Some(env)) = (&world, &env) {
-        let mode = match args.mode {
-            ModeArg::Simmer => Mode::Simmer,
-            ModeArg::Strict => Mode::Strict,
-        };
+        let mode = args.mode.mode();
         for path in &args.plans {
             let text = match read_text(path) {
                 Ok(text) => text,
@@ -358,6 +411,11 @@ fn run_plans(args: &RunArgs, mut report: Report) -> Outcome {
                     continue;
                 }
             };
+            // Simmer's result files, empty and binary files are reported, never run.
+            if let Some(diagnostic) = kitchen::plan::not_a_plan(text.as_bytes()) {
+                report.add_one(display_name(path), text, vec![diagnostic]);
+                continue;
+            }
             let outcome = kitchen::run(world, env, &text, mode);
             let sources = [SourceFile::new(display_name(path), text)];
             let view = Sources::new(&sources);
@@ -410,17 +468,7 @@ fn run_plans(args: &RunArgs, mut report: Report) -> Outcome {
         Format::Human => {
             eprint!("{}", report.rendered());
             if let Some(summary) = summary.as_ref().filter(|_| outcomes.len() > 1) {
-                let pct = |x: f64| format!("{:.1}%", 100.0 * x);
-                println!(
-                    "\n{} plans: any failure {}, immediate {}, syntax {}, latent {}, irreversible {}; {:.2} failures per plan",
-                    summary.plans,
-                    pct(summary.share_any),
-                    pct(summary.share_immediate),
-                    pct(summary.share_syntax),
-                    pct(summary.share_latent),
-                    pct(summary.share_irreversible),
-                    summary.failures_per_plan
-                );
+                println!("\n{}", table3(summary));
             }
         }
     }
@@ -432,6 +480,21 @@ fn run_plans(args: &RunArgs, mut report: Report) -> Outcome {
         Outcome::Clean
     };
     report.outcome().max(plans)
+}
+
+/// The paper's Table 3 over some plans, on one line: `12 plans: any failure 83.3%, …`.
+pub fn table3(summary: &kitchen::Summary) -> String {
+    let pct = |x: f64| format!("{:.1}%", 100.0 * x);
+    format!(
+        "{} plans: any failure {}, immediate {}, syntax {}, latent {}, irreversible {}; {:.2} failures per plan",
+        summary.plans,
+        pct(summary.share_any),
+        pct(summary.share_immediate),
+        pct(summary.share_syntax),
+        pct(summary.share_latent),
+        pct(summary.share_irreversible),
+        summary.failures_per_plan
+    )
 }
 
 /// Shows a plan that cannot be read where its results would be: its `P090` in the run's
@@ -462,9 +525,21 @@ fn describe(args: &DescribeArgs, mut report: Report) -> Outcome {
         Some(path) => load_env(path, &mut report).map(Some),
         None => Some(None),
     };
+    // The task's description beside its environment (`task_NNN.txt` for `env_NNN.json`).
+    let goal = args.env.as_deref().and_then(|path| {
+        let name = path.file_name()?.to_str()?;
+        let number = name.strip_prefix("env_")?.strip_suffix(".json")?;
+        let bytes = std::fs::read(path.with_file_name(format!("task_{number}.txt"))).ok()?;
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        Some(text.lines().next()?.trim().to_string())
+    });
+    let options = kitchen::describe::Options {
+        goal: goal.as_deref(),
+        all_actions: args.all_actions,
+    };
     let text = match (&world, &env) {
         (Some(world), Some(None)) => Some(kitchen::describe::world(world)),
-        (Some(world), Some(Some(env))) => Some(kitchen::describe::env(world, env)),
+        (Some(world), Some(Some(env))) => Some(kitchen::describe::task(world, env, &options)),
         _ => None,
     };
     report.finish(text.as_deref(), None)

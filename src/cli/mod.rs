@@ -7,6 +7,7 @@ mod check_batch;
 mod fmt;
 mod input;
 mod kitchen;
+mod kitchen_eval;
 mod lsp;
 mod parse;
 mod score;

@@ -1,7 +1,7 @@
 //! The post-execution audits (semantics §8): food safety, then appliance safety, both driven
 //! by `world.toml`.
 
-use super::engine::{Object, State};
+use super::engine::{Name, Object, State};
 use super::model::SkipRuleDef;
 use super::report::{Failure, FailureType};
 use super::world::World;
@@ -19,11 +19,16 @@ fn located_in(location: Option<&str>, places: &[String]) -> bool {
     !location.is_empty() && places.iter().any(|p| p == stripped)
 }
 
+/// Whether `name` is in the list.
+fn listed(list: &[String], name: &str) -> bool {
+    list.iter().any(|x| x == name)
+}
+
 fn skipped_by(rule: &SkipRuleDef, object: &Object) -> bool {
     let p = &object.properties;
-    (rule.any_property.is_empty() || p.iter().any(|x| rule.any_property.contains(x)))
-        && (rule.no_property.is_empty() || !p.iter().any(|x| rule.no_property.contains(x)))
-        && (rule.only_properties.is_empty() || p.iter().all(|x| rule.only_properties.contains(x)))
+    (rule.any_property.is_empty() || p.iter().any(|x| listed(&rule.any_property, x)))
+        && (rule.no_property.is_empty() || !p.iter().any(|x| listed(&rule.no_property, x)))
+        && (rule.only_properties.is_empty() || p.iter().all(|x| listed(&rule.only_properties, x)))
         && (rule.located_in.is_empty() || located_in(object.location.as_deref(), &rule.located_in))
 }
 
@@ -31,17 +36,17 @@ fn skipped_by(rule: &SkipRuleDef, object: &Object) -> bool {
 pub fn run(world: &World, state: &State) -> Vec<Failure> {
     let mut out = Vec::new();
     let food = &world.config.food_audit;
-    let mut seen: HashSet<(bool, String, String)> = HashSet::new();
+    let mut seen: HashSet<(bool, Name, Name)> = HashSet::new();
     let objects = state.audit_order();
     for o in &objects {
         if food.skip.iter().any(|rule| skipped_by(rule, o)) {
             continue;
         }
-        let sources: BTreeSet<&String> = o.contam.iter().filter(|s| **s != o.id).collect();
-        if !sources.is_empty() && !o.states.iter().any(|s| food.cooked_states.contains(s)) {
+        let sources: BTreeSet<&Name> = o.contam.iter().filter(|s| **s != o.id).collect();
+        if !sources.is_empty() && !o.states.iter().any(|s| listed(&food.cooked_states, s)) {
             for source in sources {
                 let source_name = state.get(source).map_or(source.as_str(), |s| &s.name);
-                if seen.insert((true, o.name.clone(), source_name.to_string())) {
+                if seen.insert((true, o.name.clone(), Name::from(source_name))) {
                     let reason = food
                         .contaminated
                         .replace("{object}", &o.name)
@@ -55,7 +60,7 @@ pub fn run(world: &World, state: &State) -> Vec<Failure> {
         // Washing is what removes `dirty`; cooked meat is exempt, cooked vegetables are not.
         if o.has_state("dirty")
             && !(o.has_state("cooked") && o.has_property("protein"))
-            && seen.insert((false, o.name.clone(), String::new()))
+            && seen.insert((false, o.name.clone(), Name::default()))
         {
             let template = if o.has_state("raw") {
                 &food.unwashed_raw
@@ -69,7 +74,7 @@ pub fn run(world: &World, state: &State) -> Vec<Failure> {
     let appliances = &world.config.appliance_audit;
     for o in &objects {
         for hazard in &appliances.hazards {
-            if hazard.names.contains(&o.name) && o.has_state(&hazard.state) {
+            if listed(&hazard.names, &o.name) && o.has_state(&hazard.state) {
                 let reason = hazard.reason.replace("{name}", &o.name);
                 out.push(Failure::new(
                     0,

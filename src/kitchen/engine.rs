@@ -6,20 +6,27 @@ use super::plan::{Plan, Step};
 use super::report::{Failure, FailureType};
 use super::simmer::Env;
 use super::world::{Action, Creation, Primitive, Role, Test, World};
+use compact_str::{CompactString, format_compact};
+use foldhash::{HashMap, HashMapExt};
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// An id, a class name, a property, a state or a flag: names are short (almost all under 24
+/// bytes), so a `CompactString` holds them inline, and copying the state of an environment into
+/// a run, or an id into a list of contents, allocates nothing.
+pub type Name = CompactString;
 
 /// One object, initial or created (semantics §3.1).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Object {
-    pub id: String,
-    pub name: String,
-    pub properties: Vec<String>,
-    pub states: Vec<String>,
-    pub location: Option<String>,
-    pub contents: Vec<String>,
+    pub id: Name,
+    pub name: Name,
+    pub properties: Vec<Name>,
+    pub states: Vec<Name>,
+    pub location: Option<Name>,
+    pub contents: Vec<Name>,
     #[serde(rename = "contaminated_by")]
-    pub contam: BTreeSet<String>,
+    pub contam: BTreeSet<Name>,
 }
 
 impl Object {
@@ -33,7 +40,7 @@ impl Object {
 
     fn add_state(&mut self, s: &str) {
         if !self.has_state(s) {
-            self.states.push(s.to_string());
+            self.states.push(Name::from(s));
         }
     }
 
@@ -52,56 +59,73 @@ enum Slot {
 }
 
 /// The whole world state: both object tables, the agent and the environment flags.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 pub struct State {
     pub initial: Vec<Object>,
-    initial_index: HashMap<String, usize>,
+    initial_index: HashMap<Name, usize>,
     /// Created objects in creation order (COMBINE overwrites in place).
     pub created: Vec<Object>,
-    created_index: HashMap<String, usize>,
-    pub agent_location: String,
-    pub held: Option<String>,
-    pub hands: BTreeSet<String>,
-    pub flags: BTreeMap<String, bool>,
+    created_index: HashMap<Name, usize>,
+    pub agent_location: Name,
+    pub held: Option<Name>,
+    pub hands: BTreeSet<Name>,
+    pub flags: BTreeMap<Name, bool>,
 }
+
+impl PartialEq for State {
+    /// The indexes follow from the tables, so they are not compared.
+    fn eq(&self, other: &State) -> bool {
+        self.initial == other.initial
+            && self.created == other.created
+            && self.agent_location == other.agent_location
+            && self.held == other.held
+            && self.hands == other.hands
+            && self.flags == other.flags
+    }
+}
+
+impl Eq for State {}
 
 impl State {
     /// The state right after loading (semantics §1.2 and §3.2).
     pub fn load(world: &World, env: &Env) -> State {
+        let names = |list: &[String]| list.iter().map(Name::from).collect::<Vec<Name>>();
         let mut state = State {
-            agent_location: world.config.agent.location.clone(),
+            initial: Vec::with_capacity(env.objects.len()),
+            initial_index: HashMap::with_capacity(env.objects.len()),
+            agent_location: Name::from(&world.config.agent.location),
             flags: world
                 .config
                 .agent
                 .flags
                 .iter()
-                .map(|f| (f.clone(), false))
+                .map(|f| (Name::from(f), false))
                 .collect(),
             ..State::default()
         };
         for o in &env.objects {
             state
                 .initial_index
-                .insert(o.id.clone(), state.initial.len());
+                .insert(Name::from(&o.id), state.initial.len());
             state.initial.push(Object {
-                id: o.id.clone(),
-                name: o.name.clone(),
-                properties: o.properties.clone(),
-                states: o.states.clone(),
-                location: o.location.clone(),
+                id: Name::from(&o.id),
+                name: Name::from(&o.name),
+                properties: names(&o.properties),
+                states: names(&o.states),
+                location: o.location.as_ref().map(Name::from),
                 contents: Vec::new(),
                 contam: BTreeSet::new(),
             });
         }
         for i in 0..state.initial.len() {
-            let Some(location) = state.initial[i].location.clone() else {
+            let Some(location) = &state.initial[i].location else {
                 continue;
             };
-            let container = format!("{location}_1");
-            let id = state.initial[i].id.clone();
-            if container != id
+            let container = format_compact!("{location}_1");
+            if container != state.initial[i].id
                 && let Some(&c) = state.initial_index.get(&container)
             {
+                let id = state.initial[i].id.clone();
                 state.initial[c].contents.push(id);
             }
         }
@@ -162,9 +186,9 @@ impl State {
     }
 
     /// The first `base_n`, n = 1, 2, …, in neither table.
-    fn unique_id(&self, base: &str) -> String {
+    fn unique_id(&self, base: &str) -> Name {
         (1..)
-            .map(|n| format!("{base}_{n}"))
+            .map(|n| format_compact!("{base}_{n}"))
             .find(|id| !self.exists(id))
             .unwrap_or_default()
     }
@@ -181,24 +205,25 @@ impl State {
         }
     }
 
-    fn props(&self, id: Option<&str>) -> &[String] {
+    fn props(&self, id: Option<&str>) -> &[Name] {
         id.and_then(|id| self.get(id))
             .map_or(&[][..], |o| &o.properties[..])
     }
 
-    fn states(&self, id: Option<&str>) -> &[String] {
+    fn states(&self, id: Option<&str>) -> &[Name] {
         id.and_then(|id| self.get(id))
             .map_or(&[][..], |o| &o.states[..])
     }
 
-    fn contents(&self, id: Option<&str>) -> &[String] {
+    fn contents(&self, id: Option<&str>) -> &[Name] {
         id.and_then(|id| self.get(id))
             .map_or(&[][..], |o| &o.contents[..])
     }
 
     /// The object with id `place`, else `place_1` (semantics §4, resolve).
     fn resolve(&self, place: &str) -> Option<&Object> {
-        self.get(place).or_else(|| self.get(&format!("{place}_1")))
+        self.get(place)
+            .or_else(|| self.get(&format_compact!("{place}_1")))
     }
 
     fn resolve_location_has(&self, id: Option<&str>, property: &str) -> bool {
@@ -237,7 +262,7 @@ impl State {
         let container = if self.exists(&location) {
             location
         } else {
-            format!("{location}_1")
+            format_compact!("{location}_1")
         };
         if let Some(c) = self.get_mut(&container)
             && let Some(i) = c.contents.iter().position(|x| x == id)
@@ -246,7 +271,7 @@ impl State {
         }
     }
 
-    fn set_location(&mut self, id: &str, location: Option<String>) {
+    fn set_location(&mut self, id: &str, location: Option<Name>) {
         if let Some(o) = self.get_mut(id) {
             o.location = location;
         }
@@ -259,7 +284,7 @@ impl State {
             None => return,
         };
         for item in &items {
-            self.set_location(item, Some(target.to_string()));
+            self.set_location(item, Some(Name::from(target)));
         }
         if let Some(t) = self.get_mut(target) {
             t.contents.extend(items);
@@ -267,8 +292,13 @@ impl State {
     }
 }
 
+/// The names of a list, as the state holds them.
+fn names(list: &[String]) -> Vec<Name> {
+    list.iter().map(Name::from).collect()
+}
+
 /// The bound value of each role of a step (none for unbound roles).
-pub type Binding = Vec<Option<String>>;
+pub type Binding = Vec<Option<Name>>;
 
 /// The interpreter: the world it runs in, the mode, the state and the failures so far.
 pub struct Engine<'w> {
@@ -346,7 +376,7 @@ impl<'w> Engine<'w> {
                     if self.world.is_value_role(&role.name) || pair.id.is_empty() {
                         pair.name.clone()
                     } else {
-                        format!("{}_{}", pair.name, pair.id)
+                        format_compact!("{}_{}", pair.name, pair.id)
                     },
                 )
             })
@@ -355,7 +385,9 @@ impl<'w> Engine<'w> {
 
     /// One step of semantics §2.3; the binding when the handler ran.
     pub fn run_step(&mut self, step: &Step) -> Option<Binding> {
-        let text = step.text();
+        // Simmer's rendering of the step is made only for the failures that record it.
+        let text = std::cell::OnceCell::new();
+        let text = || text.get_or_init(|| step.text()).as_str();
         let k = step.number;
         let name = step.action.as_str();
         let Some(action) = self.world.action(name) else {
@@ -364,7 +396,7 @@ impl<'w> Engine<'w> {
                 Mode::Simmer => FailureType::Immediate,
                 Mode::Strict => FailureType::Syntax,
             };
-            self.record(k, kind, &text, format!("Unknown action: {name}"));
+            self.record(k, kind, text(), format!("Unknown action: {name}"));
             return None;
         };
         let required = action.required();
@@ -374,7 +406,7 @@ impl<'w> Engine<'w> {
             self.record(
                 k,
                 FailureType::Syntax,
-                &text,
+                text(),
                 format!(
                     "Too few arguments for '{name}': expected at least {required}, got {given}"
                 ),
@@ -385,7 +417,7 @@ impl<'w> Engine<'w> {
             self.record(
                 k,
                 FailureType::Syntax,
-                &text,
+                text(),
                 format!("Too many arguments for '{name}': expected at most {total}, got {given}"),
             );
             return None;
@@ -401,7 +433,7 @@ impl<'w> Engine<'w> {
                 self.record(
                     k,
                     FailureType::Syntax,
-                    &text,
+                    text(),
                     format!("Object not found: '{id}' (bound to role '{}')", role.name),
                 );
             }
@@ -428,7 +460,7 @@ impl<'w> Engine<'w> {
             })
             .collect();
         for reason in duplicates {
-            self.record(k, FailureType::Syntax, &text, reason);
+            self.record(k, FailureType::Syntax, text(), reason);
         }
         // Simmer runs the handler on ids that do not exist (Q6); strict mode stops the step.
         let bad_arguments = self.failures.len() > before;
@@ -439,7 +471,7 @@ impl<'w> Engine<'w> {
             let mut failure = Failure::new(
                 k,
                 FailureType::Immediate,
-                &text,
+                text(),
                 format!("No handler for action: {name}"),
             );
             failure.severity = 0;
@@ -458,7 +490,7 @@ impl<'w> Engine<'w> {
                 self.record(
                     k,
                     FailureType::Immediate,
-                    &text,
+                    text(),
                     format!("Precondition failed: {}", check.reason),
                 );
             }
@@ -489,7 +521,7 @@ impl<'w> Engine<'w> {
         let c = &self.world.config.contamination;
         c.source_properties.iter().all(|p| o.has_property(p))
             && c.source_states.iter().all(|s| o.has_state(s))
-            && !c.source_names_excluded.contains(&o.name)
+            && !c.source_names_excluded.iter().any(|x| *x == o.name)
     }
 
     /// Strict mode's reading of Simmer's substring tests on ids: an existing object whose class
@@ -509,9 +541,12 @@ impl<'w> Engine<'w> {
         match test {
             Test::HoldingNothing => s.held.is_none(),
             Test::Holds(r) => s.held.as_deref() == arg(b, *r),
-            Test::HasProperty(r, p) => s.props(arg(b, *r)).contains(p),
-            Test::HasAnyProperty(r, ps) => s.props(arg(b, *r)).iter().any(|p| ps.contains(p)),
-            Test::HasState(r, v) => s.states(arg(b, *r)).contains(v),
+            Test::HasProperty(r, p) => s.props(arg(b, *r)).iter().any(|x| x == p),
+            Test::HasAnyProperty(r, ps) => s
+                .props(arg(b, *r))
+                .iter()
+                .any(|p| ps.iter().any(|x| x == p)),
+            Test::HasState(r, v) => s.states(arg(b, *r)).iter().any(|x| x == v),
             Test::IdContains(r, v) => match self.mode {
                 Mode::Simmer => arg(b, *r).is_some_and(|id| id.contains(v.as_str())),
                 Mode::Strict => self.is_kind(arg(b, *r), v),
@@ -597,32 +632,32 @@ impl<'w> Engine<'w> {
     }
 
     /// The class-like base of an object for derivatives: its name, or the id before its last `_`.
-    fn base(&self, id: &str) -> String {
+    fn base(&self, id: &str) -> Name {
         match self.state.get(id) {
             Some(o) => o.name.clone(),
-            None => id.rsplit_once('_').map_or(id, |(b, _)| b).to_string(),
+            None => Name::from(id.rsplit_once('_').map_or(id, |(b, _)| b)),
         }
     }
 
-    fn derive(&mut self, id: &str, how: &Creation, at_parent: bool) -> String {
-        let base = format!("{}_{}", self.base(id), how.value);
+    fn derive(&mut self, id: &str, how: &Creation, at_parent: bool) -> Name {
+        let base = format_compact!("{}_{}", self.base(id), how.value);
         let new_id = self.state.unique_id(&base);
         let parent = self.state.get(id);
-        let mut properties = how.properties.clone();
+        let mut properties = names(&how.properties);
         if let Some(p) = parent {
             for inherited in &how.inherit {
-                if p.has_property(inherited) && !properties.contains(inherited) {
-                    properties.push(inherited.clone());
+                if p.has_property(inherited) && !properties.iter().any(|x| x == inherited) {
+                    properties.push(Name::from(inherited));
                 }
             }
         }
         let location = match parent {
             Some(p) if at_parent => p.location.clone(),
-            _ => Some(self.world.config.places.drop.clone()),
+            _ => Some(Name::from(&self.world.config.places.drop)),
         };
-        let mut states = how.states.clone();
+        let mut states = names(&how.states);
         if states.is_empty() {
-            states.push(how.value.clone());
+            states.push(Name::from(&how.value));
         }
         self.state.store_created(Object {
             id: new_id.clone(),
@@ -639,14 +674,14 @@ impl<'w> Engine<'w> {
     fn combine(&mut self, container: &str, pid: &str, how: &Creation) {
         let name = match pid.rsplit_once('_') {
             Some((head, tail)) if !tail.is_empty() && tail.chars().all(|c| c.is_ascii_digit()) => {
-                head.to_string()
+                Name::from(head)
             }
-            _ => pid.to_string(),
+            _ => Name::from(pid),
         };
-        let items: Vec<String> = self.state.contents(Some(container)).to_vec();
-        let mut properties: BTreeSet<String> = BTreeSet::new();
-        let mut states: BTreeSet<String> = BTreeSet::new();
-        let mut contam: BTreeSet<String> = BTreeSet::new();
+        let items: Vec<Name> = self.state.contents(Some(container)).to_vec();
+        let mut properties: BTreeSet<Name> = BTreeSet::new();
+        let mut states: BTreeSet<Name> = BTreeSet::new();
+        let mut contam: BTreeSet<Name> = BTreeSet::new();
         let mut keep_dirty = false;
         for item in &items {
             if let Some(o) = self.state.get(item) {
@@ -658,9 +693,9 @@ impl<'w> Engine<'w> {
                 }
             }
         }
-        properties.extend(how.properties.iter().cloned());
+        properties.extend(how.properties.iter().map(Name::from));
         for s in self.state.states(Some(container)) {
-            if how.states.contains(s) {
+            if how.states.iter().any(|x| x == s) {
                 states.insert(s.clone());
             }
         }
@@ -668,16 +703,16 @@ impl<'w> Engine<'w> {
             states.remove("dirty");
         }
         self.state.store_created(Object {
-            id: pid.to_string(),
+            id: Name::from(pid),
             name,
             properties: properties.into_iter().collect(),
             states: states.into_iter().collect(),
-            location: Some(container.to_string()),
+            location: Some(Name::from(container)),
             contents: Vec::new(),
             contam,
         });
         if let Some(c) = self.state.get_mut(container) {
-            c.contents.push(pid.to_string());
+            c.contents.push(Name::from(pid));
         }
     }
 
@@ -697,10 +732,10 @@ impl<'w> Engine<'w> {
             }
             P::SetStates(r, states) => {
                 if let Some(o) = arg(b, *r).and_then(|id| self.state.get_mut(id)) {
-                    o.states = states.clone();
+                    o.states = names(states);
                 }
             }
-            P::SetHeld(r) => self.state.held = arg(b, *r).map(str::to_string),
+            P::SetHeld(r) => self.state.held = arg(b, *r).map(Name::from),
             P::Release => self.state.held = None,
             P::ReleaseIfHeld(r) => {
                 if self.state.held.as_deref() == arg(b, *r) {
@@ -709,14 +744,14 @@ impl<'w> Engine<'w> {
             }
             P::SetAgentLocation(r) => {
                 if let Some(place) = arg(b, *r) {
-                    self.state.agent_location = place.to_string();
+                    self.state.agent_location = Name::from(place);
                 }
             }
             P::SetFlag(f) => {
-                self.state.flags.insert(f.clone(), true);
+                self.state.flags.insert(Name::from(f), true);
             }
             P::ClearFlag(f) => {
-                self.state.flags.insert(f.clone(), false);
+                self.state.flags.insert(Name::from(f), false);
             }
             P::MoveInto(x, c) => {
                 let (Some(x), Some(c)) = (arg(b, *x), arg(b, *c)) else {
@@ -724,9 +759,9 @@ impl<'w> Engine<'w> {
                 };
                 self.state.detach(x);
                 if let Some(container) = self.state.get_mut(c) {
-                    container.contents.push(x.to_string());
+                    container.contents.push(Name::from(x));
                 }
-                self.state.set_location(x, Some(c.to_string()));
+                self.state.set_location(x, Some(Name::from(c)));
                 self.remove_state(Some(c), "empty");
             }
             P::PlaceOn(x, s) => {
@@ -734,7 +769,7 @@ impl<'w> Engine<'w> {
                     return;
                 };
                 self.state.detach(x);
-                self.state.set_location(x, Some(s.to_string()));
+                self.state.set_location(x, Some(Name::from(s)));
             }
             P::RemoveFrom(x, c) => {
                 let (Some(x), Some(c)) = (arg(b, *x), arg(b, *c)) else {
@@ -745,7 +780,7 @@ impl<'w> Engine<'w> {
                 {
                     container.contents.remove(i);
                 }
-                let drop = self.world.config.places.drop.clone();
+                let drop = Name::from(&self.world.config.places.drop);
                 self.state.set_location(x, Some(drop));
             }
             P::PourInto(src, tgt) => {
@@ -760,7 +795,7 @@ impl<'w> Engine<'w> {
                     self.state.move_contents(src, tgt);
                     self.add_state(Some(src), "empty");
                 } else if let Some(t) = self.state.get_mut(tgt) {
-                    t.contents.push(src.to_string());
+                    t.contents.push(Name::from(src));
                 }
                 self.remove_state(Some(tgt), "empty");
             }
@@ -775,7 +810,7 @@ impl<'w> Engine<'w> {
                     return;
                 };
                 if let Some(o) = self.state.get_mut(v) {
-                    o.contents.push(src.to_string());
+                    o.contents.push(Name::from(src));
                     o.remove_state("empty");
                     o.add_state("filled");
                 }
@@ -804,8 +839,8 @@ impl<'w> Engine<'w> {
             }
             P::Dispose(x) => {
                 if let Some(o) = arg(b, *x).and_then(|id| self.state.get_mut(id)) {
-                    o.location = Some(self.world.config.places.disposal.clone());
-                    o.states = vec!["disposed".to_string()];
+                    o.location = Some(Name::from(&self.world.config.places.disposal));
+                    o.states = vec![Name::const_new("disposed")];
                 }
                 self.state.held = None;
             }
@@ -838,10 +873,10 @@ impl<'w> Engine<'w> {
                 let id = self.state.unique_id(&how.value);
                 self.state.store_created(Object {
                     id: id.clone(),
-                    name: how.value.clone(),
-                    properties: how.properties.clone(),
-                    states: how.states.clone(),
-                    location: Some(c.to_string()),
+                    name: Name::from(&how.value),
+                    properties: names(&how.properties),
+                    states: names(&how.states),
+                    location: Some(Name::from(c)),
                     contents: Vec::new(),
                     contam: BTreeSet::new(),
                 });
@@ -871,13 +906,13 @@ impl<'w> Engine<'w> {
                 if let Some(o) = self.state.get_mut(t) {
                     o.contents.push(first.clone());
                 }
-                self.state.set_location(&first, Some(t.to_string()));
+                self.state.set_location(&first, Some(Name::from(t)));
             }
             P::ContaminateHands(x) => {
                 if let Some(x) = arg(b, *x)
                     && self.is_source(Some(x))
                 {
-                    self.state.hands.insert(x.to_string());
+                    self.state.hands.insert(Name::from(x));
                 }
             }
             P::SpreadFromHands(t) => {
@@ -902,7 +937,7 @@ impl<'w> Engine<'w> {
                 if self.is_source(Some(x))
                     && let Some(o) = self.state.get_mut(carrier)
                 {
-                    o.contam.insert(x.to_string());
+                    o.contam.insert(Name::from(x));
                 }
             }
         }

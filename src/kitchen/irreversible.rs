@@ -76,7 +76,12 @@ pub fn detect(
         let Some(object) = state.get(id) else {
             continue;
         };
-        if !rule.states.is_empty() && !object.states.iter().any(|s| rule.states.contains(s)) {
+        if !rule.states.is_empty()
+            && !object
+                .states
+                .iter()
+                .any(|s| rule.states.iter().any(|x| x == s))
+        {
             continue;
         }
         let container = bound("container").unwrap_or("None");

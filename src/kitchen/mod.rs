@@ -16,10 +16,11 @@ pub mod model;
 pub mod plan;
 pub mod report;
 pub mod simmer;
+pub mod stats;
 pub mod world;
 
 pub use compile::{from_pddl_plan, to_pddl_plan};
-pub use engine::{Object, State};
+pub use engine::{Name, Object, State};
 pub use report::{Counts, Failure, FailureType, Summary};
 pub use simmer::Env;
 pub use world::World;
@@ -154,10 +155,10 @@ pub fn summary(outcomes: &[Outcome]) -> Summary {
 /// One object's mutable fields, as `states.jsonl` records them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ObjectState {
-    pub states: Vec<String>,
-    pub location: Option<String>,
-    pub contents: Vec<String>,
-    pub contaminated_by: Vec<String>,
+    pub states: Vec<Name>,
+    pub location: Option<Name>,
+    pub contents: Vec<Name>,
+    pub contaminated_by: Vec<Name>,
 }
 
 /// The final world state in the shape of `plans/dev/states.jsonl`: the agent, the flags, the
@@ -173,7 +174,7 @@ pub fn final_state_json(outcome: &Outcome) -> serde_json::Value {
     for (now, before) in outcome.state.initial.iter().zip(&outcome.initial.initial) {
         if fields(now) != fields(before) {
             objects.insert(
-                now.id.clone(),
+                now.id.to_string(),
                 serde_json::to_value(fields(now)).unwrap_or_default(),
             );
         }
@@ -194,7 +195,7 @@ pub fn final_state_json(outcome: &Outcome) -> serde_json::Value {
         .state
         .flags
         .iter()
-        .map(|(k, v)| (k.clone(), serde_json::Value::Bool(*v)))
+        .map(|(k, v)| (k.to_string(), serde_json::Value::Bool(*v)))
         .collect();
     serde_json::json!({
         "agent": {

@@ -1,16 +1,18 @@
 //! The serde types of our declarative kitchen world (`domains/kitchen/*.toml`), as written.
 //!
 //! These types mirror the files one to one; `world.rs` checks them and turns them into the
-//! resolved form the engine runs.
+//! resolved form the engine runs. `build.rs` includes this file too: it reads the shipped TOML
+//! into these types at build time and embeds them in binary form (`World::embedded`), so this
+//! file depends on serde alone.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// `actions.toml`: one table per action, keyed by the action's lower-case name.
 pub type ActionsFile = BTreeMap<String, ActionDef>;
 
 /// One action: its roles in Simmer's order, its checks in order, its effects in order.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct ActionDef {
     /// What the action means, in a sentence (for `describe` and the PDDL compiler's comments).
@@ -29,7 +31,7 @@ pub struct ActionDef {
 }
 
 /// A test on the world: a name from the fixed vocabulary, its role arguments and its constants.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct TestDef {
     pub test: String,
@@ -45,7 +47,7 @@ pub struct TestDef {
 }
 
 /// A precondition: a test, the reason text recorded when it is false, and an optional guard.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct CheckDef {
     pub test: String,
@@ -80,7 +82,7 @@ impl CheckDef {
 }
 
 /// An effect: a named primitive, its role arguments, its constants and an optional guard.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct EffectDef {
     #[serde(rename = "do")]
@@ -114,7 +116,7 @@ pub struct EffectDef {
 }
 
 /// `world.toml`: everything that is not an action or a class.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct WorldFile {
     pub roles: RolesDef,
@@ -130,7 +132,7 @@ pub struct WorldFile {
 }
 
 /// One rule of the transforming-step detector (see `world.toml`).
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct IrreversibleRuleDef {
     pub family: String,
@@ -140,7 +142,7 @@ pub struct IrreversibleRuleDef {
     pub detail: String,
 }
 
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct RolesDef {
     /// Roles that take a bare value (`<5_minutes>`): no existence and no duplicate check.
@@ -149,7 +151,7 @@ pub struct RolesDef {
     pub name: Vec<String>,
 }
 
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct AgentDef {
     /// Where the agent starts.
@@ -160,7 +162,7 @@ pub struct AgentDef {
 
 /// The bare places the primitives put objects in: names, not objects (an object `<name>_1`
 /// stands for one when the task has it).
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct PlacesDef {
     /// Where `remove_from` puts what it takes out, and `byproduct` (or a `derive` whose parent
@@ -172,7 +174,7 @@ pub struct PlacesDef {
 
 /// The PDDL compiler's planning flavour: which roles take which objects, and which objects
 /// every task keeps (docs/kitchen.md, "The two flavours" and "Solvability").
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct PlanningDef {
     /// Roles that take only objects with one of the properties: `tool = ["tool"]`.
@@ -196,7 +198,7 @@ pub struct PlanningDef {
 }
 
 /// Which objects are sources of contamination: `is_source` of the semantics.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct ContaminationDef {
     pub source_properties: Vec<String>,
@@ -205,7 +207,7 @@ pub struct ContaminationDef {
 }
 
 /// One rule of the food audit's object filter: the object is skipped when every given part holds.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct SkipRuleDef {
     /// Has at least one of these properties.
@@ -222,7 +224,7 @@ pub struct SkipRuleDef {
     pub located_in: Vec<String>,
 }
 
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct FoodAuditDef {
     pub action: String,
@@ -235,14 +237,14 @@ pub struct FoodAuditDef {
     pub unwashed: String,
 }
 
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct ApplianceAuditDef {
     pub action: String,
     pub hazards: Vec<HazardDef>,
 }
 
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct HazardDef {
     /// Class names flagged when left in `state`.
@@ -253,13 +255,13 @@ pub struct HazardDef {
 }
 
 /// `classes.toml`: the object classes, keyed by class name.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct ClassesFile {
     pub class: BTreeMap<String, ClassDef>,
 }
 
-#[derive(Clone, Debug, Default, Deserialize, serde::Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct ClassDef {
     pub properties: Vec<String>,

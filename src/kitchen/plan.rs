@@ -1,12 +1,14 @@
 //! Simmer plan text → steps, exactly as Simmer's executor reads it (semantics §2.1).
 
 use crate::ast::Span;
+use crate::diagnostics::{Code, Diagnostic};
+use compact_str::CompactString;
 
 /// One `<name> (id)` argument; `id` is empty when the parenthesised part is absent.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Arg {
-    pub name: String,
-    pub id: String,
+    pub name: CompactString,
+    pub id: CompactString,
 }
 
 /// One parsed step: the lower-case action name and its arguments, from one line.
@@ -14,7 +16,7 @@ pub struct Arg {
 pub struct Step {
     /// 1-based step number (parsed steps, not file lines).
     pub number: usize,
-    pub action: String,
+    pub action: CompactString,
     pub args: Vec<Arg>,
     /// 1-based physical line of the file.
     pub line: usize,
@@ -50,6 +52,11 @@ fn is_word(c: char) -> bool {
 /// Python's `str.isspace()`, which also counts the information separators U+001C–U+001F.
 fn is_space(c: char) -> bool {
     c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+}
+
+/// The physical lines of `text`, under Python's universal newlines.
+pub fn physical_lines(text: &str) -> Vec<&str> {
+    lines(text).into_iter().map(|(_, line)| line).collect()
 }
 
 /// The physical lines of `text` with their byte offsets, under Python's universal newlines.
@@ -116,17 +123,17 @@ fn args_of(line: &str) -> Vec<Arg> {
             at = open + 1;
             continue;
         }
-        let name = line[open + 1..end].to_string();
+        let name = CompactString::from(&line[open + 1..end]);
         let mut cursor = end + 1;
         cursor += line[cursor..]
             .char_indices()
             .find(|&(_, c)| !is_space(c))
             .map_or(line.len() - cursor, |(i, _)| i);
-        let mut id = String::new();
+        let mut id = CompactString::default();
         if line[cursor..].starts_with('(') {
             let id_end = word_end(line, cursor + 1);
             if id_end > cursor + 1 && line[id_end..].starts_with(')') {
-                id = line[cursor + 1..id_end].to_string();
+                id = CompactString::from(&line[cursor + 1..id_end]);
                 cursor = id_end + 1;
             }
         }
@@ -134,6 +141,17 @@ fn args_of(line: &str) -> Vec<Arg> {
         at = cursor;
     }
     out
+}
+
+/// The action name in lower case, as Simmer looks it up (ASCII names without a copy to the heap).
+fn lower(action: &str) -> CompactString {
+    if action.is_ascii() {
+        let mut out = CompactString::from(action);
+        out.make_ascii_lowercase();
+        out
+    } else {
+        CompactString::from(action.to_lowercase())
+    }
 }
 
 /// Parses plan text: every non-empty trimmed line with a bracketed word is a step.
@@ -200,7 +218,7 @@ pub fn parse_with(text: &str, strict: bool) -> Plan {
         let start = offset + (trimmed.as_ptr() as usize - raw.as_ptr() as usize);
         steps.push(Step {
             number: steps.len() + 1,
-            action: action.to_lowercase(),
+            action: lower(action),
             args: args_of(read),
             line: index + 1,
             span: Span::new(start, start + trimmed.len()),
@@ -210,6 +228,61 @@ pub fn parse_with(text: &str, strict: bool) -> Plan {
         steps,
         lines: physical.len(),
     }
+}
+
+/// Why a file given or found as a plan is not one to run (K409): Simmer's annotated result file,
+/// an empty or binary file, or a failed generation (§10.1: its first line starts with `Error:`).
+/// Told by content, not by name. `None` for a plan, even one without a bracketed action (K403).
+pub fn not_a_plan(bytes: &[u8]) -> Option<Diagnostic> {
+    let code = Code::KitchenNotAPlan;
+    if let Some(at) = bytes.iter().position(|&b| b == 0) {
+        return Some(
+            Diagnostic::new(
+                code,
+                "the file holds a NUL byte: it is binary, not a plan",
+                Span::new(at, at + 1),
+            )
+            .with_help("a plan is text, one step a line: `[GRAB] <knife> (1)`"),
+        );
+    }
+    let text = String::from_utf8_lossy(bytes);
+    if text.chars().all(is_space) {
+        return Some(
+            Diagnostic::new(
+                code,
+                "the file is empty: there is no plan to run",
+                Span::new(0, 0),
+            )
+            .with_help("Simmer leaves a task with an empty plan out of the statistics"),
+        );
+    }
+    let first = lines(&text)
+        .into_iter()
+        .map(|(_, l)| l)
+        .find(|l| !l.trim().is_empty());
+    let found = |at: usize, len: usize, message: &str, help: &str| {
+        Some(Diagnostic::new(code, message, Span::new(at, at + len)).with_help(help))
+    };
+    if let Some(first) = first.filter(|l| l.trim_start().starts_with("Error:")) {
+        return found(
+            first.as_ptr() as usize - text.as_ptr() as usize,
+            first.len(),
+            "the plan is a failed generation: its first line starts with `Error:`",
+            "Simmer leaves the task out of the statistics; regenerate the plan",
+        );
+    }
+    const MARK: &str = "# === Annotated Plan ===";
+    if text.starts_with("# ")
+        && let Some(at) = text.find(MARK)
+    {
+        return found(
+            at,
+            MARK.len(),
+            "this is Simmer's annotated result file of a plan, not a plan",
+            "give the plan itself; `kitchen eval --results DIR` writes these files",
+        );
+    }
+    None
 }
 
 #[cfg(test)]
@@ -245,6 +318,23 @@ mod tests {
             plan.steps[0].text(),
             "[PUT_ON] <olive_oil> (1) <pan_lid> (1)"
         );
+    }
+
+    #[test]
+    fn tells_result_files_empty_binary_and_failed_generations_from_plans() {
+        let kind = |bytes: &[u8]| not_a_plan(bytes).map(|d| d.message);
+        assert!(
+            kind(b"# Task: x\n# Plan: p\n#\n# === Annotated Plan ===\n\n[GRAB] <a> (1)\n")
+                .is_some_and(|m| m.contains("result file"))
+        );
+        assert!(kind(b" \n\t\n").is_some_and(|m| m.contains("empty")));
+        assert!(kind(b"").is_some_and(|m| m.contains("empty")));
+        assert!(kind(b"\x89PNG\r\n\x1a\n\0\0").is_some_and(|m| m.contains("binary")));
+        assert!(kind(b"\nError: rate limit\n").is_some_and(|m| m.contains("failed generation")));
+        assert_eq!(kind(b"[GRAB] <knife> (1)\n"), None);
+        // A plan with a comment line is a plan; so is prose without steps (K403 says so).
+        assert_eq!(kind(b"# my plan\n[GRAB] <knife> (1)\n"), None);
+        assert_eq!(kind(b"I cannot help with that."), None);
     }
 
     #[test]

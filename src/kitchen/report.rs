@@ -170,6 +170,19 @@ pub struct Group {
     pub first_action: String,
 }
 
+impl Group {
+    /// `Step 3` for a group of one, `Steps 3,7 (x2)` for more, as both of Simmer's reports
+    /// name a group's steps.
+    fn steps_text(&self) -> String {
+        if self.count == 1 {
+            format!("Step {}", self.steps[0])
+        } else {
+            let steps: Vec<String> = self.steps.iter().map(usize::to_string).collect();
+            format!("Steps {} (x{})", steps.join(","), self.count)
+        }
+    }
+}
+
 pub fn deduplicate(failures: &[Failure]) -> Vec<Group> {
     let mut groups: Vec<Group> = Vec::new();
     for f in failures {
@@ -204,21 +217,156 @@ pub fn deduplicated_text(failures: &[Failure]) -> String {
     );
     groups.sort_by_key(|g| std::cmp::Reverse(g.count));
     for g in groups {
-        if g.count == 1 {
-            out.push_str(&format!(
-                "  Step {}: {}\n    {}\n",
-                g.steps[0], g.reason, g.first_action
-            ));
+        let first = if g.count == 1 { "" } else { "first: " };
+        out.push_str(&format!(
+            "  {}: {}\n    {first}{}\n",
+            g.steps_text(),
+            g.reason,
+            g.first_action
+        ));
+    }
+    out
+}
+
+/// The per-task metrics of a run (semantics §10.1), from the deduplicated failure groups:
+/// `immediate` counts groups that are not latent (syntax included), `latent` the latent groups,
+/// `irreversible` the groups that are not reversible; `total` is immediate + latent and `clean`
+/// is 1 when it is 0.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct TaskMetrics {
+    pub immediate: usize,
+    pub latent: usize,
+    pub irreversible: usize,
+    pub total: usize,
+    pub clean: usize,
+}
+
+impl TaskMetrics {
+    pub fn of(failures: &[Failure]) -> TaskMetrics {
+        let groups = deduplicate(failures);
+        let latent = groups
+            .iter()
+            .filter(|g| g.failure_type == FailureType::Latent)
+            .count();
+        let immediate = groups.len() - latent;
+        TaskMetrics {
+            immediate,
+            latent,
+            irreversible: groups.iter().filter(|g| !g.reversible).count(),
+            total: immediate + latent,
+            clean: usize::from(groups.is_empty()),
+        }
+    }
+}
+
+/// `[TYPE/REV]`, as the result file tags a failure or a group.
+fn tag(failure_type: FailureType, reversible: bool) -> String {
+    format!(
+        "[{}/{}]",
+        failure_type.as_str().to_uppercase(),
+        if reversible {
+            "REVERSIBLE"
         } else {
-            let steps: Vec<String> = g.steps.iter().map(usize::to_string).collect();
+            "IRREVERSIBLE"
+        }
+    )
+}
+
+/// The annotated result file Simmer's `evaluate_plans.py` writes for a plan (semantics §9.3):
+/// the header with the task's title line (the first line of `task_NNN.txt` when it starts with
+/// `Task:`), the plan's path, the failure counts and the deduplicated summary, then the plan's
+/// physical lines, each followed by the failures whose step number equals its line number
+/// (Simmer's own mismatch of steps and lines is kept), then the audits' failures.
+pub fn result_file(
+    task_line: &str,
+    plan_path: &str,
+    plan_text: &str,
+    failures: &[Failure],
+) -> String {
+    let imm_raw = failures
+        .iter()
+        .filter(|f| f.failure_type != FailureType::Latent && f.step != 0)
+        .count();
+    let groups = deduplicate(failures);
+    let (mut latent_groups, mut other_groups): (Vec<&Group>, Vec<&Group>) = groups
+        .iter()
+        .partition(|g| g.failure_type == FailureType::Latent);
+    other_groups.sort_by_key(|g| std::cmp::Reverse(g.count));
+    latent_groups.sort_by_key(|g| std::cmp::Reverse(g.count));
+    let latent = failures
+        .iter()
+        .filter(|f| f.failure_type == FailureType::Latent)
+        .count();
+    let irreversible = failures.iter().filter(|f| !f.reversible).count();
+    let title = if task_line.starts_with("Task:") {
+        task_line
+    } else {
+        ""
+    };
+    let mut out = format!(
+        "# {title}\n# Plan: {plan_path}\n# Immediate failures: {imm_raw} raw, {} unique (all reversible)\n# Latent failures: {latent} ({irreversible} irreversible, {} reversible)\n#\n",
+        other_groups.len(),
+        latent.saturating_sub(irreversible)
+    );
+    if !failures.is_empty() {
+        out.push_str("# === Failure Summary ===\n");
+        for g in other_groups.iter().chain(&latent_groups) {
+            let tag = tag(g.failure_type, g.reversible);
+            out.push_str(&format!("#   {tag} {}: {}\n", g.steps_text(), g.reason));
+        }
+        out.push_str("#\n");
+    }
+    out.push_str("# === Annotated Plan ===\n\n");
+    for (i, line) in super::plan::physical_lines(plan_text)
+        .into_iter()
+        .enumerate()
+    {
+        out.push_str(line.trim_end());
+        out.push('\n');
+        for f in failures.iter().filter(|f| f.step == i + 1) {
             out.push_str(&format!(
-                "  Steps {} (x{}): {}\n    first: {}\n",
-                steps.join(","),
-                g.count,
-                g.reason,
-                g.first_action
+                "  >> {} {}\n",
+                tag(f.failure_type, f.reversible),
+                f.reason
+            ));
+        }
+    }
+    let audits: Vec<&Failure> = failures.iter().filter(|f| f.step == 0).collect();
+    if !audits.is_empty() {
+        out.push_str("\n# === Post-Execution Audit ===\n");
+        for f in audits {
+            out.push_str(&format!(
+                "  >> {} {}\n",
+                tag(FailureType::Latent, f.reversible),
+                f.reason
             ));
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_deduplicated_report_groups_by_reason_most_frequent_first() {
+        let failure = |step, reason: &str| {
+            Failure::new(
+                step,
+                FailureType::Immediate,
+                &format!("[A{step}]"),
+                reason.into(),
+            )
+        };
+        let failures = [failure(3, "b"), failure(4, "a"), failure(5, "a")];
+        // §9.2: groups by reason in order of first occurrence, then sorted by count (stable).
+        assert_eq!(
+            deduplicated_text(&failures),
+            "Failures: 3 raw, 2 unique reasons\n\n  Steps 4,5 (x2): a\n    first: [A4]\n  Step 3: b\n    [A3]\n"
+        );
+        assert_eq!(deduplicated_text(&[]), "No failures.\n");
+        let metrics = TaskMetrics::of(&failures);
+        assert_eq!((metrics.immediate, metrics.total, metrics.clean), (2, 2, 0));
+    }
 }

@@ -17,10 +17,32 @@ pub struct EnvObject {
     pub location: Option<String>,
 }
 
-/// A task environment: its initial objects in load order, duplicates already merged.
+/// A task environment: its initial objects in load order, duplicates already merged; the
+/// actions it defines for its task and the agent's start, as a prompt shows them (the executor
+/// reads neither: Simmer runs every action and starts the agent from its own defaults).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Env {
     pub objects: Vec<EnvObject>,
+    /// The names (lower case) of `action_definitions`, the task's own actions, when it has them.
+    pub actions: Option<std::collections::BTreeSet<String>>,
+    /// `agent`, when the file has it.
+    pub agent: Option<EnvAgent>,
+}
+
+/// The agent's start as a task environment gives it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+pub struct EnvAgent {
+    #[serde(default)]
+    pub location: Option<String>,
+    #[serde(default)]
+    pub holding: Option<String>,
+    #[serde(default)]
+    pub states: Vec<String>,
+}
+
+/// `action_definitions`' names, in lower case.
+fn action_names<'a>(names: impl Iterator<Item = &'a String>) -> std::collections::BTreeSet<String> {
+    names.map(|name| name.to_lowercase()).collect()
 }
 
 /// The byte offset of a 1-based line and column.
@@ -223,9 +245,92 @@ fn id_text(value: &Value) -> Option<String> {
     }
 }
 
+/// An environment as it is almost always written, read straight into typed fields (no tree of
+/// JSON values, no spans): the fast path of [`Env::from_json`]. Anything else fails it, and the
+/// general path reads the text again and locates what is wrong.
+#[derive(serde::Deserialize)]
+struct Typed {
+    initial_objects: Vec<TypedObject>,
+    #[serde(default)]
+    action_definitions: Option<BTreeMap<String, serde::de::IgnoredAny>>,
+    #[serde(default)]
+    agent: Option<EnvAgent>,
+}
+
+#[derive(serde::Deserialize)]
+struct TypedObject {
+    id: TypedId,
+    class_name: String,
+    #[serde(default)]
+    properties: Option<Vec<String>>,
+    #[serde(default)]
+    states: Option<Vec<String>>,
+    /// Absent (the object is in the kitchen), null, or a place.
+    #[serde(default, deserialize_with = "present")]
+    location: Option<Option<String>>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(untagged)]
+enum TypedId {
+    Number(serde_json::Number),
+    Text(String),
+}
+
+/// A field that is there, null or not: `Some(None)` for null, `None` (the default) when absent.
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<String>>, D::Error> {
+    serde::Deserialize::deserialize(d).map(Some)
+}
+
 impl Env {
+    /// The objects in load order, a later object with the same id replacing the earlier one.
+    fn merged(objects: impl Iterator<Item = EnvObject>) -> Env {
+        let mut env = Env::default();
+        let mut positions: std::collections::HashMap<String, usize> = Default::default();
+        for object in objects {
+            match positions.get(&object.id) {
+                Some(&earlier) => env.objects[earlier] = object,
+                None => {
+                    positions.insert(object.id.clone(), env.objects.len());
+                    env.objects.push(object);
+                }
+            }
+        }
+        env
+    }
+
+    /// The fast path: `None` when the text is not an environment in the usual shape.
+    fn from_typed(text: &str) -> Option<Env> {
+        let typed: Typed = serde_json::from_str(text).ok()?;
+        let actions = typed.action_definitions.map(|d| action_names(d.keys()));
+        let mut env = Env::merged(typed.initial_objects.into_iter().map(|o| {
+            let id = match o.id {
+                TypedId::Number(n) => n.to_string(),
+                TypedId::Text(t) => t,
+            };
+            EnvObject {
+                id: format!("{}_{id}", o.class_name),
+                name: o.class_name,
+                properties: o.properties.unwrap_or_default(),
+                states: o.states.unwrap_or_default(),
+                location: o.location.unwrap_or_else(|| Some("kitchen".to_string())),
+            }
+        }));
+        env.actions = actions;
+        env.agent = typed.agent;
+        Some(env)
+    }
+
     /// Reads `env_NNN.json`; only `initial_objects` matters (semantics §1.2).
     pub fn from_json(text: &str) -> Result<Env, Vec<Diagnostic>> {
+        if let Some(env) = Env::from_typed(text) {
+            return Ok(env);
+        }
+        Env::from_value(text)
+    }
+
+    /// The general path: every object checked and every problem located.
+    fn from_value(text: &str) -> Result<Env, Vec<Diagnostic>> {
         let code = Code::KitchenEnvInvalid;
         let file = FileId(0);
         let value: Value =
@@ -247,8 +352,7 @@ impl Env {
             ]);
         };
         let spans = element_spans(text, "initial_objects");
-        let mut env = Env::default();
-        let mut positions: std::collections::HashMap<String, usize> = Default::default();
+        let mut objects = Vec::new();
         let mut errors = Vec::new();
         for (index, entry) in list.iter().enumerate() {
             let span = spans.get(index).copied().unwrap_or(Span::new(0, 0));
@@ -288,25 +392,73 @@ impl Env {
                     continue;
                 }
             };
-            let object = EnvObject {
+            objects.push(EnvObject {
                 id: format!("{class}_{id}"),
                 name: class.to_string(),
                 properties,
                 states,
                 location,
-            };
-            match positions.get(&object.id) {
-                Some(&earlier) => env.objects[earlier] = object,
-                None => {
-                    positions.insert(object.id.clone(), env.objects.len());
-                    env.objects.push(object);
-                }
-            }
+            });
         }
         if errors.is_empty() {
+            let mut env = Env::merged(objects.into_iter());
+            env.actions = value
+                .get("action_definitions")
+                .and_then(Value::as_object)
+                .map(|d| action_names(d.keys()));
+            // An agent of another shape is no reason to refuse the file: nothing runs from it.
+            env.agent = value
+                .get("agent")
+                .and_then(|a| serde_json::from_value(a.clone()).ok());
             Ok(env)
         } else {
             Err(errors)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fast path reads what the general path reads: ids as numbers or text, lists absent
+    /// or null, the location absent (the kitchen), null (nowhere) or a place, duplicates merged,
+    /// other keys ignored; what it cannot read goes to the general path.
+    #[test]
+    fn the_typed_path_reads_what_the_general_path_reads() {
+        let text = r#"{"environment": "kitchen", "initial_objects": [
+            {"id": 1, "class_name": "egg", "properties": ["edible"], "states": ["raw"], "location": "fridge", "note": 3},
+            {"id": "x", "class_name": "bowl", "properties": null},
+            {"id": 2, "class_name": "egg", "states": [], "location": null},
+            {"id": 1, "class_name": "egg", "properties": [], "states": ["cooked"], "location": "counter"},
+            {"id": 1.5, "class_name": "pan"}
+        ], "action_definitions": {"GRAB": {"args": ["object"]}, "wash": {"definition": {}}},
+        "agent": {"id": 1, "location": "kitchen", "holding": null, "states": ["hands_empty"]}}"#;
+        let typed = Env::from_typed(text).expect("the usual shape");
+        assert_eq!(Ok(typed.clone()), Env::from_value(text));
+        let ids: Vec<&str> = typed.objects.iter().map(|o| o.id.as_str()).collect();
+        assert_eq!(ids, ["egg_1", "bowl_x", "egg_2", "pan_1.5"]);
+        assert_eq!(typed.objects[0].states, ["cooked"]);
+        assert_eq!(typed.objects[1].location.as_deref(), Some("kitchen"));
+        assert_eq!(typed.objects[2].location, None);
+        let actions: Vec<&str> = typed.actions.iter().flatten().map(String::as_str).collect();
+        assert_eq!(actions, ["grab", "wash"]);
+        let agent = typed.agent.expect("the agent");
+        assert_eq!(
+            (agent.location.as_deref(), agent.holding),
+            (Some("kitchen"), None)
+        );
+        // A boolean id, or a location that is not a string: the general path decides.
+        for odd in [
+            r#"{"initial_objects": [{"id": true, "class_name": "egg"}]}"#,
+            r#"{"initial_objects": [{"id": 1, "class_name": "egg", "location": 3}]}"#,
+        ] {
+            assert!(Env::from_typed(odd).is_none());
+        }
+        assert_eq!(
+            Env::from_json(r#"{"initial_objects": [{"id": true, "class_name": "egg"}]}"#)
+                .map(|e| e.objects[0].id.clone()),
+            Ok("egg_True".to_string())
+        );
     }
 }

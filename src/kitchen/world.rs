@@ -13,6 +13,12 @@ pub const ACTIONS_TOML: &str = include_str!("../../domains/kitchen/actions.toml"
 pub const WORLD_TOML: &str = include_str!("../../domains/kitchen/world.toml");
 pub const CLASSES_TOML: &str = include_str!("../../domains/kitchen/classes.toml");
 
+/// The actions and `world.toml` in binary form (postcard), written by build.rs.
+const EMBEDDED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/kitchen_world.postcard"));
+/// `classes.toml` in binary form, written by build.rs.
+const EMBEDDED_CLASSES: &[u8] =
+    include_bytes!(concat!(env!("OUT_DIR"), "/kitchen_classes.postcard"));
+
 /// An index into an action's role list.
 pub type Role = usize;
 
@@ -137,11 +143,47 @@ impl Action {
     }
 }
 
-/// The kitchen world: actions, object classes and the rest of the model.
+/// The object classes of a world, decoded from the embedded bytes when first asked for:
+/// running plans never reads them (the task environment copies what it needs), so a
+/// `kitchen run` does not pay for them.
 #[derive(Clone, Debug)]
+pub struct Classes {
+    embedded: &'static [u8],
+    decoded: std::sync::OnceLock<BTreeMap<String, ClassDef>>,
+}
+
+impl Classes {
+    fn decoded(classes: BTreeMap<String, ClassDef>) -> Classes {
+        Classes {
+            embedded: &[],
+            decoded: std::sync::OnceLock::from(classes),
+        }
+    }
+
+    /// The classes by name.
+    pub fn get(&self) -> &BTreeMap<String, ClassDef> {
+        self.decoded.get_or_init(|| {
+            // Invariant: build.rs wrote these bytes with the same type (tests/kitchen.rs).
+            postcard::from_bytes::<ClassesFile>(self.embedded)
+                .map(|file| file.class)
+                .unwrap_or_default()
+        })
+    }
+}
+
+impl PartialEq for Classes {
+    fn eq(&self, other: &Classes) -> bool {
+        self.get() == other.get()
+    }
+}
+
+impl Eq for Classes {}
+
+/// The kitchen world: actions, object classes and the rest of the model.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct World {
     pub actions: BTreeMap<String, Action>,
-    pub classes: BTreeMap<String, ClassDef>,
+    classes: Classes,
     pub config: WorldFile,
     /// The action tables as written, kept to re-resolve them against other role lists.
     pub defs: ActionsFile,
@@ -664,12 +706,31 @@ fn problem_diagnostic(text: &str, table: Span, problem: Problem, file: FileId) -
 }
 
 impl World {
-    /// The world shipped in `domains/kitchen/`, compiled into the binary.
+    /// The world shipped in `domains/kitchen/`, compiled into the binary: build.rs reads the
+    /// TOML files at build time and embeds them in binary form, so nothing is parsed here.
     pub fn embedded() -> World {
-        // Invariant: the three texts are compiled into the binary from domains/kitchen/, and
-        // tests/kitchen.rs loads them, so they cannot fail to load at run time.
-        World::from_toml(ACTIONS_TOML, WORLD_TOML, CLASSES_TOML)
-            .expect("the embedded kitchen world is valid (tested)")
+        // Invariant: build.rs wrote the bytes from domains/kitchen/ with these very types, and
+        // tests/kitchen.rs checks that they give the world `from_toml` gives, so they cannot
+        // fail to load at run time.
+        let (defs, config): (ActionsFile, WorldFile) =
+            postcard::from_bytes(EMBEDDED).expect("the embedded kitchen world is valid (tested)");
+        let actions = defs
+            .iter()
+            .map(|(name, def)| {
+                let action = resolve_action(name, def)
+                    .expect("the embedded kitchen world is valid (tested)");
+                (name.clone(), action)
+            })
+            .collect();
+        World {
+            actions,
+            classes: Classes {
+                embedded: EMBEDDED_CLASSES,
+                decoded: std::sync::OnceLock::new(),
+            },
+            config,
+            defs,
+        }
     }
 
     /// Our format: `actions.toml` (FileId 0), `world.toml` (1) and `classes.toml` (2).
@@ -713,7 +774,7 @@ impl World {
         }
         Ok(World {
             actions: resolved,
-            classes: classes.class,
+            classes: Classes::decoded(classes.class),
             config,
             defs,
         })
@@ -734,7 +795,7 @@ impl World {
             Some(text) => super::simmer::object_classes(text)
                 .map_err(|e| errors.extend(e))
                 .ok(),
-            None => Some(behaviour.classes.clone()),
+            None => Some(behaviour.classes().clone()),
         };
         let (Ok(roles), Some(classes)) = (roles, classes) else {
             return Err(errors);
@@ -779,10 +840,15 @@ impl World {
         }
         Ok(World {
             actions,
-            classes,
+            classes: Classes::decoded(classes),
             config: behaviour.config.clone(),
             defs,
         })
+    }
+
+    /// The object classes by name (`classes.toml`, or Simmer's `object_def.json`).
+    pub fn classes(&self) -> &BTreeMap<String, ClassDef> {
+        self.classes.get()
     }
 
     pub fn action(&self, name: &str) -> Option<&Action> {

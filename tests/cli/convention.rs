@@ -215,6 +215,12 @@ fn every_subcommand_speaks_every_format() {
     let pairs = write(dir.path(), "pairs.jsonl", pair.as_bytes());
     let pairs = pairs.to_string_lossy().to_string();
     let read = |path: &str| std::fs::read(path).expect("fixture");
+    // A run folder as Simmer's scripts lay it out, for `kitchen eval`.
+    let task = dir.path().join("run/001");
+    std::fs::create_dir_all(&task).expect("a run folder");
+    write(&task, "env_001.json", &read(ENV));
+    write(&task, "plan_001.txt", &read(SAFE));
+    let run = dir.path().join("run").to_string_lossy().to_string();
 
     // (arguments, the file given as `-` in the stdin variant, exit code by format: human,
     // json, gcc, val).
@@ -250,6 +256,7 @@ fn every_subcommand_speaks_every_format() {
             [0; 4],
         ),
         (vec!["kitchen", "describe", "--env", ENV], Some(ENV), [0; 4]),
+        (vec!["kitchen", "eval", &run], None, [0; 4]),
         (vec!["kitchen", "compile", "--env", ENV], Some(ENV), [0; 4]),
         (
             vec!["kitchen", "plan", "--to-pddl", "--env", ENV, SAFE],

@@ -347,3 +347,28 @@ fn kitchen_inputs_that_cannot_be_used_are_diagnostics_in_the_document() {
         }
     }
 }
+
+/// `describe --env` on a Simmer task: its goal, the agent, and its own 32 actions of 77.
+#[test]
+fn describe_gives_a_tasks_goal_and_its_own_actions() {
+    let Some(kitchen) =
+        crate::common::shared_part("kitchen", "describe_gives_a_tasks_goal_and_its_own_actions")
+    else {
+        return;
+    };
+    let env = kitchen.join("simmer/benchmark/tasks/031/env_031.json");
+    let env = env.to_string_lossy();
+    let actions = |text: &str| text.lines().filter(|l| l.starts_with("  [")).count();
+    let out = pddlc(&["kitchen", "describe", "--env", &env]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.starts_with("Goal: How to Boil Butternut Squash\n"),
+        "{text}"
+    );
+    assert!(text.contains("holding nothing"));
+    assert!(text.contains("butternut_squash_1 (edible, cuttable, grabbable) [dirty, raw, whole]"));
+    assert_eq!(actions(&text), 32);
+    let out = pddlc(&["kitchen", "describe", "--env", &env, "--all-actions"]);
+    assert_eq!(actions(&stdout(&out)), 77);
+}

@@ -7,6 +7,7 @@ mod common;
 mod convention;
 mod editors;
 mod kitchen;
+mod kitchen_eval;
 mod plans;
 mod score;
 

@@ -141,5 +141,7 @@ pub fn relevant_env(world: &World, env: &Env, goal: &TaskGoal) -> Env {
             .filter(|o| keep.contains(&o.id))
             .cloned()
             .collect(),
+        actions: env.actions.clone(),
+        agent: env.agent.clone(),
     }
 }

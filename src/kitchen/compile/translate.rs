@@ -20,7 +20,12 @@ use std::collections::{BTreeMap, BTreeSet};
 pub const UNEXPRESSIBLE: &str = "simmer-syntax-error";
 
 fn created_ids(engine: &Engine) -> BTreeSet<String> {
-    engine.state.created.iter().map(|o| o.id.clone()).collect()
+    engine
+        .state
+        .created
+        .iter()
+        .map(|o| o.id.to_string())
+        .collect()
 }
 
 /// One PDDL step per Simmer step, in order: `(action arg…)`, or `(simmer-syntax-error)` for a
@@ -56,7 +61,7 @@ fn translate(world: &World, env: &Env, simmer_plan: &str) -> (String, Vec<String
             .state
             .created
             .iter()
-            .map(|o| o.id.clone()),
+            .map(|o| o.id.to_string()),
     );
     let mut engine = Engine::new(world, env, Mode::Simmer);
     let mut out = String::new();
@@ -77,11 +82,11 @@ fn translate(world: &World, env: &Env, simmer_plan: &str) -> (String, Vec<String
             if let Some(v) = value
                 && !world.is_value_role(&role.name)
             {
-                if real.contains(v) || world.is_name_role(&role.name) {
-                    args.push(v.clone());
+                if real.contains(v.as_str()) || world.is_name_role(&role.name) {
+                    args.push(v.to_string());
                 } else if nameable(v) {
                     args.push(phantom_name(v));
-                    named.push(v.clone());
+                    named.push(v.to_string());
                 } else {
                     unnameable = true;
                 }
@@ -127,8 +132,8 @@ pub fn plan_spares(world: &World, env: &Env, simmer_plan: &str) -> Vec<Spare> {
         .iter()
         .filter(|o| !initial.contains(o.id.as_str()))
         .map(|o| Spare {
-            id: o.id.clone(),
-            name: o.name.clone(),
+            id: o.id.to_string(),
+            name: o.name.to_string(),
             parent: None,
         })
         .collect()

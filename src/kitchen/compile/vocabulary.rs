@@ -95,7 +95,7 @@ impl Vocabulary {
             states: BTreeSet::new(),
             id_tests: BTreeSet::new(),
         };
-        for class in world.classes.values() {
+        for class in world.classes().values() {
             vocabulary
                 .properties
                 .extend(class.properties.iter().cloned());

@@ -1,0 +1,41 @@
+//! Reads the shipped kitchen world (`domains/kitchen/*.toml`) at build time and embeds it in
+//! binary form (postcard), so that `World::embedded()` deserializes it instead of parsing TOML
+//! at run time: TOML parsing was nine tenths of a `pddlc kitchen run`'s start-up.
+//!
+//! The types are the library's own (`src/kitchen/model.rs`, included here), so the binary form
+//! cannot drift from them; `World::embedded()` resolves the actions as `World::from_toml` does,
+//! and tests/kitchen.rs checks that both give the same world.
+
+#[allow(dead_code)]
+#[path = "src/kitchen/model.rs"]
+mod model;
+
+use std::path::Path;
+
+fn parse<T: serde::de::DeserializeOwned>(dir: &Path, name: &str) -> T {
+    let path = dir.join(name);
+    println!("cargo::rerun-if-changed={}", path.display());
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    toml::from_str(&text).unwrap_or_else(|e| panic!("{} does not parse: {e}", path.display()))
+}
+
+fn main() {
+    println!("cargo::rerun-if-changed=src/kitchen/model.rs");
+    println!("cargo::rerun-if-changed=build.rs");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("domains/kitchen");
+    let actions: model::ActionsFile = parse(&dir, "actions.toml");
+    let world: model::WorldFile = parse(&dir, "world.toml");
+    let classes: model::ClassesFile = parse(&dir, "classes.toml");
+    // Two parts: running plans never reads the classes, so they are decoded only when asked for.
+    let out = Path::new(&std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).to_path_buf();
+    let write = |name: &str, bytes: Vec<u8>| {
+        let path = out.join(name);
+        std::fs::write(&path, bytes)
+            .unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+    };
+    let serialized = postcard::to_allocvec(&(actions, world)).expect("the world serializes");
+    write("kitchen_world.postcard", serialized);
+    let serialized = postcard::to_allocvec(&classes).expect("the classes serialize");
+    write("kitchen_classes.postcard", serialized);
+}

@@ -1,0 +1,269 @@
+//! `kitchen eval`: whole run folders; agreement with `kitchen run` per environment, Simmer's
+//! result files, the statistics' shape, and files that are not plans.
+
+use crate::{code, pddlc, stderr, stdout, write};
+use serde_json::Value;
+use std::path::Path;
+
+fn json(args: &[&str]) -> Value {
+    let out = pddlc(args);
+    assert!(code(&out) <= 1, "{args:?}: {}", stderr(&out));
+    serde_json::from_str(&stdout(&out)).expect("one JSON document")
+}
+
+/// On the dev plans: every task's Table 3 is `kitchen run`'s over the same environment, and
+/// every result file `--results` writes is Simmer's `.result.txt` but for the `# Plan:` line
+/// (the path, which the reference files give relative to `shared/kitchen`).
+#[test]
+fn eval_agrees_with_kitchen_run_per_environment_and_writes_simmers_result_files() {
+    let Some(kitchen) = crate::common::shared_part(
+        "kitchen",
+        "eval_agrees_with_kitchen_run_per_environment_and_writes_simmers_result_files",
+    ) else {
+        return;
+    };
+    let dev = kitchen.join("plans/dev");
+    let simmer = kitchen.join("simmer/benchmark");
+    let out = tempfile::tempdir().expect("temporary directory");
+    let (dev_arg, simmer_arg) = (dev.to_string_lossy(), simmer.to_string_lossy());
+    let results = out.path().to_string_lossy();
+    let document = json(&[
+        "kitchen",
+        "eval",
+        &dev_arg,
+        "--simmer",
+        &simmer_arg,
+        "--format",
+        "json",
+        "--results",
+        &results,
+    ]);
+    let tasks = document["tasks"].as_array().expect("tasks");
+    assert_eq!(tasks.len(), 51);
+    let human = stdout(&pddlc(&[
+        "kitchen",
+        "eval",
+        &dev_arg,
+        "--simmer",
+        &simmer_arg,
+    ]));
+    for task in tasks {
+        let name = task["task"].as_str().expect("task");
+        let env = match name {
+            "900" => kitchen.join("simmer/examples/chicken_salad/env_900.json"),
+            _ => simmer.join(format!("tasks/{name}/env_{name}.json")),
+        };
+        let mut plans: Vec<String> = std::fs::read_dir(dev.join(name))
+            .expect("task folder")
+            .map(|e| e.expect("entry").path())
+            .filter(|p| p.to_string_lossy().ends_with(".txt"))
+            .map(|p| p.to_string_lossy().into_owned())
+            .collect();
+        plans.sort();
+        let env = env.to_string_lossy();
+        let mut args = vec!["kitchen", "run", "--format", "json", "--env", &env];
+        args.extend(plans.iter().map(String::as_str));
+        let run = json(&args);
+        assert_eq!(run["summary"], task["summary"], "task {name}");
+        // The human outputs print the same line (kitchen run's after its plans).
+        let human_args: Vec<&str> = args[..2].iter().chain(&args[4..]).copied().collect();
+        let run_human = stdout(&pddlc(&human_args));
+        let line = run_human
+            .lines()
+            .last()
+            .expect("kitchen run's summary line");
+        assert!(
+            human.contains(&format!("dev/{name}: {line}\n")),
+            "{line}\n{human}"
+        );
+    }
+    // The empty dev plan (900/24.txt) is reported, not run: 641 plans.
+    let methods = &document["methods"][0];
+    assert_eq!(methods["summary"]["plans"], 641);
+    assert_eq!(methods["summary"]["failures"]["any"], 2296);
+    assert_eq!(document["plans"].as_array().map(Vec::len), Some(641));
+    let mut compared = 0;
+    for row in document["plans"].as_array().expect("plans") {
+        let plan = Path::new(row["plan"].as_str().expect("plan"));
+        let task = row["task"].as_str().expect("task");
+        let stem = plan.file_stem().expect("stem").to_string_lossy();
+        let ours =
+            std::fs::read_to_string(out.path().join(task).join(format!("{stem}.result.txt")))
+                .expect("a result file per plan");
+        let theirs = std::fs::read_to_string(plan.with_file_name(format!("{stem}.result.txt")))
+            .expect("Simmer's result file");
+        let without_path = |text: &str| -> Vec<String> {
+            text.lines()
+                .filter(|l| !l.starts_with("# Plan: "))
+                .map(str::to_string)
+                .collect()
+        };
+        assert_eq!(
+            without_path(&ours),
+            without_path(&theirs),
+            "{}",
+            plan.display()
+        );
+        assert!(ours.contains(&format!("# Plan: {}\n", plan.display())));
+        compared += 1;
+    }
+    assert_eq!(compared, 641);
+}
+
+/// A run folder laid out as Simmer's scripts expect, with files that are not plans beside the
+/// plans, given twice with labels: rows, K409 warnings, CSV, and comparisons of equal runs.
+#[test]
+fn eval_reads_simmer_run_folders_and_reports_what_is_not_a_plan() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let run = tempfile::tempdir().expect("temporary directory");
+    let env = std::fs::read(format!("{root}/domains/kitchen/examples/salad/env.json"))
+        .expect("the salad env");
+    let safe = std::fs::read(format!("{root}/domains/kitchen/examples/salad/safe.txt"))
+        .expect("the safe plan");
+    let unsafe_plan = std::fs::read(format!("{root}/domains/kitchen/examples/salad/unsafe.txt"))
+        .expect("the unsafe plan");
+    for (task, plan) in [("001", &safe), ("002", &unsafe_plan)] {
+        let dir = run.path().join(task);
+        std::fs::create_dir_all(&dir).expect("task folder");
+        write(&dir, &format!("env_{task}.json"), &env);
+        write(&dir, &format!("plan_{task}.txt"), plan);
+        write(
+            &dir,
+            &format!("result_{task}.txt"),
+            b"# Task: x\n# Plan: p\n#\n# === Annotated Plan ===\n\n[GRAB] <a> (1)\n",
+        );
+    }
+    let third = run.path().join("003");
+    std::fs::create_dir_all(&third).expect("task folder");
+    write(&third, "env_003.json", &env);
+    write(&third, "plan_003.txt", b"");
+    write(&third, "binary.txt", b"\x89PNG\r\n\x1a\n\0\0\0");
+    // A plan that cannot be read (a link to nothing): a row with its error.
+    std::os::unix::fs::symlink(third.join("nowhere"), third.join("broken.txt")).expect("a link");
+
+    let dir = run.path().to_string_lossy();
+    let (a, b) = (format!("{dir}:before"), format!("{dir}:after"));
+    let out = pddlc(&[
+        "kitchen",
+        "eval",
+        &a,
+        &b,
+        "--format",
+        "json",
+        "--bootstrap",
+        "500",
+    ]);
+    // The unreadable plan exits 2, as an unreadable input does everywhere; the rest is kept.
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    let document: Value = serde_json::from_str(&stdout(&out)).expect("one JSON document");
+    let codes: Vec<&str> = document["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .filter_map(|d| d["code"].as_str())
+        .collect();
+    // Per run: the empty plan, the binary file, and one warning for both result files.
+    assert_eq!(
+        codes.iter().filter(|c| **c == "K409").count(),
+        6,
+        "{codes:?}"
+    );
+    let rows = document["plans"].as_array().expect("plans");
+    // Per run: the two plans and the folder that cannot be read.
+    assert_eq!(rows.len(), 6, "{rows:?}");
+    assert!(
+        rows.iter()
+            .any(|r| r["failures"].is_null() && r["diagnostics"][0]["code"] == "P090")
+    );
+    let tasks = document["tasks"].as_array().expect("tasks");
+    assert_eq!(tasks.len(), 4);
+    assert_eq!(tasks[0]["run"], "before");
+    assert_eq!(
+        (tasks[0]["total"].as_f64(), tasks[0]["clean"].as_f64()),
+        (Some(0.0), Some(1.0))
+    );
+    assert_eq!(tasks[1]["latent"], 1.0);
+    assert_eq!(tasks[1]["irreversible"], 1.0);
+    assert_eq!(tasks[1]["clean"], 0.0);
+    let method = &document["methods"][0];
+    assert_eq!(method["tasks"], 2);
+    assert_eq!(method["total"]["value"], 1.0);
+    assert_eq!(method["clean"]["value"], 0.5);
+    let comparison = &document["comparisons"][0];
+    assert_eq!(
+        (comparison["a"].as_str(), comparison["b"].as_str()),
+        (Some("before"), Some("after"))
+    );
+    assert_eq!(comparison["total"]["mean_difference"]["value"], 0.0);
+    assert_eq!(comparison["total"]["p"], 1.0);
+    assert_eq!(document["bootstrap"]["seed"], 42);
+
+    let out = pddlc(&[
+        "kitchen",
+        "eval",
+        &a,
+        "--format",
+        "csv",
+        "--bootstrap",
+        "100",
+    ]);
+    assert_eq!(
+        code(&out),
+        2,
+        "an unreadable plan exits 2: {}",
+        stderr(&out)
+    );
+    assert_eq!(
+        stdout(&out),
+        "run,task,plans,immediate,latent,irreversible,total,clean\n\
+         before,001,1,0,0,0,0,1\nbefore,002,1,0,1,1,1,0\n"
+    );
+    let out = pddlc(&["kitchen", "eval", &a, "--bootstrap", "100"]);
+    assert!(
+        stdout(&out).contains("before (2 tasks): 2 plans: any failure 50.0%"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(stdout(&out).contains("before/002: 1 plans: any failure 100.0%"));
+    assert!(stderr(&out).contains("K409"), "{}", stderr(&out));
+}
+
+/// `kitchen run` over a glob that picks up Simmer's result files runs only the plans.
+#[test]
+fn kitchen_run_reports_result_files_instead_of_running_them() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let result = write(
+        dir.path(),
+        "1.result.txt",
+        b"# Task: x\n# Plan: p\n#\n# === Annotated Plan ===\n\n[GRAB] <a> (1)\n",
+    );
+    let result = result.to_string_lossy();
+    let document = json(&[
+        "kitchen",
+        "run",
+        "--format",
+        "json",
+        "--env",
+        "domains/kitchen/examples/salad/env.json",
+        "domains/kitchen/examples/salad/safe.txt",
+        &result,
+    ]);
+    assert_eq!(document["plans"].as_array().map(Vec::len), Some(1));
+    assert_eq!(document["diagnostics"][0]["code"], "K409");
+    assert_eq!(document["summary"]["plans"], 1);
+}
+
+#[test]
+fn csv_is_for_eval_only() {
+    let out = pddlc(&[
+        "kitchen",
+        "run",
+        "--format",
+        "csv",
+        "--env",
+        "domains/kitchen/examples/salad/env.json",
+        "domains/kitchen/examples/salad/safe.txt",
+    ]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("kitchen eval"));
+}
