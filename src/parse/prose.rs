@@ -185,7 +185,10 @@ mod tests {
 
     #[test]
     fn define_is_found_after_whitespace_on_its_line_outside_comments() {
-        assert_eq!(find_define("; (define\n (\u{2003}DEFINE (domain d))"), Some(11));
+        assert_eq!(
+            find_define("; (define\n (\u{2003}DEFINE (domain d))"),
+            Some(11)
+        );
         assert_eq!(find_define("(definex (define"), Some(9));
         assert_eq!(find_define("(define;c\n"), Some(0));
         assert_eq!(find_define("(\ndefine"), None);
