@@ -72,13 +72,36 @@ fn find_define(source: &str) -> Option<usize> {
     while let Some(&byte) = bytes.get(at) {
         match byte {
             // A comment runs to the end of its line.
-            b';' => at += bytes[at..].iter().position(|&b| b == b'\n')?,
+            b';' => at += source[at..].find('\n')? + 1,
             b'(' if defines(source, at + 1) => return Some(at),
-            _ => {}
+            b'(' => at += 1,
+            // Eight bytes at a time up to the next `(` or `;`. The lowest flag is exact: only
+            // bytes above a zero byte can be flagged wrongly.
+            _ => match bytes[at..].first_chunk::<8>() {
+                Some(chunk) => {
+                    let word = u64::from_le_bytes(*chunk);
+                    let hits = zero_bytes(word ^ SPREAD * u64::from(b'('))
+                        | zero_bytes(word ^ SPREAD * u64::from(b';'));
+                    at += if hits == 0 {
+                        8
+                    } else {
+                        hits.trailing_zeros() as usize / 8
+                    };
+                }
+                None => at += 1,
+            },
         }
-        at += 1;
     }
     None
+}
+
+/// A byte's value in each of the eight bytes of a word.
+const SPREAD: u64 = 0x0101_0101_0101_0101;
+
+/// The high bit of each zero byte of `word` set (and perhaps of bytes above a zero byte, never
+/// below the lowest one).
+fn zero_bytes(word: u64) -> u64 {
+    word.wrapping_sub(SPREAD) & !word & (SPREAD << 7)
 }
 
 /// Whether the text after a `(` at `from` starts with the word `define` (any case) after
@@ -194,6 +217,10 @@ mod tests {
         assert_eq!(find_define("(\ndefine"), None);
         assert_eq!(find_define("( ;define\n"), None);
         assert_eq!(find_define(&"(".repeat(1000)), None);
+        assert_eq!(find_define(&format!("{}(define", "x".repeat(37))), Some(37));
+        assert_eq!(find_define("abcdefghij;(define\n(define"), Some(19));
+        assert_eq!(find_define("éééé ééé(define"), Some(15));
+        assert_eq!(find_define(&")".repeat(1001)), None);
     }
 
     #[test]
