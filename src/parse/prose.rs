@@ -80,8 +80,8 @@ fn find_define(source: &str) -> Option<usize> {
             _ => match bytes[at..].first_chunk::<8>() {
                 Some(chunk) => {
                     let word = u64::from_le_bytes(*chunk);
-                    let hits = zero_bytes(word ^ SPREAD * u64::from(b'('))
-                        | zero_bytes(word ^ SPREAD * u64::from(b';'));
+                    let hits = zero_bytes(word ^ (SPREAD * u64::from(b'(')))
+                        | zero_bytes(word ^ (SPREAD * u64::from(b';')));
                     at += if hits == 0 {
                         8
                     } else {
