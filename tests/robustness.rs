@@ -87,6 +87,53 @@ fn the_deepest_accepted_nesting_survives_parse_print_and_serialise() {
     assert!(parsed.diagnostics.iter().any(|d| d.code.as_str() == "P006"));
 }
 
+/// `parse::STACK_NEEDED` is enough: the deepest accepted inputs go through every recursive
+/// stage on a thread with only that much stack (and a little for the test itself), where
+/// `parse::with_stack` runs them in place instead of moving to a stack of its own. An overflow
+/// would abort the test program.
+#[test]
+fn the_deepest_inputs_fit_in_the_stack_the_stages_ask_for() {
+    use pddlc::ast::PddlFile;
+    use pddlc::diagnostics::FileId;
+    use pddlc::score::{self, Mode};
+    let depth = MAX_DEPTH - 6;
+    let domain = |precondition: &str, effect: &str| {
+        format!(
+            "(define (domain deep) (:requirements :adl :numeric-fluents) (:functions (f)) \
+             (:predicates (p)) (:action a :parameters () :precondition (and {precondition}) \
+             :effect {effect}))"
+        )
+    };
+    let nots = format!("{}(p){}", "(not ".repeat(depth), ")".repeat(depth));
+    let sums = format!("(> {}(f){} 0)", "(+ 1 ".repeat(depth), ")".repeat(depth));
+    let texts = [
+        domain(&nots, "(p)"),
+        domain(&sums, "(p)"),
+        domain("(p)", &format!("(when {nots} (p))")),
+    ];
+    let deepest = move || {
+        for text in &texts {
+            let parsed = parse::file(text);
+            assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
+            let Some(PddlFile::Domain(domain)) = parsed.value else {
+                panic!("a domain");
+            };
+            pddlc::check::domain(&domain, FileId(0));
+            assert!(print::domain(&domain).len() > depth * 5);
+            assert!(serde_json::to_string(&domain).is_ok());
+            for mode in [Mode::Clean, Mode::Text2World] {
+                assert_eq!(score::compare(text, text, mode, false).metrics.sim, 100.0);
+            }
+        }
+    };
+    std::thread::Builder::new()
+        .stack_size(parse::STACK_NEEDED + 256 * 1024)
+        .spawn(deepest)
+        .expect("a thread")
+        .join()
+        .expect("the stages run to the end");
+}
+
 /// Every corpus file up to 40 KB cut at every 97th byte; files up to 6 KB also cut and closed
 /// with the `)` they lack, so that the grammar, its recovery, lowering and the checker all run
 /// on the partial structure. (All cuts of all files would parse 1.4 TB.)

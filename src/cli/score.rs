@@ -330,9 +330,14 @@ fn batch(
     jobs: Option<usize>,
     color: Color,
 ) -> Outcome {
-    let pool = match super::pool(jobs) {
-        Ok(pool) => pool,
-        Err(outcome) => return outcome,
+    // One job runs on the calling thread, whose stack is deep enough for the stages
+    // (`parse::STACK_NEEDED`), so no pool is started.
+    let pool = match jobs {
+        Some(1) => None,
+        _ => match super::pool(jobs) {
+            Ok(pool) => Some(pool),
+            Err(outcome) => return outcome,
+        },
     };
     let content = match read(file) {
         Ok(c) => c,
@@ -356,26 +361,27 @@ fn batch(
     } else {
         indicatif::ProgressBar::hidden()
     };
-    let rows: Vec<Row> = pool.install(|| {
-        // Each distinct gold is read once, however many lines score against it.
-        let golds: Vec<Result<score::Gold, String>> = golds
-            .specs
-            .par_iter()
-            .map(|gold| {
-                text(gold, base)
-                    .map(|text| score::Gold::new(&text, mode))
-                    .map_err(|e| format!("gold: {e}"))
-            })
-            .collect();
-        requests
-            .into_par_iter()
-            .map(|request| {
-                let row = score_request(request, &golds, base);
-                progress.inc(1);
-                row
-            })
-            .collect()
-    });
+    // Each distinct gold is read once, however many lines score against it.
+    let gold = |spec: &String| {
+        text(spec, base)
+            .map(|text| score::Gold::new(&text, mode))
+            .map_err(|e| format!("gold: {e}"))
+    };
+    let row = |request: Request, golds: &[Result<score::Gold, String>]| {
+        let row = score_request(request, golds, base);
+        progress.inc(1);
+        row
+    };
+    let rows: Vec<Row> = match pool {
+        None => {
+            let golds: Vec<_> = golds.specs.iter().map(gold).collect();
+            requests.into_iter().map(|r| row(r, &golds)).collect()
+        }
+        Some(pool) => pool.install(|| {
+            let golds: Vec<_> = golds.specs.par_iter().map(gold).collect();
+            requests.into_par_iter().map(|r| row(r, &golds)).collect()
+        }),
+    };
     progress.finish_and_clear();
     let all: Vec<Metrics> = rows
         .iter()

@@ -113,6 +113,37 @@ pub(super) fn from_pest(
     Diagnostic::new(Code::SyntaxError, message, found_span)
 }
 
+/// pest's error for a text without parentheses outside comments (and not blank): every token
+/// is read as a stray one before the definition, which is then missing at the end. Decided in
+/// one pass over the bytes, so that a name of megabytes is neither matched character by
+/// character nor copied into pest's error (which quotes the whole line) to say just this.
+/// `None` when the text has a parenthesis: pest decides.
+pub(super) fn missing_definition(source: &str) -> Option<Diagnostic> {
+    let bytes = source.as_bytes();
+    let mut at = 0;
+    while let Some(found) = bytes[at..]
+        .iter()
+        .position(|&b| matches!(b, b'(' | b')' | b';'))
+    {
+        let semicolon = at + found;
+        if bytes[semicolon] != b';' {
+            return None;
+        }
+        // A comment runs to the end of its line.
+        match bytes[semicolon..].iter().position(|&b| b == b'\n') {
+            Some(newline) => at = semicolon + newline + 1,
+            None => break,
+        }
+    }
+    let end = source.len();
+    let expected = describe(Rule::domain).unwrap_or_default();
+    Some(Diagnostic::new(
+        Code::SyntaxError,
+        format!("expected {expected}, found {}", found(source, end, end)),
+        token_span(source, end, end),
+    ))
+}
+
 /// The span of the token or form head starting at `at`, or an empty span at the end.
 fn token_span(source: &str, at: usize, limit: usize) -> Span {
     let bytes = source.as_bytes();

@@ -29,9 +29,14 @@ pub const DOMAIN_SECTIONS: &[&str] = &[
     ":derived",
 ];
 
-/// The stack a recursive stage needs for [`MAX_DEPTH`] levels, with a wide margin, in an
-/// unoptimised build (pest's generated code needs several KiB a level there).
-pub const STACK_NEEDED: usize = 32 * 1024 * 1024;
+/// The stack a recursive stage needs for [`MAX_DEPTH`] levels, with a margin of two in an
+/// unoptimised build: the deepest inputs (`not`s or numeric terms nested to the bound) take
+/// 2.9 MiB through parse, check, print and scoring there (pest's generated code needs about
+/// 11 KiB a level), 0.5 MiB in the dev and release profiles. It is less than a main thread's
+/// usual 8 MiB, so that a program (`pddlc` itself) calling stages on its main thread does not
+/// map a new stack for each call. tests/robustness.rs runs the deepest inputs on a thread of
+/// this much stack.
+pub const STACK_NEEDED: usize = 6 * 1024 * 1024;
 
 /// The stack a stage moves onto when the caller's has less than [`STACK_NEEDED`] left. It is
 /// reserved, not committed: only the pages used cost memory.

@@ -62,26 +62,68 @@ pub(super) fn unwrap(source: &str) -> Option<(String, Diagnostic)> {
     Some((blanked, diagnostic))
 }
 
-/// Where the first `(define` outside a comment starts.
+/// Where the first `(define` outside a comment starts: a `(`, whitespace on the same line, and
+/// the word `define` in any case, ended by whitespace, a parenthesis, a comment or the end. One
+/// pass over the bytes: each `(` looks only at what follows it up to its first word, so a text
+/// of millions of `(` costs one look each.
 fn find_define(source: &str) -> Option<usize> {
-    let mut offset = 0;
-    for line in source.split_inclusive('\n') {
-        let code = line.split(';').next().unwrap_or("");
-        let mut from = 0;
-        while let Some(open) = code[from..].find('(') {
-            let at = from + open;
-            let rest = code[at + 1..].trim_start();
-            let word_end = rest
-                .find(|c: char| c.is_whitespace() || c == '(' || c == ')')
-                .unwrap_or(rest.len());
-            if rest[..word_end].eq_ignore_ascii_case("define") {
-                return Some(offset + at);
-            }
-            from = at + 1;
+    let bytes = source.as_bytes();
+    let mut at = 0;
+    while let Some(&byte) = bytes.get(at) {
+        match byte {
+            // A comment runs to the end of its line.
+            b';' => at += source[at..].find('\n')? + 1,
+            b'(' if defines(source, at + 1) => return Some(at),
+            b'(' => at += 1,
+            // Eight bytes at a time up to the next `(` or `;`. The lowest flag is exact: only
+            // bytes above a zero byte can be flagged wrongly.
+            _ => match bytes[at..].first_chunk::<8>() {
+                Some(chunk) => {
+                    let word = u64::from_le_bytes(*chunk);
+                    let hits = zero_bytes(word ^ (SPREAD * u64::from(b'(')))
+                        | zero_bytes(word ^ (SPREAD * u64::from(b';')));
+                    at += if hits == 0 {
+                        8
+                    } else {
+                        hits.trailing_zeros() as usize / 8
+                    };
+                }
+                None => at += 1,
+            },
         }
-        offset += line.len();
     }
     None
+}
+
+/// A byte's value in each of the eight bytes of a word.
+const SPREAD: u64 = 0x0101_0101_0101_0101;
+
+/// The high bit of each zero byte of `word` set (and perhaps of bytes above a zero byte, never
+/// below the lowest one).
+fn zero_bytes(word: u64) -> u64 {
+    word.wrapping_sub(SPREAD) & !word & (SPREAD << 7)
+}
+
+/// Whether the text after a `(` at `from` starts with the word `define` (any case) after
+/// whitespace that does not end the line.
+fn defines(source: &str, from: usize) -> bool {
+    // Most `(` are followed by a name or another `(`: an ASCII byte that is neither
+    // whitespace nor the word's first letter decides at once.
+    match source.as_bytes().get(from) {
+        Some(&next) if next.is_ascii() && !matches!(next, b'd' | b'D' | b'\t'..=b'\r' | b' ') => {
+            return false;
+        }
+        _ => {}
+    }
+    let word = source[from..].trim_start_matches(|c: char| c.is_whitespace() && c != '\n');
+    let Some(head) = word.get(..6) else {
+        return false;
+    };
+    head.eq_ignore_ascii_case("define")
+        && word[6..]
+            .chars()
+            .next()
+            .is_none_or(|c| c.is_whitespace() || matches!(c, '(' | ')' | ';'))
 }
 
 /// Where the definition that opens at `define` ends: `Ok` after its matching `)`, or, when it
@@ -162,7 +204,24 @@ fn is_fence(line: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::unwrap;
+    use super::{find_define, unwrap};
+
+    #[test]
+    fn define_is_found_after_whitespace_on_its_line_outside_comments() {
+        assert_eq!(
+            find_define("; (define\n (\u{2003}DEFINE (domain d))"),
+            Some(11)
+        );
+        assert_eq!(find_define("(definex (define"), Some(9));
+        assert_eq!(find_define("(define;c\n"), Some(0));
+        assert_eq!(find_define("(\ndefine"), None);
+        assert_eq!(find_define("( ;define\n"), None);
+        assert_eq!(find_define(&"(".repeat(1000)), None);
+        assert_eq!(find_define(&format!("{}(define", "x".repeat(37))), Some(37));
+        assert_eq!(find_define("abcdefghij;(define\n(define"), Some(19));
+        assert_eq!(find_define("éééé ééé(define"), Some(15));
+        assert_eq!(find_define(&")".repeat(1001)), None);
+    }
 
     #[test]
     fn a_fenced_definition_is_blanked_around() {

@@ -239,7 +239,7 @@ pub fn lcs_len<T: Symbol>(a: &[T], b: &[T]) -> usize {
     if let Some(indel) = myers_indel(pattern, text, bit_parallel_cost / 8) {
         return prefix + suffix + (m + n - indel) / 2;
     }
-    // Then the bit-parallel LCS on a band of diagonals around the alignment, doubled until it
+    // Then the bit-parallel LCS on a band of diagonals around the alignment, widened until it
     // holds a longest common subsequence, while the band is narrower than the pattern. Myers'
     // algorithm has shown the distance to exceed about the square root of its budget.
     let mut slack = (bit_parallel_cost / 2).isqrt().max(32);
@@ -247,10 +247,13 @@ pub fn lcs_len<T: Symbol>(a: &[T], b: &[T]) -> usize {
     while (n - m + 2 * slack) / 64 + 2 < words * 3 / 4 {
         let masks = masks.get_or_insert_with(|| Masks::new(pattern));
         let lcs = banded_lcs(masks, m, text, slack);
-        if m + n - 2 * lcs <= n - m + 2 * slack {
+        let indel = m + n - 2 * lcs;
+        if indel <= n - m + 2 * slack {
             return prefix + suffix + lcs;
         }
-        slack *= 2;
+        // The band's common subsequence bounds the distance: a band of the slack that bound
+        // asks for surely holds an optimal alignment. Doubling is tried when it is narrower.
+        slack = (2 * slack).min((indel - (n - m)).div_ceil(2));
     }
     prefix + suffix + bit_parallel_lcs(pattern, text)
 }
@@ -490,13 +493,20 @@ fn banded_lcs<T: Symbol>(masks: &Masks, m: usize, text: &[T], slack: usize) -> u
         }
         let (first, last) = (low / 64, high / 64);
         let start = row as usize * words;
-        let row = &masks.masks[start + first..=start + last];
-        let mut carry = 0;
-        for (word, &mask) in v[first..=last].iter_mut().zip(row) {
-            carry = add_column(word, mask, carry);
-        }
+        columns(
+            &mut v[first..=last],
+            &masks.masks[start + first..=start + last],
+        );
     }
     m - unmatched(&v, span_of_last_word(m))
+}
+
+/// The column step on the words `v` with their `masks` (as many or more).
+fn columns(v: &mut [u64], masks: &[u64]) {
+    let mut carry = 0;
+    for (word, &mask) in v.iter_mut().zip(masks) {
+        carry = add_column(word, mask, carry);
+    }
 }
 
 /// One word of the column step `V ← (V + (V & M)) | (V & !M)`; the carry out.
@@ -565,6 +575,9 @@ fn bit_parallel_lcs<T: Symbol>(pattern: &[T], text: &[T]) -> usize {
     let mut previous = NO_ROW;
     let mut any_matched = true;
     let mut steps = 0u32;
+    // Text positions are taken two at a time, so that each word of `V` is loaded and stored
+    // once for both; a position waits in `pending` for the next one.
+    let mut pending: Option<&[u64]> = None;
     for &c in text {
         let row = alphabet.row(c.code());
         // A code point outside the pattern changes nothing; one that just left `V` as it was
@@ -573,25 +586,39 @@ fn bit_parallel_lcs<T: Symbol>(pattern: &[T], text: &[T]) -> usize {
             continue;
         }
         previous = row;
-        let m = &masks[row as usize * words..(row as usize + 1) * words];
-        let mut carry = 0u64;
-        let mut matched_bits = 0u64;
-        for (word, &mask) in v.iter_mut().zip(m) {
-            let old = *word;
-            let matched = old & mask;
-            // One add with carry in and out; `old - matched` is `old & !mask`.
-            let sum = u128::from(old) + u128::from(matched) + u128::from(carry);
-            carry = (sum >> 64) as u64;
-            *word = sum as u64 | (old - matched);
-            matched_bits |= matched;
-        }
-        any_matched = matched_bits != 0;
-        steps += 1;
-        if steps.is_multiple_of(256) && all_matched(&v, last_mask) {
-            return pattern.len();
+        let masks = &masks[row as usize * words..(row as usize + 1) * words];
+        match pending.take() {
+            None => {
+                pending = Some(masks);
+                // Whether this position changes `V` is known only once it is applied.
+                any_matched = true;
+            }
+            Some(first) => {
+                any_matched = two_columns(&mut v, first, masks);
+                steps += 1;
+                if steps.is_multiple_of(128) && all_matched(&v, last_mask) {
+                    return pattern.len();
+                }
+            }
         }
     }
+    if let Some(last) = pending {
+        columns(&mut v, last);
+    }
     pattern.len() - unmatched(&v, last_mask)
+}
+
+/// Two column steps, with the match masks `first` and `second` of two text positions, on the
+/// words `v` in one pass: the second step's word `i` needs only the first step's words up to
+/// `i`, so each word is loaded and stored once for both. Whether the second step matched.
+fn two_columns(v: &mut [u64], first: &[u64], second: &[u64]) -> bool {
+    let (mut carry, mut second_carry, mut matched_bits) = (0, 0, 0);
+    for ((word, &mask), &second_mask) in v.iter_mut().zip(first).zip(second) {
+        carry = add_column(word, mask, carry);
+        matched_bits |= *word & second_mask;
+        second_carry = add_column(word, second_mask, second_carry);
+    }
+    matched_bits != 0
 }
 
 fn all_matched(v: &[u64], last_mask: u64) -> bool {

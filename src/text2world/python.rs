@@ -62,6 +62,12 @@ pub fn round1(x: f64) -> f64 {
             quotient
         }
     };
+    // The nearest float to `tenths / 10`, as Python reads the decimal back: both operands are
+    // exact below 2^53, and IEEE division rounds the exact quotient to the nearest float.
+    if tenths < 1 << 53 {
+        let rounded = tenths as f64 / 10.0;
+        return if negative { -rounded } else { rounded };
+    }
     let text = format!(
         "{}{}.{}",
         if negative { "-" } else { "" },
@@ -129,6 +135,33 @@ mod tests {
         assert_eq!(round1(1e-300), 0.0);
         assert_eq!(round1(123456.75), 123456.8);
         assert_eq!(round1(0.8610169491525423 * 100.0), 86.1);
+        assert_eq!(round1(-0.04), -0.0);
+        assert!(round1(-0.04).is_sign_negative());
+        assert_eq!(round1(1e300), 1e300);
+    }
+
+    #[test]
+    fn round_reads_its_decimal_back_as_python_does() {
+        // The decimal `round` arrives at, written out and parsed, for ratios as the metrics
+        // produce them and for large values.
+        let decimal = |x: f64| -> f64 {
+            let tenths = (x.abs() * 10.0).round_ties_even() as u64;
+            let sign = if x < 0.0 { "-" } else { "" };
+            format!("{sign}{}.{}", tenths / 10, tenths % 10)
+                .parse()
+                .unwrap_or(f64::NAN)
+        };
+        for numerator in 0..=1000u32 {
+            for denominator in [1u32, 3, 7, 9, 11, 59, 97, 1000] {
+                let x = f64::from(numerator) / f64::from(denominator) * 100.0;
+                let exact_tie = (x * 10.0).fract() == 0.5;
+                if !exact_tie {
+                    assert_eq!(round1(x), decimal(x), "{x}");
+                    assert_eq!(round1(-x), decimal(-x), "{x}");
+                }
+            }
+        }
+        assert_eq!(round1(1e15 + 0.25), 1e15 + 0.2);
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! helpers; each grammar construct has a `parse_<construct>.rs` of its own.
 
 use super::Parsed;
-use super::errors::{from_pest, locate};
+use super::errors::{from_pest, locate, missing_definition};
 use super::flat::Cuts;
 use super::grammar::{PddlParser, Rule};
 use crate::ast::*;
@@ -73,12 +73,20 @@ pub(super) fn file(
         }
         None => source,
     };
+    if surplus_tail.is_none()
+        && let Some(missing) = missing_definition(source)
+    {
+        lower.diagnostics.push(missing);
+        return lower.finish(None);
+    }
     let value = match PddlParser::parse(Rule::file, text) {
         Err(error) => {
-            // Rare: report the error exactly as a parse of the whole input does.
-            let error = match PddlParser::parse(Rule::file, source) {
-                Err(whole_error) => whole_error,
-                Ok(_) => error,
+            // Rare: report the error exactly as a parse of the whole input does (when the
+            // surplus `)` were left out of this one).
+            let error = if text.len() < source.len() {
+                PddlParser::parse(Rule::file, source).err().unwrap_or(error)
+            } else {
+                error
             };
             lower.diagnostics.push(from_pest(source, whole, &error));
             None

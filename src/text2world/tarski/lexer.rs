@@ -380,7 +380,10 @@ fn step(text: &str, at: usize) -> Step {
             };
             Step::Token(kind, len)
         }
-        b'?' if name_len(&rest[1..]) > 0 => Step::Token(Kind::Variable, 1 + name_len(&rest[1..])),
+        b'?' => match name_len(&rest[1..]) {
+            0 => step_by_rules(rest),
+            len => Step::Token(Kind::Variable, 1 + len),
+        },
         // A fixed word that starts with `:` is `:` and name characters, so the longest that
         // matches is the whole run when one is; else every rule is tried.
         b':' => {
