@@ -117,6 +117,9 @@ pub(super) struct Checker<'a> {
     /// Counts the structures walked, so that an undefined variable is one error per structure.
     pub structure: usize,
     pub needs: Vec<Need>,
+    /// Whether the walks record what they use (for unused declarations, which only the
+    /// domain's own check reports): a problem's check does not need it for each fact.
+    pub track_usage: bool,
     pub used_predicates: Set<String>,
     pub used_types: Set<String>,
     pub used_constants: Set<String>,
@@ -143,6 +146,7 @@ impl<'a> Checker<'a> {
             undeclared: Map::default(),
             structure: 0,
             needs: Vec::new(),
+            track_usage: true,
             used_predicates: Set::default(),
             used_types: Set::default(),
             used_constants: Set::default(),

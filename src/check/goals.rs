@@ -232,7 +232,7 @@ impl<'a> Checker<'a> {
                 };
                 if let Some(c) = constant {
                     let types = type_names(&c.ty);
-                    if !self.used_constants.contains(key.as_ref()) {
+                    if self.track_usage && !self.used_constants.contains(key.as_ref()) {
                         self.used_constants.insert(key.into_owned());
                     }
                     return Some((ArgTypes::Owned(types), false));
@@ -462,7 +462,7 @@ impl<'a> Checker<'a> {
             return;
         }
         let key = atom.predicate.folded();
-        if !self.used_predicates.contains(key.as_ref()) {
+        if self.track_usage && !self.used_predicates.contains(key.as_ref()) {
             self.used_predicates.insert(key.to_string());
         }
         let signatures = self.predicate_signatures(&key);

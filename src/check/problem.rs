@@ -41,6 +41,7 @@ impl<'d> ProblemCheck<'d> {
     ) -> ProblemCheck<'d> {
         checker.clear_diagnostics();
         checker.needs.clear();
+        checker.track_usage = false;
         ProblemCheck {
             domain,
             files,

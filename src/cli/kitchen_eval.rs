@@ -739,6 +739,11 @@ fn table(tasks: &[TaskRow], methods: &[Method], comparisons: &[Comparison]) -> S
         "method", "tasks", "total", "immediate", "latent", "irreversible", "clean"
     ));
     for m in methods {
+        if m.tasks == 0 {
+            // A run folder that could not be read (its error is on stderr): no estimate.
+            out.push_str(&format!("{:<16} {:>5}  no task was run\n", m.run, m.tasks));
+            continue;
+        }
         out.push_str(&format!(
             "{:<16} {:>5}  {:<22} {:<22} {:<22} {:<22} {}\n",
             m.run,
@@ -767,14 +772,20 @@ fn table(tasks: &[TaskRow], methods: &[Method], comparisons: &[Comparison]) -> S
             c.a, c.b, c.tasks
         ));
         out.push_str(&format!("  {}\n", test("total", &c.total)));
-        if let Some(t) = &c.t_test {
-            out.push_str(&format!(
+        match &c.t_test {
+            // scipy's NaN: no variance and no mean difference, so no statistic.
+            Some(t) if t.t.is_nan() => out.push_str(&format!(
+                "  paired t-test on total: undefined, every task's difference is 0 (df = {})\n",
+                t.df
+            )),
+            Some(t) => out.push_str(&format!(
                 "  paired t-test on total: t = {:.3}, df = {}, p = {:.4} {}\n",
                 t.t,
                 t.df,
                 t.p,
                 stats::stars(t.p)
-            ));
+            )),
+            None => {}
         }
         for (name, t) in [
             ("immediate", &c.immediate),

@@ -267,3 +267,33 @@ fn csv_is_for_eval_only() {
     assert_eq!(code(&out), 2);
     assert!(stderr(&out).contains("kitchen eval"));
 }
+
+#[test]
+fn identical_runs_have_no_t_statistic_and_a_missing_run_no_estimate() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let run = tempfile::tempdir().expect("temporary directory");
+    let env = std::fs::read(format!("{root}/domains/kitchen/examples/salad/env.json"))
+        .expect("the salad env");
+    let plan = std::fs::read(format!("{root}/domains/kitchen/examples/salad/unsafe.txt"))
+        .expect("the unsafe plan");
+    for task in ["001", "002", "003"] {
+        let dir = run.path().join(task);
+        std::fs::create_dir_all(&dir).expect("task folder");
+        write(&dir, &format!("env_{task}.json"), &env);
+        write(&dir, &format!("plan_{task}.txt"), &plan);
+    }
+    let path = run.path().to_string_lossy().to_string();
+    let (a, b) = (format!("{path}:a"), format!("{path}:b"));
+    let out = pddlc(&["kitchen", "eval", "--format", "table", &a, &b]);
+    let table = stdout(&out);
+    assert!(
+        table.contains("paired t-test on total: undefined, every task's difference is 0 (df = 2)"),
+        "{table}"
+    );
+    assert!(!table.contains("NaN"), "{table}");
+    let missing = format!("{path}/none");
+    let out = pddlc(&["kitchen", "eval", "--format", "table", &missing]);
+    assert_eq!(code(&out), 2);
+    assert!(stdout(&out).contains("no task was run"), "{}", stdout(&out));
+    assert!(!stdout(&out).contains("NaN"), "{}", stdout(&out));
+}
