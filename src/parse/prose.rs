@@ -130,25 +130,29 @@ fn defines(source: &str, from: usize) -> bool {
 /// is never closed, `Err` at the start of the first Markdown fence line after it (the end of
 /// the text without one).
 fn definition_end(source: &str, define: usize) -> Result<usize, usize> {
+    let bytes = source.as_bytes();
     let mut depth = 0usize;
-    let mut comment = false;
-    // Bytes, not characters: the delimiters are ASCII, and this runs on every input.
-    for (i, &c) in source.as_bytes()[define..].iter().enumerate() {
-        if !matches!(c, b'\n' | b';' | b'(' | b')') {
-            continue;
-        }
-        match c {
-            b'\n' => comment = false,
-            _ if comment => {}
-            b';' => comment = true,
-            b'(' => depth += 1,
-            b')' => {
+    let mut at = define;
+    // Bytes, not characters: the delimiters are ASCII, and this runs on every input. Only
+    // parentheses and comments matter: memchr jumps to the next one.
+    while let Some(found) = memchr::memchr3(b'(', b')', b';', &bytes[at..]) {
+        let i = at + found;
+        match bytes[i] {
+            b';' => match memchr::memchr(b'\n', &bytes[i..]) {
+                Some(line_end) => at = i + line_end + 1,
+                None => break,
+            },
+            b'(' => {
+                depth += 1;
+                at = i + 1;
+            }
+            _ => {
                 depth = depth.saturating_sub(1);
                 if depth == 0 {
-                    return Ok(define + i + 1);
+                    return Ok(i + 1);
                 }
+                at = i + 1;
             }
-            _ => {}
         }
     }
     let mut offset = define;
