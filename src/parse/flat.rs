@@ -328,7 +328,11 @@ impl Iterator for Marks<'_> {
                         _ => {}
                     }
                 }
-                _ => self.at += 1,
+                // To the next parenthesis or comment, several bytes a step.
+                _ => {
+                    self.at = memchr::memchr3(b'(', b')', b';', &bytes[at..])
+                        .map_or(bytes.len(), |n| at + n);
+                }
             }
         }
         None
@@ -336,10 +340,7 @@ impl Iterator for Marks<'_> {
 }
 
 fn line_end(bytes: &[u8], from: usize) -> usize {
-    bytes[from..]
-        .iter()
-        .position(|&b| b == b'\n')
-        .map_or(bytes.len(), |n| from + n)
+    memchr::memchr(b'\n', &bytes[from..]).map_or(bytes.len(), |n| from + n)
 }
 
 /// The token after `from` (past whitespace and comments), as a byte range.
