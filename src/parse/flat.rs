@@ -353,24 +353,55 @@ fn word_after(bytes: &[u8], from: usize) -> (usize, usize) {
     (start, end)
 }
 
-/// The grammar's `WHITESPACE`, as far as ASCII goes (no-break spaces and byte-order marks are
-/// left to pest).
+/// What each byte can be to the fast path, looked up once per byte instead of compared with
+/// each candidate: reading names is most of the fast path's work.
+const SPACE: u8 = 1;
+const DELIMITER: u8 = 2;
+const NAME_START: u8 = 4;
+const NAME_CHAR: u8 = 8;
+
+const CLASSES: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let b = byte as u8;
+        let mut class = 0;
+        // The grammar's `WHITESPACE`, as far as ASCII goes (no-break spaces and byte-order
+        // marks are left to pest).
+        if matches!(b, b' ' | b'\t' | b'\n' | b'\x0C' | b'\r') {
+            class |= SPACE | DELIMITER;
+        }
+        // What ends a token in the grammar, as far as ASCII goes. A token followed by anything
+        // else (a non-ASCII letter, `?`, `.`) is left to pest.
+        if matches!(b, b'(' | b')' | b';') {
+            class |= DELIMITER;
+        }
+        if b.is_ascii_alphabetic() || b == b'_' {
+            class |= NAME_START;
+        }
+        if b.is_ascii_alphanumeric() || b == b'_' || b == b'-' {
+            class |= NAME_CHAR;
+        }
+        table[byte] = class;
+        byte += 1;
+    }
+    table
+};
+
 fn is_space(byte: u8) -> bool {
-    matches!(byte, b' ' | b'\t' | b'\n' | b'\x0C' | b'\r')
+    CLASSES[usize::from(byte)] & SPACE != 0
 }
 
-/// What ends a token in the grammar, as far as ASCII goes. A token followed by anything else
-/// (a non-ASCII letter, `?`, `.`) is left to pest.
 fn is_delimiter(byte: u8) -> bool {
-    is_space(byte) || matches!(byte, b'(' | b')' | b';')
+    CLASSES[usize::from(byte)] & DELIMITER != 0
 }
 
 fn is_name_start(byte: u8) -> bool {
-    byte.is_ascii_alphabetic() || byte == b'_'
+    CLASSES[usize::from(byte)] & NAME_START != 0
 }
 
 fn is_name_char(byte: u8) -> bool {
-    byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'-'
+    CLASSES[usize::from(byte)] & NAME_CHAR != 0
 }
 
 /// Words that open a logical form: the grammar's `reserved`, never a predicate.
