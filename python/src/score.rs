@@ -411,7 +411,9 @@ pub fn score_many(
             jobs.push(job);
             ids.push(id);
         }
-        let mut builder = rayon::ThreadPoolBuilder::new();
+        // Threads with the deep stack the stages ask for (as the CLI's pool), so that
+        // `parse::with_stack` does not map a stack of its own for every pair.
+        let mut builder = rayon::ThreadPoolBuilder::new().stack_size(pddlc::parse::STACK_SIZE);
         if let Some(n) = threads {
             builder = builder.num_threads(n);
         }
