@@ -105,8 +105,12 @@ impl<'a> Checker<'a> {
     pub fn unused(&mut self) {
         let d = self.domain;
         let file = self.file;
+        // A name declared several times is unused once, at its first declaration; the others
+        // are duplicates, reported as such.
+        let mut reported: super::Set<String> = super::Set::default();
         for p in &d.predicates {
-            if !self.used_predicates.contains(&p.name.key()) {
+            let key = p.name.key();
+            if !self.used_predicates.contains(&key) && reported.insert(key) {
                 self.diagnostics.push(
                     Diagnostic::new(
                         Code::UnusedPredicate,
@@ -118,8 +122,10 @@ impl<'a> Checker<'a> {
                 );
             }
         }
+        reported.clear();
         for c in &d.constants {
-            if !self.used_constants.contains(&c.item.key()) {
+            let key = c.item.key();
+            if !self.used_constants.contains(&key) && reported.insert(key) {
                 self.diagnostics.push(
                     Diagnostic::new(
                         Code::UnusedConstant,
