@@ -122,3 +122,42 @@ fn thousands_of_undeclared_objects_are_capped_alike_streamed_or_whole() {
         assert_eq!(again.as_ref(), Some(&whole));
     }
 }
+
+#[test]
+fn undeclared_objects_among_many_declared_ones_are_reported_without_searching_each_time() {
+    // A "did you mean" searches every declared object: once per undeclared name, for the first
+    // hundred names, not once per use (this problem took minutes when it was per use).
+    let objects: String = (0..20_000).map(|i| format!("b{i} ")).collect();
+    let uses: String = "(clear zz) ".repeat(5_000);
+    let distinct: String = (0..1_000).map(|i| format!("(clear b{i}x) ")).collect();
+    let problem = format!(
+        "(define (problem p) (:domain blocksworld) (:objects {objects}- block)\n\
+         (:init (arm-empty) {uses}{distinct})\n(:goal (clear b1)))"
+    );
+    let domain = domain_of(BLOCKS);
+    let (_, found) = check::problem_source(&domain, &problem, Files::default());
+    let found = found.expect("a problem");
+    let zz = found
+        .iter()
+        .find(|d| d.message.contains("`zz`"))
+        .expect("zz is reported");
+    assert_eq!(zz.code, Code::UndeclaredConstant);
+    assert!(
+        zz.help
+            .as_deref()
+            .is_some_and(|h| h.ends_with("used 5000 times, the first 100 labelled")),
+        "{zz:?}"
+    );
+    // zz and the first 99 of the others are shown; the other 901 are counted.
+    let note = closing_note(&found);
+    assert!(note.message.starts_with("901 more"), "{}", note.message);
+    // The first undeclared names still get their suggestion: b0x is close to b0.
+    let first = found
+        .iter()
+        .find(|d| d.message.contains("`b0x`"))
+        .expect("b0x is reported");
+    assert!(
+        first.help.as_deref().is_some_and(|h| h.contains("`b0")),
+        "{first:?}"
+    );
+}

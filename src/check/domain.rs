@@ -11,6 +11,9 @@ use crate::diagnostics::{Bounded, Code, Diagnostic, FileId, Handle};
 /// The most uses of one undeclared name that get a label each; the help counts them all.
 const MAX_USE_LABELS: usize = 100;
 
+/// The most undeclared names that get a "did you mean" (see `Checker::worth_suggesting`).
+const MAX_SUGGESTED: usize = crate::diagnostics::MAX_PER_FILE;
+
 /// Lower-cased type names of a typed item: its declared type, or `object`.
 pub(super) fn type_names(ty: &Option<Type>) -> Vec<String> {
     match ty {
@@ -165,6 +168,18 @@ impl<'a> Checker<'a> {
     pub(super) fn clear_diagnostics(&mut self) {
         self.diagnostics.clear();
         self.undeclared.clear();
+    }
+
+    /// Whether an undeclared `name` reported with `code` is worth a "did you mean": not when
+    /// it was reported already (its first report keeps its suggestion; each further use is a
+    /// label), nor past the first [`MAX_SUGGESTED`] undeclared names, where the search over
+    /// every declared name (a problem may have hundreds of thousands of objects) would make a
+    /// damaged input quadratic.
+    pub(super) fn worth_suggesting(&self, code: Code, name: &str) -> bool {
+        self.undeclared.len() < MAX_SUGGESTED
+            && !self
+                .undeclared
+                .contains_key(&(code, 0, name.to_lowercase()))
     }
 
     /// Reports an undeclared `name` (or another problem keyed by `name`, such as one wrong

@@ -240,13 +240,12 @@ impl<'a> Checker<'a> {
                 if let Some((types, _)) = at.objects.and_then(|o| o.get(key.as_ref())) {
                     return Some((ArgTypes::Borrowed(&types[..]), true));
                 }
-                let mut names: Vec<&str> = self
-                    .constants
-                    .values()
-                    .map(|c| c.item.text.as_str())
-                    .collect();
-                if let Some(objects) = at.objects {
-                    names.extend(objects.keys().map(|k| k.as_str()));
+                let mut names: Vec<&str> = Vec::new();
+                if self.worth_suggesting(Code::UndeclaredConstant, &n.text) {
+                    names.extend(self.constants.values().map(|c| c.item.text.as_str()));
+                    if let Some(objects) = at.objects {
+                        names.extend(objects.keys().map(|k| k.as_str()));
+                    }
                 }
                 let what = if at.objects.is_some() {
                     "object or constant"
@@ -467,12 +466,16 @@ impl<'a> Checker<'a> {
         }
         let signatures = self.predicate_signatures(&key);
         if signatures.is_empty() {
-            let candidates: Vec<&str> = self
-                .predicates
-                .values()
-                .filter_map(|all| all.first())
-                .map(|p| p.name.text.as_str())
-                .collect();
+            let candidates: Vec<&str> =
+                if self.worth_suggesting(Code::UndeclaredPredicate, &atom.predicate.text) {
+                    self.predicates
+                        .values()
+                        .filter_map(|all| all.first())
+                        .map(|p| p.name.text.as_str())
+                        .collect()
+                } else {
+                    Vec::new()
+                };
             let diagnostic = Diagnostic::new(
                 Code::UndeclaredPredicate,
                 format!("predicate `{}` is not declared", atom.predicate.text),
