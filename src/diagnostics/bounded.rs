@@ -69,20 +69,6 @@ impl Bounded {
         *self = Bounded::default();
     }
 
-    /// Whether nothing was pushed (or everything was cleared).
-    pub fn is_empty(&self) -> bool {
-        self.held.is_empty() && self.left_out.count == 0
-    }
-
-    /// Moves everything pushed onto `other`'s list, as if it had been pushed there.
-    pub fn append_to(self, other: &mut Bounded) {
-        for (diagnostic, _) in self.held {
-            other.push(diagnostic);
-        }
-        other.left_out.merge(self.left_out);
-        other.counted.extend(self.counted);
-    }
-
     /// The diagnostics sorted, one of each, the first [`MAX_PER_FILE`](super::MAX_PER_FILE)
     /// of them and, when there were more, a `P019` note counting the rest.
     pub fn finish(mut self) -> Vec<Diagnostic> {

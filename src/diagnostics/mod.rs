@@ -210,17 +210,6 @@ impl LeftOut {
             .warnings
             .saturating_sub(usize::from(diagnostic.severity == Severity::Warning));
     }
-
-    fn merge(&mut self, other: LeftOut) {
-        self.count += other.count;
-        self.errors += other.errors;
-        self.warnings += other.warnings;
-        if let Some((key, label)) = other.first
-            && self.first.as_ref().is_none_or(|(first, _)| key < *first)
-        {
-            self.first = Some((key, label));
-        }
-    }
 }
 
 /// Keeps the first [`MAX_PER_FILE`] of sorted diagnostics and replaces the others by one

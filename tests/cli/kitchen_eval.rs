@@ -114,29 +114,18 @@ fn eval_agrees_with_kitchen_run_per_environment_and_writes_simmers_result_files(
 /// plans, given twice with labels: rows, K409 warnings, CSV, and comparisons of equal runs.
 #[test]
 fn eval_reads_simmer_run_folders_and_reports_what_is_not_a_plan() {
-    let root = env!("CARGO_MANIFEST_DIR");
     let run = tempfile::tempdir().expect("temporary directory");
-    let env = std::fs::read(format!("{root}/domains/kitchen/examples/salad/env.json"))
-        .expect("the salad env");
-    let safe = std::fs::read(format!("{root}/domains/kitchen/examples/salad/safe.txt"))
-        .expect("the safe plan");
-    let unsafe_plan = std::fs::read(format!("{root}/domains/kitchen/examples/salad/unsafe.txt"))
-        .expect("the unsafe plan");
+    let env = salad("env.json");
+    let (safe, unsafe_plan) = (salad("safe.txt"), salad("unsafe.txt"));
     for (task, plan) in [("001", &safe), ("002", &unsafe_plan)] {
-        let dir = run.path().join(task);
-        std::fs::create_dir_all(&dir).expect("task folder");
-        write(&dir, &format!("env_{task}.json"), &env);
-        write(&dir, &format!("plan_{task}.txt"), plan);
+        let dir = task_folder(run.path(), task, &env, plan);
         write(
             &dir,
             &format!("result_{task}.txt"),
             b"# Task: x\n# Plan: p\n#\n# === Annotated Plan ===\n\n[GRAB] <a> (1)\n",
         );
     }
-    let third = run.path().join("003");
-    std::fs::create_dir_all(&third).expect("task folder");
-    write(&third, "env_003.json", &env);
-    write(&third, "plan_003.txt", b"");
+    let third = task_folder(run.path(), "003", &env, b"");
     write(&third, "binary.txt", b"\x89PNG\r\n\x1a\n\0\0\0");
     // A plan that cannot be read (a link to nothing): a row with its error.
     std::os::unix::fs::symlink(third.join("nowhere"), third.join("broken.txt")).expect("a link");
@@ -270,17 +259,10 @@ fn csv_is_for_eval_only() {
 
 #[test]
 fn identical_runs_have_no_t_statistic_and_a_missing_run_no_estimate() {
-    let root = env!("CARGO_MANIFEST_DIR");
     let run = tempfile::tempdir().expect("temporary directory");
-    let env = std::fs::read(format!("{root}/domains/kitchen/examples/salad/env.json"))
-        .expect("the salad env");
-    let plan = std::fs::read(format!("{root}/domains/kitchen/examples/salad/unsafe.txt"))
-        .expect("the unsafe plan");
+    let (env, plan) = (salad("env.json"), salad("unsafe.txt"));
     for task in ["001", "002", "003"] {
-        let dir = run.path().join(task);
-        std::fs::create_dir_all(&dir).expect("task folder");
-        write(&dir, &format!("env_{task}.json"), &env);
-        write(&dir, &format!("plan_{task}.txt"), &plan);
+        task_folder(run.path(), task, &env, &plan);
     }
     let path = run.path().to_string_lossy().to_string();
     let (a, b) = (format!("{path}:a"), format!("{path}:b"));
@@ -296,4 +278,19 @@ fn identical_runs_have_no_t_statistic_and_a_missing_run_no_estimate() {
     assert_eq!(code(&out), 2);
     assert!(stdout(&out).contains("no task was run"), "{}", stdout(&out));
     assert!(!stdout(&out).contains("NaN"), "{}", stdout(&out));
+}
+
+/// A file of the shipped salad example.
+fn salad(name: &str) -> Vec<u8> {
+    let root = env!("CARGO_MANIFEST_DIR");
+    std::fs::read(format!("{root}/domains/kitchen/examples/salad/{name}")).expect("a salad file")
+}
+
+/// `RUN/TASK/` with `env_TASK.json` and `plan_TASK.txt`, as Simmer's scripts lay out a task.
+fn task_folder(run: &Path, task: &str, env: &[u8], plan: &[u8]) -> std::path::PathBuf {
+    let dir = run.join(task);
+    std::fs::create_dir_all(&dir).expect("task folder");
+    write(&dir, &format!("env_{task}.json"), env);
+    write(&dir, &format!("plan_{task}.txt"), plan);
+    dir
 }
