@@ -22,4 +22,5 @@ pub mod parse;
 pub mod plan;
 pub mod print;
 pub mod score;
+pub mod solve;
 pub mod text2world;

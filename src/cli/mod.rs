@@ -11,6 +11,7 @@ mod kitchen_eval;
 mod lsp;
 mod parse;
 mod score;
+mod solve;
 mod validate;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -23,7 +24,7 @@ use std::process::ExitCode;
 #[command(
     name = "pddlc",
     version,
-    about = "A toolchain for PDDL: check, fmt, parse, validate, applicable, score, kitchen, lsp",
+    about = "A toolchain for PDDL: check, fmt, parse, validate, applicable, solve, score, kitchen, lsp",
     after_help = "Every subcommand takes `--format` and `--color`; `-` reads a file from standard \
                   input. Exit codes: 0 clean, 1 errors in the input, 2 usage or I/O failure. \
                   See docs/cli.md."
@@ -46,6 +47,8 @@ enum Command {
     Validate(validate::Args),
     /// List the ground actions applicable after a plan prefix (or in the initial state).
     Applicable(validate::ApplicableArgs),
+    /// Find a plan with the built-in planner, or prove there is none.
+    Solve(solve::Args),
     /// Score a generated domain against a gold one with Text2World's metrics.
     Score(score::Args),
     /// The Simmer kitchen world: run plans in it, describe it, compile it to PDDL, translate plans.
@@ -169,6 +172,7 @@ pub fn run() -> ExitCode {
         Command::Validate(args) => validate::run(&args),
         Command::Applicable(args) => validate::applicable(&args),
         Command::Score(args) => score::run(&args),
+        Command::Solve(args) => solve::run(&args),
         Command::Kitchen(args) => kitchen::run(&args),
         Command::Lsp(args) => lsp::run(&args),
     };

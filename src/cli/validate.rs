@@ -51,17 +51,20 @@ pub struct ApplicableArgs {
 }
 
 /// A task, parsed and checked, with the sources of its domain (file 0) and problem (file 1).
-struct Task {
-    domain: Domain,
-    problem: Problem,
-    sources: Vec<SourceFile>,
+pub(super) struct Task {
+    pub(super) domain: Domain,
+    pub(super) problem: Problem,
+    pub(super) sources: Vec<SourceFile>,
     /// The task's warnings, which count under `--deny-warnings`.
     warnings: Vec<Diagnostic>,
 }
 
 /// The task, parsed and checked; when it cannot be used, its sources and the diagnostics that
 /// say why (unreadable inputs, parse and check errors).
-fn task(domain: &Path, problem: &Path) -> Result<Task, (Vec<SourceFile>, Vec<Diagnostic>)> {
+pub(super) fn task(
+    domain: &Path,
+    problem: &Path,
+) -> Result<Task, (Vec<SourceFile>, Vec<Diagnostic>)> {
     let d = load(domain, FileId(0));
     let p = load(problem, FileId(1));
     let mut diagnostics: Vec<Diagnostic> = d.diagnostics;

@@ -1,7 +1,7 @@
 //! The registry of diagnostic codes: stable code, kebab-case name, default severity, summary.
 //!
 //! Codes are grouped by stage (`P0xx` parse, `C1xx` domain, `C2xx` problem, `V3xx` plan,
-//! `K4xx` kitchen) and never reused. Each has a section in `docs/diagnostics.md` and a fixture
+//! `K4xx` kitchen, `S5xx` solve) and never reused. Each has a section in `docs/diagnostics.md` and a fixture
 //! named after it; a test enforces both.
 
 use super::Severity;
@@ -117,6 +117,8 @@ codes! {
     KitchenNotAPlan, "K409", "kitchen-not-a-plan", Warning, "a file given or found as a plan is not one (Simmer's result file, an empty or binary file, a failed generation) and is not run";
     IoError, "P090", "io-error", Error, "an input could not be read: no such file, no permission, a directory where a file was expected, stdin asked for twice";
     ValidateUnsupported, "V310", "validate-unsupported", Error, "the task uses a feature the validator does not interpret yet: no verdict";
+    SolveUnsupported, "S501", "solve-unsupported", Error, "the task uses a feature the planner does not handle (numeric or temporal planning, preferences, constraints): no answer";
+    SolvePlanRejected, "S502", "solve-plan-rejected", Error, "the planner found a plan the validator rejects (a bug in pddlc): the plan is not given";
 }
 
 impl fmt::Display for Code {

@@ -13,7 +13,7 @@
 
 mod failure;
 pub mod text;
-mod world;
+pub(crate) mod world;
 
 pub use failure::{Failure, Report};
 pub use text::Step;

@@ -235,6 +235,22 @@ impl<'a> World<'a> {
             .collect()
     }
 
+    /// Derived rules in strata: a rule reading a derived predicate negatively comes in a later
+    /// stratum than the rules defining it.
+    pub(crate) fn strata(&self) -> &[Vec<&'a Derived>] {
+        &self.strata
+    }
+
+    /// The interned index of a predicate, by its lower-case name.
+    pub(crate) fn predicate_id(&self, key: &str) -> Option<u32> {
+        self.predicate_index.get(key).copied()
+    }
+
+    /// `(on a b)` for a fact of a predicate.
+    pub(crate) fn show_atom(&self, fact: &[u32]) -> String {
+        self.show(&self.predicates, fact)
+    }
+
     pub fn object(&self, name: &str) -> Option<u32> {
         self.object_index.get(&name.to_lowercase()).copied()
     }
@@ -275,7 +291,7 @@ impl<'a> World<'a> {
     // -----------------------------------------------------------------------------------------
     // Ground facts
 
-    fn resolve(&self, term: &Term, binding: &Binding) -> Eval<u32> {
+    pub(crate) fn resolve(&self, term: &Term, binding: &Binding) -> Eval<u32> {
         match term {
             Term::Variable(v) => binding
                 .get(&v.name.key())

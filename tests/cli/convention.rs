@@ -207,6 +207,7 @@ fn every_subcommand_speaks_every_format() {
     const PLAN: &str = "fixtures/validate/valid_reverse_tower/plan.txt";
     const BROKEN_PLAN: &str = "fixtures/validate/V306_precondition_unsatisfied/plan.txt";
     const BAD: &str = "fixtures/parse/P005_bad_effect.pddl";
+    const UNSOLVABLE: &str = "fixtures/solve/unsolvable_cyclic_tower/problem.pddl";
     const ENV: &str = "domains/kitchen/examples/salad/env.json";
     const SAFE: &str = "domains/kitchen/examples/salad/safe.txt";
     let root = env!("CARGO_MANIFEST_DIR");
@@ -246,6 +247,10 @@ fn every_subcommand_speaks_every_format() {
             Some(BROKEN_PLAN),
             [1; 4],
         ),
+        // A plan is not a diagnostic either: gcc and val are refused.
+        (vec!["solve", D, P], Some(P), [0, 0, 2, 2]),
+        (vec!["solve", D, UNSOLVABLE], Some(UNSOLVABLE), [1, 1, 2, 2]),
+        (vec!["solve", D, BAD], Some(BAD), [2, 2, 2, 2]),
         // A score is not a diagnostic: gcc and val are refused.
         (vec!["score", D, D], Some(D), [0, 0, 2, 2]),
         // A batch has no table.

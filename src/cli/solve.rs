@@ -1,0 +1,270 @@
+//! `pddlc solve`: the built-in planner on a domain and problem.
+//!
+//! Human format: the plan in IPC format on stdout (so that `pddlc solve d p > p.plan` writes a
+//! plan file), or `unsolvable: …` / `unknown: …`; the statistics and progress on stderr. JSON:
+//! one document. Exit 0 solved, 1 unsolvable or unknown, 2 usage or input errors.
+
+use super::input::display_name;
+use super::validate::{Task, task};
+use super::{Color, Format, Outcome, render_diagnostics};
+use pddlc::diagnostics::Diagnostic;
+use pddlc::diagnostics::render::{self, JSON_VERSION, Sources};
+use pddlc::solve::{self, Answer, Options, Outcome as Solved, Progress};
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The domain file (`-` reads standard input; once per run).
+    domain: PathBuf,
+    /// The problem file, or `-`.
+    problem: PathBuf,
+    /// Also write the plan (IPC format) to this file when one is found; an existing file is
+    /// refused unless `--force`.
+    #[arg(long)]
+    plan_file: Option<PathBuf>,
+    /// Overwrite the `--plan-file` if it exists.
+    #[arg(long, requires = "plan_file")]
+    force: bool,
+    /// Give up (`unknown`) after this many seconds, grounding included.
+    #[arg(long, value_name = "SECONDS")]
+    time_limit: Option<f64>,
+    /// Give up (`unknown`) once the planner's tables are estimated to take this many MB.
+    #[arg(long, value_name = "MB")]
+    memory_limit: Option<u64>,
+    /// A* with h^max: a plan of least cost.
+    #[arg(long)]
+    optimal: bool,
+    /// `human` (the default) or `json`; a plan is not a diagnostic, so `gcc` and `val` are
+    /// refused.
+    #[arg(long, value_enum)]
+    format: Option<Format>,
+    #[arg(long, value_enum, default_value_t = Color::Auto)]
+    color: Color,
+}
+
+/// The peak resident memory of this process, in MB.
+fn peak_memory_mb() -> f64 {
+    // SAFETY: getrusage writes into the struct we pass and reads nothing else.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
+        return 0.0;
+    }
+    // Linux reports kilobytes.
+    usage.ru_maxrss as f64 / 1024.0
+}
+
+fn limits(args: &Args) -> Result<Options, String> {
+    let time_limit = match args.time_limit {
+        None => None,
+        Some(s) if s.is_finite() && s > 0.0 => Some(Duration::from_secs_f64(s)),
+        Some(s) => return Err(format!("--time-limit must be a positive number, not {s}")),
+    };
+    let memory_limit = match args.memory_limit {
+        None => None,
+        Some(0) => return Err("--memory-limit must be at least 1 MB".into()),
+        Some(mb) => Some((mb as usize).saturating_mul(1 << 20)),
+    };
+    Ok(Options {
+        time_limit,
+        memory_limit,
+        optimal: args.optimal,
+        ..Options::default()
+    })
+}
+
+pub fn run(args: &Args) -> Outcome {
+    let format = args.format.unwrap_or(Format::Human);
+    if matches!(format, Format::Gcc | Format::Val) {
+        eprintln!("error: solve prints a plan, not diagnostics: use --format human or json");
+        return Outcome::Failure;
+    }
+    let options = match limits(args) {
+        Ok(options) => options,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return Outcome::Failure;
+        }
+    };
+    if let Some(path) = &args.plan_file
+        && path.exists()
+        && !args.force
+    {
+        eprintln!(
+            "error: {} exists: give --force to overwrite it, or another --plan-file",
+            path.display()
+        );
+        return Outcome::Failure;
+    }
+    let color = args.color.enabled();
+    let Task {
+        domain,
+        problem,
+        sources,
+        ..
+    } = match task(&args.domain, &args.problem) {
+        Ok(task) => task,
+        Err((sources, diagnostics)) => return input_errors(format, &sources, &diagnostics, color),
+    };
+    let show_progress = format == Format::Human && std::io::stderr().is_terminal();
+    let started = Instant::now();
+    let mut last = Instant::now();
+    let mut progress = |p: &Progress| {
+        if show_progress && last.elapsed() >= Duration::from_millis(200) {
+            last = Instant::now();
+            eprint!(
+                "\r{:.1} s: {} expanded, {} evaluated, best h {}   ",
+                started.elapsed().as_secs_f64(),
+                p.expanded,
+                p.evaluated,
+                p.best_h.map_or("-".into(), |h| h.to_string())
+            );
+        }
+    };
+    let result = solve::solve(&domain, &problem, &options, &mut progress);
+    if show_progress {
+        eprint!("\r\x1b[K");
+    }
+    let answer = match result {
+        Ok(answer) => answer,
+        Err(diagnostics) => return input_errors(format, &sources, &diagnostics, color),
+    };
+    let mut written = None;
+    if let (Solved::Solved { plan, cost }, Some(path)) = (&answer.outcome, &args.plan_file) {
+        let text = solve::plan_text(plan, *cost, answer.action_costs);
+        if let Err(e) = write_plan(path, &text, args.force) {
+            eprintln!("error: cannot write {}: {e}", path.display());
+            return Outcome::Failure;
+        }
+        written = Some(display_name(path));
+    }
+    let peak = peak_memory_mb();
+    match format {
+        Format::Json => {
+            let document = json(&answer, written, peak);
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&document).unwrap_or_default()
+            );
+        }
+        _ => human(&answer, peak),
+    }
+    match answer.outcome {
+        Solved::Solved { .. } => Outcome::Clean,
+        _ => Outcome::InputErrors,
+    }
+}
+
+fn write_plan(path: &std::path::Path, text: &str, force: bool) -> std::io::Result<()> {
+    let mut file = if force {
+        std::fs::File::create(path)?
+    } else {
+        // Refused, even if the file appeared while we searched.
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(path)?
+    };
+    file.write_all(text.as_bytes())
+}
+
+/// The task cannot be solved as given: its diagnostics, exit 2.
+fn input_errors(
+    format: Format,
+    sources: &[pddlc::diagnostics::SourceFile],
+    diagnostics: &[Diagnostic],
+    color: bool,
+) -> Outcome {
+    let view = Sources::new(sources);
+    if format == Format::Json {
+        let document = serde_json::json!({
+            "version": JSON_VERSION,
+            "diagnostics": render::json_diagnostics(diagnostics, &view),
+            "status": null,
+        });
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&document).unwrap_or_default()
+        );
+    } else {
+        eprint!("{}", render_diagnostics(format, diagnostics, &view, color));
+        eprintln!("error: no plan was searched for: the task cannot be used as given");
+    }
+    Outcome::Failure
+}
+
+fn status(outcome: &Solved) -> &'static str {
+    match outcome {
+        Solved::Solved { .. } => "solved",
+        Solved::Unsolvable(_) => "unsolvable",
+        Solved::Unknown(_) => "unknown",
+    }
+}
+
+fn json(answer: &Answer, plan_file: Option<String>, peak: f64) -> serde_json::Value {
+    let (plan, cost) = match &answer.outcome {
+        Solved::Solved { plan, cost } => (serde_json::json!(plan), serde_json::json!(cost)),
+        _ => (serde_json::Value::Null, serde_json::Value::Null),
+    };
+    let reason = match &answer.outcome {
+        Solved::Unsolvable(why) => {
+            let mut value = serde_json::to_value(why).unwrap_or_default();
+            if let Some(object) = value.as_object_mut() {
+                object.insert("message".into(), why.to_string().into());
+            }
+            value
+        }
+        _ => serde_json::Value::Null,
+    };
+    let limit = match &answer.outcome {
+        Solved::Unknown(limit) => serde_json::to_value(limit).unwrap_or_default(),
+        _ => serde_json::Value::Null,
+    };
+    let mut statistics = serde_json::to_value(&answer.statistics).unwrap_or_default();
+    if let Some(object) = statistics.as_object_mut() {
+        object.insert("peak_memory_mb".into(), serde_json::json!(peak));
+    }
+    serde_json::json!({
+        "version": JSON_VERSION,
+        "diagnostics": [],
+        "status": status(&answer.outcome),
+        "plan": plan,
+        "cost": cost,
+        "unit_cost": !answer.action_costs,
+        "reason": reason,
+        "limit": limit,
+        "plan_file": plan_file,
+        "statistics": statistics,
+    })
+}
+
+fn human(answer: &Answer, peak: f64) {
+    match &answer.outcome {
+        Solved::Solved { plan, cost } => {
+            print!("{}", solve::plan_text(plan, *cost, answer.action_costs));
+        }
+        Solved::Unsolvable(why) => println!("unsolvable: {why}"),
+        Solved::Unknown(limit) => println!(
+            "unknown: the {} limit was reached before a plan or a proof was found",
+            match limit {
+                solve::Limit::Time => "time",
+                solve::Limit::Memory => "memory",
+            }
+        ),
+    }
+    let s = &answer.statistics;
+    eprintln!(
+        "{}: grounding {:.3} s ({} atoms, {} operators, {} axioms), search {:.3} s ({} expanded, {} evaluated, {} generated), peak memory {:.0} MB",
+        status(&answer.outcome),
+        s.grounding_seconds,
+        s.atoms,
+        s.operators,
+        s.axioms,
+        s.search_seconds,
+        s.expanded,
+        s.evaluated,
+        s.generated,
+        peak
+    );
+}

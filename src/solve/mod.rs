@@ -1,0 +1,296 @@
+//! The planner: grounds a classical task and searches it for a plan, or proves there is none.
+//!
+//! `solve::solve` grounds the task by relaxed reachability (`ground`), then runs greedy
+//! best-first search with h^FF and preferred operators (`search::greedy`), or A* with h^max for
+//! an optimal plan. Every plan is checked by `plan::validate` before it is returned. The answer
+//! is one of three, never confused: solved (with the plan), unsolvable (with the reason: goal
+//! atoms no relaxed plan reaches, or every reachable state visited), unknown (a limit reached).
+//!
+//! No I/O and no printing: limits come in through [`Options`], progress goes out through a
+//! callback, and what cannot be planned for is a diagnostic (`S501`).
+
+mod formula;
+mod ground;
+mod heuristic;
+mod search;
+mod support;
+mod task;
+
+use crate::ast::{Domain, Problem};
+use crate::diagnostics::{Code, Diagnostic};
+use crate::plan::{TaskFiles, ValidateOptions};
+use search::Ending;
+use std::time::{Duration, Instant};
+
+/// How to solve.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Stop with `unknown` after this long (grounding included).
+    pub time_limit: Option<Duration>,
+    /// Stop with `unknown` once the planner's own tables (states, open lists, operators) are
+    /// estimated to take this many bytes.
+    pub memory_limit: Option<usize>,
+    /// A* with h^max: a plan of least cost, or none.
+    pub optimal: bool,
+    /// Which inputs the diagnostics' labels point into.
+    pub files: TaskFiles,
+}
+
+/// The limits of one run.
+pub struct Budget {
+    deadline: Option<Instant>,
+    memory: Option<usize>,
+}
+
+impl Budget {
+    /// Whether the time is up or `bytes` exceeds the memory limit.
+    pub fn expired(&self, bytes: usize) -> bool {
+        self.memory.is_some_and(|m| bytes > m) || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+/// What the search has done so far, for a progress line.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct Progress {
+    pub expanded: u64,
+    pub evaluated: u64,
+    pub best_h: Option<u64>,
+}
+
+/// The counts and times of a run.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct Statistics {
+    pub atoms: usize,
+    pub operators: usize,
+    pub axioms: usize,
+    pub expanded: u64,
+    pub generated: u64,
+    pub evaluated: u64,
+    /// The best heuristic value met (the start state's for `unsolvable` from the start).
+    pub best_h: Option<u64>,
+    pub grounding_seconds: f64,
+    pub search_seconds: f64,
+}
+
+impl From<&Statistics> for Progress {
+    fn from(s: &Statistics) -> Progress {
+        Progress {
+            expanded: s.expanded,
+            evaluated: s.evaluated,
+            best_h: s.best_h,
+        }
+    }
+}
+
+/// Why a task has no plan.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Unsolvable {
+    /// Goal atoms that no plan reaches even when deletes and negative conditions are ignored.
+    GoalUnreachable { atoms: Vec<String> },
+    /// Every state reachable from the start was visited; none satisfies the goal.
+    Exhausted { states: usize },
+}
+
+impl std::fmt::Display for Unsolvable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unsolvable::GoalUnreachable { atoms } if atoms.is_empty() => {
+                f.write_str("the goal is unreachable in the delete relaxation")
+            }
+            Unsolvable::GoalUnreachable { atoms } => write!(
+                f,
+                "unreachable in the delete relaxation: {}",
+                atoms.join(", ")
+            ),
+            Unsolvable::Exhausted { states } => write!(
+                f,
+                "the reachable state space is exhausted ({states} states) without reaching the goal"
+            ),
+        }
+    }
+}
+
+/// Which limit stopped the run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Limit {
+    Time,
+    Memory,
+}
+
+/// The answer.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// A plan, validated: its steps as `(action args)` and its cost (the number of steps when
+    /// the task has no action costs).
+    Solved {
+        plan: Vec<String>,
+        cost: u64,
+    },
+    Unsolvable(Unsolvable),
+    Unknown(Limit),
+}
+
+/// An outcome with the statistics of the run.
+#[derive(Clone, Debug)]
+pub struct Answer {
+    pub outcome: Outcome,
+    /// Whether costs are the actions' own (`(:metric minimize (total-cost))`), else unit.
+    pub action_costs: bool,
+    pub statistics: Statistics,
+}
+
+/// Solves `problem` in `domain`. Errors: diagnostics for a task the planner does not handle
+/// (`S501`), and `S502` if a plan found fails validation (a bug, never a wrong answer).
+pub fn solve(
+    domain: &Domain,
+    problem: &Problem,
+    options: &Options,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<Answer, Vec<Diagnostic>> {
+    crate::parse::with_stack(|| run(domain, problem, options, progress))
+}
+
+fn run(
+    domain: &Domain,
+    problem: &Problem,
+    options: &Options,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<Answer, Vec<Diagnostic>> {
+    let started = Instant::now();
+    let budget = Budget {
+        deadline: options.time_limit.map(|limit| started + limit),
+        memory: options.memory_limit,
+    };
+    let files = options.files;
+    let unsupported = support::unsupported(domain, problem, files.domain, files.problem);
+    if !unsupported.is_empty() {
+        return Err(unsupported);
+    }
+    let mut statistics = Statistics::default();
+    let limit = |budget: &Budget| {
+        if budget.deadline.is_some_and(|d| Instant::now() >= d) {
+            Limit::Time
+        } else {
+            Limit::Memory
+        }
+    };
+    let grounded = match ground::ground(domain, problem, files.problem, &budget) {
+        Ok(grounded) => grounded,
+        Err(ground::GroundFailure::Invalid(diagnostic)) => return Err(vec![diagnostic]),
+        Err(ground::GroundFailure::Limit) => {
+            statistics.grounding_seconds = started.elapsed().as_secs_f64();
+            return Ok(Answer {
+                outcome: Outcome::Unknown(limit(&budget)),
+                action_costs: false,
+                statistics,
+            });
+        }
+    };
+    let task = grounded.task;
+    statistics.atoms = task.atoms.len();
+    statistics.operators = task.operators.len();
+    statistics.axioms = task.strata.iter().map(Vec::len).sum();
+    statistics.grounding_seconds = started.elapsed().as_secs_f64();
+    let answer = |outcome, statistics| {
+        Ok(Answer {
+            outcome,
+            action_costs: task.action_costs,
+            statistics,
+        })
+    };
+    if grounded.goal_false {
+        return answer(
+            Outcome::Unsolvable(Unsolvable::GoalUnreachable {
+                atoms: grounded.unreachable_goal,
+            }),
+            statistics,
+        );
+    }
+    let searching = Instant::now();
+    let ending = if options.optimal {
+        search::astar(&task, task.init.clone(), &budget, &mut statistics, progress)
+    } else {
+        search::greedy(&task, task.init.clone(), &budget, &mut statistics, progress)
+    };
+    statistics.search_seconds = searching.elapsed().as_secs_f64();
+    let outcome = match ending {
+        Ending::Plan(ops) => {
+            let plan: Vec<String> = ops
+                .iter()
+                .filter_map(|&op| task.operators.get(op as usize).map(|o| o.name.clone()))
+                .collect();
+            let cost = if task.action_costs {
+                ops.iter()
+                    .filter_map(|&op| task.operators.get(op as usize).map(|o| o.cost))
+                    .sum()
+            } else {
+                plan.len() as u64
+            };
+            check_plan(domain, problem, &plan, options)?;
+            Outcome::Solved { plan, cost }
+        }
+        Ending::Exhausted => Outcome::Unsolvable(Unsolvable::Exhausted {
+            states: statistics.evaluated as usize,
+        }),
+        Ending::DeadStart => {
+            let mut relaxed = heuristic::Relaxed::new(&task, heuristic::Kind::Max);
+            relaxed.evaluate(&task.init, None);
+            let mut atoms: Vec<u32> = Vec::new();
+            for conjunction in &task.goal {
+                atoms.extend(&conjunction.positive);
+            }
+            let atoms = relaxed
+                .unreachable(&atoms)
+                .iter()
+                .filter_map(|&a| task.atoms.get(a as usize).cloned())
+                .collect();
+            Outcome::Unsolvable(Unsolvable::GoalUnreachable { atoms })
+        }
+        Ending::Limit => Outcome::Unknown(limit(&budget)),
+    };
+    answer(outcome, statistics)
+}
+
+/// The plan as IPC plan text: one `(action args)` a line, then `; cost = N`.
+pub fn plan_text(plan: &[String], cost: u64, action_costs: bool) -> String {
+    let mut out = String::new();
+    for step in plan {
+        out.push_str(step);
+        out.push('\n');
+    }
+    let kind = if action_costs { "general" } else { "unit" };
+    out.push_str(&format!("; cost = {cost} ({kind} cost)\n"));
+    out
+}
+
+/// Runs the plan through the validator; a rejection is `S502`, with the validator's reasons.
+fn check_plan(
+    domain: &Domain,
+    problem: &Problem,
+    plan: &[String],
+    options: &Options,
+) -> Result<(), Vec<Diagnostic>> {
+    let text = plan_text(plan, 0, false);
+    let validate = ValidateOptions {
+        files: options.files,
+        ..ValidateOptions::default()
+    };
+    let report = crate::plan::validate(domain, problem, &text, &validate);
+    if report.valid == Some(true) {
+        return Ok(());
+    }
+    let reasons: Vec<String> = report.diagnostics().map(|d| d.message.clone()).collect();
+    Err(vec![
+        Diagnostic::unlocated(
+            Code::SolvePlanRejected,
+            format!(
+                "the plan found ({} steps) is rejected by the validator: {}",
+                plan.len(),
+                reasons.join("; ")
+            ),
+        )
+        .with_help("this is a bug in pddlc's planner; please report it with the task"),
+    ])
+}

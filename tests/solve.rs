@@ -1,0 +1,317 @@
+//! The planner (`pddlc::solve`): the fixtures under fixtures/solve, whose directory names say
+//! the outcome (`solved_`, `optimal_`, `unsolvable_`, or a diagnostic code); `--optimal`
+//! against an exhaustive search through the validator; a selection of ../shared/plans problems
+//! that Fast Downward solved; and impossible variants of them, built by removing an initial
+//! fact the reference plan needs (as Plancraft builds its impossible tasks), with the
+//! originals as solvable controls.
+
+mod common;
+
+use pddlc::ast::{Domain, PddlFile, Problem};
+use pddlc::plan::{ValidateOptions, validate};
+use pddlc::solve::{Options, Outcome, Unsolvable, solve};
+use std::path::Path;
+
+fn domain_of(text: &str, what: &str) -> Domain {
+    match pddlc::parse::file(text).value {
+        Some(PddlFile::Domain(domain)) => domain,
+        _ => panic!("{what}: not a domain"),
+    }
+}
+
+fn problem_of(text: &str, what: &str) -> Problem {
+    match pddlc::parse::file(text).value {
+        Some(PddlFile::Problem(problem)) => problem,
+        _ => panic!("{what}: not a problem"),
+    }
+}
+
+fn read(dir: &Path, name: &str) -> String {
+    let own = dir.join(name);
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("domains/blocksworld")
+        .join(name);
+    std::fs::read_to_string(if own.exists() { own } else { shipped }).expect("task file")
+}
+
+fn run(domain: &Domain, problem: &Problem, optimal: bool) -> Outcome {
+    let options = Options {
+        optimal,
+        ..Options::default()
+    };
+    match solve(domain, problem, &options, &mut |_| {}) {
+        Ok(answer) => answer.outcome,
+        Err(diagnostics) => panic!("no answer: {diagnostics:?}"),
+    }
+}
+
+/// Checks a plan with the validator, independently of the planner's own check.
+fn assert_valid(domain: &Domain, problem: &Problem, plan: &[String], what: &str) {
+    let text = plan.join("\n");
+    let report = validate(domain, problem, &text, &ValidateOptions::default());
+    assert_eq!(report.valid, Some(true), "{what}: invalid plan {plan:?}");
+}
+
+fn shown(outcome: &Outcome) -> String {
+    match outcome {
+        Outcome::Solved { plan, cost } => format!("solved, cost {cost}\n{}", plan.join("\n")),
+        Outcome::Unsolvable(why) => format!("unsolvable: {why}"),
+        Outcome::Unknown(limit) => format!("unknown: {limit:?}"),
+    }
+}
+
+#[test]
+fn solve_fixtures() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/solve");
+    let mut dirs: Vec<_> = std::fs::read_dir(&root)
+        .expect("fixtures/solve")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    assert!(dirs.len() >= 6);
+    let mut snapshot = String::new();
+    for dir in dirs {
+        let name = dir
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .to_string();
+        let domain = domain_of(&read(&dir, "domain.pddl"), &name);
+        let problem = problem_of(&read(&dir, "problem.pddl"), &name);
+        if let Some(code) = name.split('_').next().filter(|c| c.starts_with('S')) {
+            let Err(diagnostics) = solve(&domain, &problem, &Options::default(), &mut |_| {})
+            else {
+                panic!("{name}: expected {code}");
+            };
+            assert!(
+                diagnostics.iter().any(|d| d.code.as_str() == code),
+                "{name}"
+            );
+            snapshot.push_str(&format!("## {name}\n{}\n\n", diagnostics[0].message));
+            continue;
+        }
+        // Both searches, each on its own: the same verdict, valid plans.
+        for optimal in [false, true] {
+            let outcome = run(&domain, &problem, optimal);
+            match (&outcome, name.split('_').next()) {
+                (Outcome::Solved { plan, .. }, Some("solved" | "optimal")) => {
+                    assert_valid(&domain, &problem, plan, &name)
+                }
+                (Outcome::Unsolvable(_), Some("unsolvable")) => {}
+                _ => panic!("{name} (optimal: {optimal}): {outcome:?}"),
+            }
+            let search = if optimal { "A*" } else { "greedy" };
+            snapshot.push_str(&format!("## {name} ({search})\n{}\n\n", shown(&outcome)));
+        }
+    }
+    insta::assert_snapshot!(snapshot);
+}
+
+/// The least cost of a plan of at most `depth` steps, by trying every sequence of applicable
+/// actions through the validator (`plan::applicable` and `plan::validate` only): the optimum
+/// for the tiny tasks it is run on, found without the planner's grounding or search.
+fn exhaustive_optimum(domain: &Domain, problem: &Problem, depth: usize) -> Option<f64> {
+    let mut best: Option<f64> = None;
+    let mut frontier = vec![String::new()];
+    for _ in 0..=depth {
+        let mut next = Vec::new();
+        for prefix in frontier {
+            let report = validate(domain, problem, &prefix, &ValidateOptions::default());
+            if report.valid == Some(true) {
+                let value = report.metric.unwrap_or(0.0);
+                best = Some(best.map_or(value, |b: f64| b.min(value)));
+                continue;
+            }
+            if let Ok(actions) = pddlc::plan::applicable(domain, problem, &prefix) {
+                for action in actions {
+                    next.push(format!("{prefix}{action}\n"));
+                }
+            }
+        }
+        frontier = next;
+    }
+    best
+}
+
+#[test]
+fn optimal_plans_cost_what_exhaustive_search_finds() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/solve");
+    // (fixture, depth bound: at least the optimum's number of steps, each action costing 1 or
+    // more).
+    for (name, depth) in [
+        ("optimal_costs_detour", 4),
+        ("solved_action_costs", 3),
+        ("solved_adl_briefcase", 6),
+        ("unsolvable_cyclic_tower", 0),
+    ] {
+        let dir = root.join(name);
+        let domain = domain_of(&read(&dir, "domain.pddl"), name);
+        let problem = problem_of(&read(&dir, "problem.pddl"), name);
+        let expected = exhaustive_optimum(&domain, &problem, depth);
+        match run(&domain, &problem, true) {
+            Outcome::Solved { cost, .. } => {
+                let steps_or_metric = expected.expect("the exhaustive search finds a plan");
+                assert_eq!(cost as f64, steps_or_metric, "{name}");
+            }
+            Outcome::Unsolvable(_) => assert_eq!(expected, None, "{name}"),
+            other => panic!("{name}: {other:?}"),
+        }
+    }
+}
+
+/// Problems of ../shared/plans that Fast Downward (lama-first) solved, small enough to solve in
+/// a test: STRIPS, ADL, derived predicates, action costs.
+const SELECTION: &[&str] = &[
+    "potassco/ipc-1998-assembly-round-1-adl/instance-1",
+    "potassco/ipc-1998-grid-round-2-strips/instance-1",
+    "potassco/ipc-1998-movie-round-1-adl/instance-1",
+    "potassco/ipc-1998-mystery-round-1-strips/instance-1",
+    "potassco/ipc-2000-blocks-strips-typed/instance-2",
+    "potassco/ipc-2002-driverlog-strips-automatic/instance-1",
+    "potassco/ipc-2002-freecell-strips-automatic/instance-1",
+    "potassco/ipc-2002-satellite-strips-automatic/instance-1",
+    "potassco/ipc-2004-airport-nontemporal-adl/instance-1",
+    "potassco/ipc-2004-promela-dining-philosophers-derived-predicates-strips/instance-1",
+    "potassco/ipc-2006-trucks-propositional-strips/instance-1",
+    "potassco/ipc-2008-elevator-sequential-satisficing-strips/instance-1",
+    "potassco/ipc-2008-openstacks-sequential-satisficing-adl/instance-3",
+    "potassco/ipc-2014-genome-edit-distances-sequential-satisficing/instance-3",
+];
+
+/// The selection's domain, problem and Fast Downward's plan, from ../shared/plans/index.jsonl.
+fn selection(shared: &Path) -> Vec<(String, Domain, Problem, String)> {
+    let index = std::fs::read_to_string(shared.join("plans/index.jsonl")).expect("index");
+    let mut out = Vec::new();
+    for line in index.lines() {
+        let row: serde_json::Value = serde_json::from_str(line).expect("index line");
+        let id = row["id"].as_str().unwrap_or_default();
+        let Some(task) = id.strip_suffix("/planner") else {
+            continue;
+        };
+        if !SELECTION.contains(&task) {
+            continue;
+        }
+        let text = |key: &str| {
+            std::fs::read_to_string(shared.join(row[key].as_str().unwrap_or_default()))
+                .expect("a file of the index")
+        };
+        let domain = domain_of(&text("domain"), task);
+        let problem = problem_of(&text("problem"), task);
+        out.push((task.to_string(), domain, problem, text("plan")));
+    }
+    assert_eq!(
+        out.len(),
+        SELECTION.len(),
+        "every selected task is in the index"
+    );
+    out
+}
+
+#[test]
+fn solves_what_fast_downward_solved() {
+    let Some(shared) =
+        common::shared_with(&["corpus", "plans"], "solves_what_fast_downward_solved")
+    else {
+        return;
+    };
+    let mut table = String::new();
+    for (task, domain, problem, reference) in selection(&shared) {
+        let Outcome::Solved { plan, cost } = run(&domain, &problem, false) else {
+            panic!("{task}: not solved");
+        };
+        assert_valid(&domain, &problem, &plan, &task);
+        let steps = reference
+            .lines()
+            .filter(|l| l.trim_start().starts_with('('))
+            .count();
+        table.push_str(&format!(
+            "{task}: {} steps, cost {cost} (Fast Downward: {steps} steps)\n",
+            plan.len()
+        ));
+    }
+    insta::assert_snapshot!(table);
+}
+
+/// The planner's answer under a memory bound (an estimate of its tables, not a clock), so that
+/// a large state space ends as `unknown` instead of running on.
+fn bounded(domain: &Domain, problem: &Problem, optimal: bool) -> Outcome {
+    let options = Options {
+        optimal,
+        memory_limit: Some(64 << 20),
+        ..Options::default()
+    };
+    solve(domain, problem, &options, &mut |_| {})
+        .map(|a| a.outcome)
+        .unwrap_or_else(|d| panic!("no answer: {d:?}"))
+}
+
+#[test]
+fn impossible_variants_are_never_solved_and_controls_never_unsolvable() {
+    let Some(shared) = common::shared_with(
+        &["corpus", "plans"],
+        "impossible_variants_are_never_solved_and_controls_never_unsolvable",
+    ) else {
+        return;
+    };
+    let (mut proven, mut unknown, mut solved, mut variants) = (0, 0, 0, 0);
+    let mut table = String::new();
+    for (task, domain, problem, reference) in selection(&shared) {
+        // The control: the task as given is solvable, and must never be called unsolvable.
+        let control = bounded(&domain, &problem, false);
+        assert!(
+            matches!(control, Outcome::Solved { .. }),
+            "{task}: control {control:?}"
+        );
+        // Variants: one initial fact removed that the reference plan needs (it fails without
+        // it); at most eight per task.
+        let mut row = (0, 0, 0);
+        for index in 0..problem.init.len() {
+            if row.0 + row.1 + row.2 == 8 {
+                break;
+            }
+            let mut variant = problem.clone();
+            variant.init.remove(index);
+            let report = validate(&domain, &variant, &reference, &ValidateOptions::default());
+            if report.valid == Some(true) {
+                continue;
+            }
+            variants += 1;
+            match bounded(&domain, &variant, false) {
+                Outcome::Solved { plan, .. } => {
+                    // Another plan does without the fact: it must be valid on the variant.
+                    assert_valid(&domain, &variant, &plan, &task);
+                    solved += 1;
+                    row.0 += 1;
+                }
+                Outcome::Unsolvable(why) => {
+                    // The other search must agree: it may not find a plan.
+                    if let Outcome::Solved { plan, .. } = bounded(&domain, &variant, true) {
+                        panic!(
+                            "{task} without init #{index}: unsolvable ({why}), yet A* finds {plan:?}"
+                        );
+                    }
+                    if let Unsolvable::GoalUnreachable { atoms } = &why {
+                        assert!(!atoms.is_empty(), "{task}: the unreachable atoms are named");
+                    }
+                    proven += 1;
+                    row.1 += 1;
+                }
+                Outcome::Unknown(_) => {
+                    unknown += 1;
+                    row.2 += 1;
+                }
+            }
+        }
+        table.push_str(&format!(
+            "{task}: {} solved another way, {} unsolvable, {} unknown\n",
+            row.0, row.1, row.2
+        ));
+    }
+    table.push_str(&format!(
+        "\n{variants} variants: {solved} solved another way, {proven} proven unsolvable, {unknown} unknown\n"
+    ));
+    insta::assert_snapshot!(table);
+    // Of the variants no plan was found for, at least 90% are proven unsolvable.
+    assert!(proven * 10 >= (proven + unknown) * 9, "{table}");
+}
