@@ -94,16 +94,38 @@ impl GroundTask {
         self.atoms.len().div_ceil(64).max(1)
     }
 
-    /// Fills the index the successor generator reads; call once operators are final.
-    pub fn index(&mut self) {
+    /// Fills the index the successor generator reads; call once operators and the initial
+    /// state are final. Each operator is filed under one of its positive precondition atoms,
+    /// the one whose predicate has the fewest atoms true initially (a guess at the atom least
+    /// often true, so that few operators are tried in each state).
+    pub fn index(&mut self, predicate_of: &[u32]) {
+        let mut true_per_predicate: Vec<usize> = Vec::new();
+        for (atom, &predicate) in predicate_of.iter().enumerate() {
+            let slot = predicate as usize;
+            if true_per_predicate.len() <= slot {
+                true_per_predicate.resize(slot + 1, 0);
+            }
+            if bit(&self.init, atom as u32) {
+                true_per_predicate[slot] += 1;
+            }
+        }
+        let rarity = |atom: u32| {
+            predicate_of
+                .get(atom as usize)
+                .and_then(|&p| true_per_predicate.get(p as usize))
+                .copied()
+                .unwrap_or(0)
+        };
         self.by_first_atom = vec![Vec::new(); self.atoms.len()];
         self.always.clear();
         for (i, op) in self.operators.iter().enumerate() {
             match op
                 .precondition
                 .positive
-                .first()
-                .and_then(|&a| self.by_first_atom.get_mut(a as usize))
+                .iter()
+                .copied()
+                .min_by_key(|&a| rarity(a))
+                .and_then(|a| self.by_first_atom.get_mut(a as usize))
             {
                 Some(list) => list.push(i as u32),
                 None => self.always.push(i as u32),

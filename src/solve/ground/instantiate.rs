@@ -133,7 +133,11 @@ impl Grounder<'_, '_> {
         }
         task.derive(&mut bits);
         task.init = bits;
-        task.index();
+        let predicate_of: Vec<u32> = facts
+            .iter()
+            .map(|f| f.first().copied().unwrap_or(0))
+            .collect();
+        task.index(&predicate_of);
         Ok(Grounded {
             task,
             unreachable_goal,
