@@ -315,3 +315,44 @@ fn impossible_variants_are_never_solved_and_controls_never_unsolvable() {
     // Of the variants no plan was found for, at least 90% are proven unsolvable.
     assert!(proven * 10 >= (proven + unknown) * 9, "{table}");
 }
+
+#[test]
+fn plans_from_the_state_a_prefix_reaches() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("domains/blocksworld");
+    let domain = domain_of(&read(&dir, "domain.pddl"), "blocksworld");
+    let problem = problem_of(&read(&dir, "problem.pddl"), "blocksworld");
+    let prefix = "(unstack a b)\n(put-down a)\n";
+    let options = Options {
+        prefix: Some(prefix.to_string()),
+        ..Options::default()
+    };
+    let answer = solve(&domain, &problem, &options, &mut |_| {}).expect("an answer");
+    let Outcome::Solved { plan, cost } = answer.outcome else {
+        panic!("{:?}", answer.outcome);
+    };
+    // The continuation alone does not solve the task; after the prefix it does.
+    assert_eq!(cost as usize, plan.len());
+    let whole = format!("{prefix}{}", plan.join("\n"));
+    let report = validate(&domain, &problem, &whole, &ValidateOptions::default());
+    assert_eq!(report.valid, Some(true), "{whole}");
+    let alone = validate(
+        &domain,
+        &problem,
+        &plan.join("\n"),
+        &ValidateOptions::default(),
+    );
+    assert_ne!(alone.valid, Some(true));
+
+    // A prefix that cannot run is the validator's diagnostic, and no answer.
+    let options = Options {
+        prefix: Some("(pick-up a)\n".into()),
+        ..Options::default()
+    };
+    let Err(diagnostics) = solve(&domain, &problem, &options, &mut |_| {}) else {
+        panic!("a failing prefix has no answer");
+    };
+    assert!(
+        diagnostics.iter().any(|d| d.code.as_str() == "V306"),
+        "{diagnostics:?}"
+    );
+}

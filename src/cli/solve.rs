@@ -4,11 +4,11 @@
 //! plan file), or `unsolvable: …` / `unknown: …`; the statistics and progress on stderr. JSON:
 //! one document. Exit 0 solved, 1 unsolvable or unknown, 2 usage or input errors.
 
-use super::input::display_name;
+use super::input::{display_name, io_error, read_text};
 use super::validate::{Task, task};
 use super::{Color, Format, Outcome, render_diagnostics};
-use pddlc::diagnostics::Diagnostic;
 use pddlc::diagnostics::render::{self, JSON_VERSION, Sources};
+use pddlc::diagnostics::{Diagnostic, FileId, SourceFile};
 use pddlc::solve::{self, Answer, Options, Outcome as Solved, Progress};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -33,6 +33,10 @@ pub struct Args {
     /// Give up (`unknown`) once the planner's tables are estimated to take this many MB.
     #[arg(long, value_name = "MB")]
     memory_limit: Option<u64>,
+    /// A plan prefix (IPC format): plan from the state it reaches. The plan printed is the
+    /// continuation; the prefix followed by it is what is validated.
+    #[arg(long, value_name = "PREFIX.plan")]
+    from: Option<PathBuf>,
     /// A* with h^max: a plan of least cost.
     #[arg(long)]
     optimal: bool,
@@ -101,12 +105,26 @@ pub fn run(args: &Args) -> Outcome {
     let Task {
         domain,
         problem,
-        sources,
+        mut sources,
         ..
     } = match task(&args.domain, &args.problem) {
         Ok(task) => task,
         Err((sources, diagnostics)) => return input_errors(format, &sources, &diagnostics, color),
     };
+    let mut options = options;
+    if let Some(path) = &args.from {
+        match read_text(path) {
+            Ok(text) => {
+                sources.push(SourceFile::new(display_name(path), text.clone()));
+                options.prefix = Some(text);
+            }
+            Err(message) => {
+                sources.push(SourceFile::new(display_name(path), String::new()));
+                let diagnostics = [io_error(&message, FileId(2))];
+                return input_errors(format, &sources, &diagnostics, color);
+            }
+        }
+    }
     let show_progress = format == Format::Human && std::io::stderr().is_terminal();
     let started = Instant::now();
     let mut last = Instant::now();
@@ -189,7 +207,9 @@ fn input_errors(
         );
     } else {
         eprint!("{}", render_diagnostics(format, diagnostics, &view, color));
-        eprintln!("error: no plan was searched for: the task cannot be used as given");
+        eprintln!(
+            "error: no plan was searched for: the task (or the prefix) cannot be used as given"
+        );
     }
     Outcome::Failure
 }

@@ -118,7 +118,7 @@ codes! {
     IoError, "P090", "io-error", Error, "an input could not be read: no such file, no permission, a directory where a file was expected, stdin asked for twice";
     ValidateUnsupported, "V310", "validate-unsupported", Error, "the task uses a feature the validator does not interpret yet: no verdict";
     SolveUnsupported, "S501", "solve-unsupported", Error, "the task uses a feature the planner does not handle (numeric or temporal planning, preferences, constraints): no answer";
-    SolvePlanRejected, "S502", "solve-plan-rejected", Error, "the planner found a plan the validator rejects (a bug in pddlc): the plan is not given";
+    SolvePlanRejected, "S502", "solve-plan-rejected", Error, "the planner's ground task disagrees with the validator (a plan it found is rejected, or a prefix's step has no ground operator): a bug in pddlc, no plan is given";
 }
 
 impl fmt::Display for Code {

@@ -34,6 +34,9 @@ pub struct Options {
     pub optimal: bool,
     /// Which inputs the diagnostics' labels point into.
     pub files: TaskFiles,
+    /// A plan prefix (IPC plan text): plan from the state it reaches. The plan returned is the
+    /// continuation; the prefix followed by it is what is validated.
+    pub prefix: Option<String>,
 }
 
 /// The limits of one run.
@@ -168,6 +171,17 @@ fn run(
     if !unsupported.is_empty() {
         return Err(unsupported);
     }
+    if let Some(prefix) = &options.prefix {
+        // The prefix must run: the validator says where it fails, labelled in the plan file.
+        let validate = ValidateOptions {
+            files,
+            ..ValidateOptions::default()
+        };
+        let report = crate::plan::validate(domain, problem, prefix, &validate);
+        if report.has_step_failures() || report.valid.is_none() {
+            return Err(report.diagnostics().cloned().collect());
+        }
+    }
     let mut statistics = Statistics::default();
     let limit = |budget: &Budget| {
         if budget.deadline.is_some_and(|d| Instant::now() >= d) {
@@ -208,11 +222,15 @@ fn run(
             statistics,
         );
     }
+    let (start, prefix) = match &options.prefix {
+        None => (task.init.clone(), Vec::new()),
+        Some(text) => replay(&task, text)?,
+    };
     let searching = Instant::now();
     let ending = if options.optimal {
-        search::astar(&task, task.init.clone(), &budget, &mut statistics, progress)
+        search::astar(&task, start, &budget, &mut statistics, progress)
     } else {
-        search::greedy(&task, task.init.clone(), &budget, &mut statistics, progress)
+        search::greedy(&task, start, &budget, &mut statistics, progress)
     };
     statistics.search_seconds = searching.elapsed().as_secs_f64();
     let outcome = match ending {
@@ -228,7 +246,8 @@ fn run(
             } else {
                 plan.len() as u64
             };
-            check_plan(domain, problem, &plan, options)?;
+            let whole: Vec<String> = prefix.iter().chain(&plan).cloned().collect();
+            check_plan(domain, problem, &whole, options)?;
             Outcome::Solved { plan, cost }
         }
         Ending::Exhausted => Outcome::Unsolvable(Unsolvable::Exhausted {
@@ -251,6 +270,42 @@ fn run(
         Ending::Limit => Outcome::Unknown(limit(&budget)),
     };
     answer(outcome, statistics)
+}
+
+/// The state a plan prefix reaches in the ground task, and its steps as `(action args)`. The
+/// validator has run the prefix already, so a step with no applicable ground operator is a
+/// grounding bug (`S502`).
+fn replay(
+    task: &task::GroundTask,
+    text: &str,
+) -> Result<(task::Bits, Vec<String>), Vec<Diagnostic>> {
+    let mut by_name: std::collections::HashMap<&str, Vec<u32>> = std::collections::HashMap::new();
+    for (i, op) in task.operators.iter().enumerate() {
+        by_name.entry(op.name.as_str()).or_default().push(i as u32);
+    }
+    let (steps, _) = crate::plan::text::parse(text);
+    let mut state = task.init.clone();
+    let mut names = Vec::new();
+    for step in steps {
+        let name = step.text();
+        let op = by_name.get(name.as_str()).and_then(|ops| {
+            ops.iter().copied().find(|&op| {
+                task.operators
+                    .get(op as usize)
+                    .is_some_and(|o| o.precondition.holds(&state))
+            })
+        });
+        let Some(op) = op else {
+            return Err(vec![Diagnostic::unlocated(
+                Code::SolvePlanRejected,
+                format!("step {} of the prefix, `{name}`, runs in the validator but has no applicable ground operator", step.line),
+            )
+            .with_help("this is a bug in pddlc's planner; please report it with the task")]);
+        };
+        state = task.successor(&state, op);
+        names.push(name);
+    }
+    Ok((state, names))
 }
 
 /// The plan as IPC plan text: one `(action args)` a line, then `; cost = N`.
