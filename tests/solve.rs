@@ -356,3 +356,33 @@ fn plans_from_the_state_a_prefix_reaches() {
         "{diagnostics:?}"
     );
 }
+
+#[test]
+fn ranks_next_actions_by_how_close_they_lead_to_the_goal() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("domains/blocksworld");
+    let domain = domain_of(&read(&dir, "domain.pddl"), "blocksworld");
+    let problem = problem_of(&read(&dir, "problem.pddl"), "blocksworld");
+    let files = pddlc::plan::TaskFiles::default();
+    let prefix = "(unstack a b)\n(put-down a)\n";
+    let ranked = pddlc::solve::rank(&domain, &problem, prefix, 10, files).expect("a ranking");
+    // Every applicable action is ranked once, closest first.
+    let mut applicable = pddlc::plan::applicable(&domain, &problem, prefix).expect("applicable");
+    let mut names: Vec<String> = ranked.iter().map(|r| r.action.clone()).collect();
+    applicable.sort();
+    names.sort();
+    assert_eq!(names, applicable);
+    assert!(
+        ranked
+            .windows(2)
+            .all(|w| w[0].h.is_some() && w[0].h <= w[1].h || w[1].h.is_none())
+    );
+    // The step of an optimal plan from here comes first.
+    assert_eq!(ranked[0].action, "(unstack b c)");
+    let top = pddlc::solve::rank(&domain, &problem, prefix, 1, files).expect("a ranking");
+    assert_eq!(top.len(), 1);
+    // A goal reached by the action is 0.
+    let near = "(unstack a b)\n(put-down a)\n(unstack b c)\n(stack b a)\n(pick-up c)\n";
+    let last = pddlc::solve::rank(&domain, &problem, near, 1, files).expect("a ranking");
+    assert_eq!(last[0].action, "(stack c b)");
+    assert_eq!(last[0].h, Some(0));
+}

@@ -42,6 +42,10 @@ pub struct ApplicableArgs {
     problem: PathBuf,
     /// A plan prefix; without it, the initial state.
     plan: Option<PathBuf>,
+    /// Only the K actions whose successors are closest to the goal (the planner's h^FF),
+    /// closest first, each with its value (`dead-end` when the goal is unreachable from it).
+    #[arg(long, value_name = "K")]
+    rank: Option<usize>,
     /// Output format: one ground action a line (`human`), or JSON; diagnostics in the format
     /// asked for.
     #[arg(long, value_enum)]
@@ -286,6 +290,9 @@ pub fn applicable(args: &ApplicableArgs) -> Outcome {
         },
     };
     sources.push(SourceFile::new(name.clone(), text));
+    if let Some(k) = args.rank {
+        return ranked(format, &domain, &problem, &sources, k, color);
+    }
     match pddlc::plan::applicable(&domain, &problem, &sources[2].text) {
         Ok(actions) => {
             match format {
@@ -317,6 +324,57 @@ pub fn applicable(args: &ApplicableArgs) -> Outcome {
                     let diagnostics: Vec<Diagnostic> = report.diagnostics().cloned().collect();
                     print!("{}", render_diagnostics(format, &diagnostics, &view, color));
                 }
+            }
+            Outcome::InputErrors
+        }
+    }
+}
+
+/// `applicable --rank K`: the K actions closest to the goal, by the planner's heuristic.
+fn ranked(
+    format: Format,
+    domain: &Domain,
+    problem: &Problem,
+    sources: &[SourceFile],
+    k: usize,
+    color: bool,
+) -> Outcome {
+    let prefix = sources.get(2).map_or("", |s| s.text.as_str());
+    match pddlc::solve::rank(domain, problem, prefix, k, TaskFiles::default()) {
+        Ok(ranked) => {
+            match format {
+                Format::Json => println!(
+                    "{}",
+                    serde_json::json!({
+                        "version": JSON_VERSION,
+                        "diagnostics": [],
+                        "applicable": ranked.iter().map(|r| r.action.as_str()).collect::<Vec<_>>(),
+                        "ranked": ranked,
+                    })
+                ),
+                _ => {
+                    for r in &ranked {
+                        let h = r.h.map_or("dead-end".into(), |h| h.to_string());
+                        println!("{} {h}", r.action);
+                    }
+                }
+            }
+            Outcome::Clean
+        }
+        Err(diagnostics) => {
+            let view = Sources::new(sources);
+            if format == Format::Json {
+                println!(
+                    "{}",
+                    serde_json::json!({
+                        "version": JSON_VERSION,
+                        "diagnostics": render::json_diagnostics(&diagnostics, &view),
+                        "applicable": null,
+                        "ranked": null,
+                    })
+                );
+            } else {
+                print!("{}", render_diagnostics(format, &diagnostics, &view, color));
             }
             Outcome::InputErrors
         }

@@ -272,6 +272,85 @@ fn run(
     answer(outcome, statistics)
 }
 
+/// A next action and how close the state it leads to is to the goal.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Ranked {
+    /// `(action args)`.
+    pub action: String,
+    /// h^FF of the successor (unit costs; 0 at a goal state), `None` for a dead end: no plan
+    /// reaches the goal from it even when deletes are ignored.
+    pub h: Option<u64>,
+}
+
+/// The `k` actions applicable after `prefix` (the initial state for an empty one) whose
+/// successors are closest to the goal by h^FF, closest first (ties by name), dead ends last:
+/// action proposal. A prefix that cannot run is the validator's diagnostics; a task the planner
+/// does not handle is `S501`.
+pub fn rank(
+    domain: &Domain,
+    problem: &Problem,
+    prefix: &str,
+    k: usize,
+    files: TaskFiles,
+) -> Result<Vec<Ranked>, Vec<Diagnostic>> {
+    crate::parse::with_stack(|| {
+        let unsupported = support::unsupported(domain, problem, files.domain, files.problem);
+        if !unsupported.is_empty() {
+            return Err(unsupported);
+        }
+        let validate = ValidateOptions {
+            files,
+            ..ValidateOptions::default()
+        };
+        let report = crate::plan::validate(domain, problem, prefix, &validate);
+        if report.has_step_failures() || report.valid.is_none() {
+            return Err(report.diagnostics().cloned().collect());
+        }
+        let unlimited = Budget {
+            deadline: None,
+            memory: None,
+        };
+        let task = match ground::ground(domain, problem, files.problem, &unlimited) {
+            Ok(grounded) => grounded.task,
+            Err(ground::GroundFailure::Invalid(diagnostic)) => return Err(vec![diagnostic]),
+            Err(ground::GroundFailure::Limit) => return Ok(Vec::new()),
+        };
+        let (state, _) = replay(&task, prefix)?;
+        let mut relaxed = heuristic::Relaxed::new(&task, heuristic::Kind::FastForward);
+        let mut applicable = Vec::new();
+        task.applicable(&state, &mut applicable);
+        let mut ranked: Vec<Ranked> = Vec::new();
+        for op in applicable {
+            let Some(operator) = task.operators.get(op as usize) else {
+                continue;
+            };
+            let next = task.successor(&state, op);
+            let h = if task.is_goal(&next) {
+                Some(0)
+            } else {
+                Some(relaxed.evaluate(&next, None)).filter(|&h| h != heuristic::INFINITE)
+            };
+            // Operators of one action (one per disjunct of its precondition) count once.
+            match ranked.iter_mut().find(|r| r.action == operator.name) {
+                Some(known) => {
+                    known.h = match (known.h, h) {
+                        (Some(a), Some(b)) => Some(a.min(b)),
+                        (a, b) => a.or(b),
+                    }
+                }
+                None => ranked.push(Ranked {
+                    action: operator.name.clone(),
+                    h,
+                }),
+            }
+        }
+        ranked
+            .sort_by(|a, b| (a.h.is_none(), a.h, &a.action).cmp(&(b.h.is_none(), b.h, &b.action)));
+        ranked.truncate(k);
+        Ok(ranked)
+    })
+}
+
 /// The state a plan prefix reaches in the ground task, and its steps as `(action args)`. The
 /// validator has run the prefix already, so a step with no applicable ground operator is a
 /// grounding bug (`S502`).

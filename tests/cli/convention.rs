@@ -242,6 +242,7 @@ fn every_subcommand_speaks_every_format() {
         ),
         (vec!["validate", D, P, "no/such.plan"], None, [2; 4]),
         (vec!["applicable", D, P], Some(P), [0; 4]),
+        (vec!["applicable", "--rank", "2", D, P], Some(P), [0; 4]),
         (
             vec!["applicable", D, P, BROKEN_PLAN],
             Some(BROKEN_PLAN),
