@@ -141,10 +141,16 @@ fn file_by(
     route: Route,
     sink: Option<&mut dyn FactSink>,
 ) -> Parsed<Option<PddlFile>> {
-    let Some((unwrapped, diagnostic)) = prose::unwrap(source) else {
-        return definition(source, route, sink);
+    // Nearly every text balances: one pass finds that, where its first form closes and the
+    // sections' places; any other text is scanned again for what is wrong.
+    let outline = scan::outline(source);
+    let first_close = outline.as_ref().and_then(|outline| outline.top_level_close);
+    let Some((unwrapped, diagnostic)) = prose::unwrap(source, first_close) else {
+        return definition(source, outline, route, sink);
     };
-    let mut parsed = definition(&unwrapped, route, sink);
+    // The text around the definition is blanked: its parentheses are gone too.
+    let outline = scan::outline(&unwrapped);
+    let mut parsed = definition(&unwrapped, outline, route, sink);
     parsed.diagnostics.insert(0, diagnostic);
     crate::diagnostics::sort(&mut parsed.diagnostics);
     parsed
@@ -152,12 +158,10 @@ fn file_by(
 
 fn definition(
     source: &str,
+    outline: Option<scan::Outline>,
     route: Route,
     mut sink: Option<&mut dyn FactSink>,
 ) -> Parsed<Option<PddlFile>> {
-    // Nearly every text balances: one pass finds that and the sections' places; any other
-    // text is scanned again for what is wrong.
-    let outline = scan::outline(source);
     let mut scan = match &outline {
         Some(outline) => outline.scan(),
         None => scan::scan(source),
