@@ -1,4 +1,6 @@
-//! The fast path for a problem's flat lists: `(:objects …)` and `(:init …)`.
+//! The fast path for what makes a file large: a problem's `(:objects …)`, `(:init …)` and goal
+//! of literals, and a domain's `(:predicates …)`, actions and derived predicates in the grounded
+//! shape.
 //!
 //! A large problem is almost all objects and initial facts, and pest builds a pair for every
 //! token of them (a megabyte of `(on b1 b2)` is a hundred megabytes of pairs). This module reads
@@ -26,8 +28,10 @@ pub(super) struct Flat {
     pub objects: Option<Vec<Typed<Name>>>,
     /// The facts of the `(:init …)` section, when it was read here.
     pub init: Option<Vec<Init>>,
-    /// The goal, when it is an atom or a conjunction of atoms read here.
+    /// The goal, when it is a literal or a conjunction of literals read here.
     pub goal: Option<Gd>,
+    /// A domain's predicates, when its `(:predicates …)` section was read here.
+    pub predicates: Option<Vec<AtomicSkeleton>>,
     /// A domain's actions and derived predicates read here (of the shape a grounded domain has:
     /// typed parameters, a conjunction of literals as precondition, body and effect, action
     /// costs), in source order.
@@ -82,6 +86,7 @@ pub(super) fn read_into(
     let mut init = None;
     let mut goal = None;
     let mut structures = Vec::new();
+    let mut predicates = None;
     // Body ranges cut out of the text pest parses, in source order.
     let mut bodies: Vec<((usize, usize), &str)> = Vec::new();
     for section in sections {
@@ -137,6 +142,11 @@ pub(super) fn read_into(
             SectionKind::Derived => reader.derived(section.body.1).map(|derived| {
                 structures.push(Structure::Derived(derived));
             }),
+            SectionKind::Predicates if predicates.is_none() => {
+                reader.predicates(section.body.1).map(|list| {
+                    predicates = Some(list);
+                })
+            }
             // A repeated section is merged with a warning: pest's route reports it.
             _ if fed_sink => return Err(Interrupted),
             _ => return Ok(None),
@@ -164,6 +174,7 @@ pub(super) fn read_into(
         objects,
         init,
         goal,
+        predicates,
         structures,
         fed_sink,
         goal_taken,
@@ -179,6 +190,8 @@ enum SectionKind {
     Action,
     /// A whole `(:derived …)` section of a domain.
     Derived,
+    /// The body of a domain's `(:predicates …)` section.
+    Predicates,
 }
 
 impl SectionKind {
@@ -189,7 +202,8 @@ impl SectionKind {
             SectionKind::Objects
             | SectionKind::Init
             | SectionKind::Action
-            | SectionKind::Derived => " ",
+            | SectionKind::Derived
+            | SectionKind::Predicates => " ",
             SectionKind::Goal => " ()",
         }
     }
@@ -224,6 +238,8 @@ fn sections(bytes: &[u8], marks: &[Mark]) -> Option<Vec<Section>> {
                         open = Some((SectionKind::Action, at));
                     } else if is_domain && text.eq_ignore_ascii_case(b":derived") {
                         open = Some((SectionKind::Derived, at));
+                    } else if is_domain && text.eq_ignore_ascii_case(b":predicates") {
+                        open = Some((SectionKind::Predicates, word.1));
                     }
                 } else if text.eq_ignore_ascii_case(b":objects") {
                     open = Some((SectionKind::Objects, word.1));
@@ -673,7 +689,7 @@ impl<'s> Reader<'s> {
         })
     }
 
-    /// `(and atom…)` or one atom, ending the section.
+    /// `(and literal…)` or one literal (an atom or `(not atom)`), ending the section.
     fn goal(&mut self, end: usize) -> Option<Gd> {
         self.skip();
         let start = self.at;
@@ -687,7 +703,7 @@ impl<'s> Reader<'s> {
                 if self.peek()? == b')' {
                     break;
                 }
-                args.push(self.goal_atom()?);
+                args.push(self.literal()?);
             }
             args.shrink_to_fit();
             self.at += 1;
@@ -696,7 +712,7 @@ impl<'s> Reader<'s> {
                 span: Span::new(start, self.at),
             }
         } else {
-            self.goal_atom()?
+            self.literal()?
         };
         (self.at_end(end) && self.at == end).then_some(gd)
     }
@@ -713,11 +729,11 @@ impl<'s> Reader<'s> {
                 if self.peek()? == b')' {
                     break;
                 }
-                sink.goal(self.goal_atom()?);
+                sink.goal(self.literal()?);
             }
             self.at += 1;
         } else {
-            sink.goal(self.goal_atom()?);
+            sink.goal(self.literal()?);
         }
         (self.at_end(end) && self.at == end).then_some(())
     }
