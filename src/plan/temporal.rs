@@ -107,6 +107,23 @@ fn split_condition(gd: &Gd, out: &mut [Vec<Gd>; 3]) -> Result<(), String> {
             out[slot].push((**body).clone());
             Ok(())
         }
+        // A preference over a timed condition is soft at that time: it never fails the step.
+        GdKind::Preference { name, body } => {
+            let mut inner: [Vec<Gd>; 3] = Default::default();
+            split_condition(body, &mut inner)?;
+            for (slot, parts) in inner.into_iter().enumerate() {
+                if let Some(body) = conjunction(parts, gd.span) {
+                    out[slot].push(Gd {
+                        kind: GdKind::Preference {
+                            name: name.clone(),
+                            body: Box::new(body),
+                        },
+                        span: gd.span,
+                    });
+                }
+            }
+            Ok(())
+        }
         _ => Err("a condition without `at start`, `at end` or `over all`".into()),
     }
 }
@@ -624,9 +641,18 @@ impl<'a> Run<'_, 'a> {
     fn name(&self, snap: &Snap) -> String {
         match snap.moment {
             Moment::Literal => format!("the timed initial literal at {}", show_time(snap.time)),
-            Moment::Instant => self.steps[snap.index].text(),
-            Moment::Start => format!("{} - start", self.steps[snap.index].text()),
-            Moment::End => format!("{} - end", self.steps[snap.index].text()),
+            Moment::Instant | Moment::Start | Moment::End => {
+                let text = self
+                    .steps
+                    .get(snap.index)
+                    .map(Step::text)
+                    .unwrap_or_default();
+                match snap.moment {
+                    Moment::Start => format!("{text} - start"),
+                    Moment::End => format!("{text} - end"),
+                    _ => text,
+                }
+            }
         }
     }
 
@@ -743,26 +769,44 @@ impl<'a> Run<'_, 'a> {
             && let Some((position, conflict)) = self.world.interference(&claims)
             && let Some(snap) = happening.get(position)
         {
-            let message = format!(
+            // A timed initial literal has no line in the plan: the failure is located on a plan
+            // step of the happening, and the literal is labelled in the problem.
+            let located = if snap.moment == Moment::Literal {
+                happening.iter().find(|s| s.moment != Moment::Literal)
+            } else {
+                Some(snap)
+            };
+            let mut message = format!(
                 "mutex violation at time {}: {} {conflict}",
                 show_time(time),
                 self.name(snap)
             );
-            let (step, span) = match snap.moment {
-                Moment::Literal => (None, None),
-                _ => (
-                    Some(snap.index + 1),
-                    self.steps.get(snap.index).map(|s| s.span),
-                ),
-            };
-            let diagnostic = match span {
-                Some(span) => Diagnostic::new(Code::MutexSteps, message, span).in_file(self.files.plan),
+            if let Some(other) = located.filter(|_| snap.moment == Moment::Literal) {
+                message.push_str(&format!(", in the happening of {}", self.name(other)));
+            }
+            let step = located.map(|s| s.index + 1);
+            let span = located
+                .and_then(|s| self.steps.get(s.index))
+                .map(|s| s.span);
+            let mut diagnostic = match span {
+                Some(span) => {
+                    Diagnostic::new(Code::MutexSteps, message, span).in_file(self.files.plan)
+                }
                 None => Diagnostic::unlocated(Code::MutexSteps, message),
             }
             .with_help("snap actions in one happening must not read or change what another changes; move one of the steps by more than the tolerance");
-            let part = match snap.moment {
-                Moment::Start => Some("start"),
-                Moment::End => Some("end"),
+            if snap.moment == Moment::Literal
+                && let Some((_, effect)) = self.literals.get(snap.index)
+            {
+                diagnostic = diagnostic.with_label_in(
+                    self.files.problem,
+                    effect.span,
+                    "the timed initial literal",
+                );
+            }
+            let part = match located.map(|s| s.moment) {
+                Some(Moment::Start) => Some("start"),
+                Some(Moment::End) => Some("end"),
                 _ => None,
             };
             report.fail(Failure::new(step, Vec::new(), diagnostic).at(part, time));
