@@ -120,6 +120,7 @@ codes! {
     InvariantViolated, "V311", "invariant-violated", Error, "a durative action's `over all` condition does not hold while it runs";
     DurationConstraint, "V312", "duration-constraint", Error, "a durative step's duration breaks its action's duration constraint, or is missing";
     StepBeforeZero, "V313", "step-before-zero", Error, "a timed step starts before time 0";
+    ConstraintViolated, "V314", "constraint-violated", Error, "the plan's state trajectory breaks a PDDL3 trajectory constraint";
 }
 
 impl fmt::Display for Code {

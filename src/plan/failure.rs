@@ -57,6 +57,7 @@ impl Failure {
             Code::InvariantViolated => "invariant",
             Code::DurationConstraint => "duration",
             Code::StepBeforeZero => "negative_time",
+            Code::ConstraintViolated => "constraint",
             other => other.name(),
         }
     }

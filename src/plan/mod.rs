@@ -14,6 +14,7 @@
 mod failure;
 mod temporal;
 pub mod text;
+mod trajectory;
 mod world;
 
 pub use failure::{Failure, Report};
@@ -191,7 +192,7 @@ fn run(
     }
 
     // What the validator does not interpret: say so rather than guess. Processes and events
-    // change the state between steps, trajectory constraints judge the whole trajectory.
+    // change the state between steps.
     let has_process = domain.structures.iter().any(|s| {
         matches!(
             s,
@@ -202,10 +203,6 @@ fn run(
         return report.unsupported(
             "processes and events (PDDL+) are not supported by `validate` yet".into(),
         );
-    }
-    if problem.constraints.is_some() {
-        return report
-            .unsupported("trajectory constraints are not supported by `validate` yet".into());
     }
     if temporal::needed(domain, problem, &steps) {
         return temporal::run(domain, problem, &steps, options, at_end, report);
@@ -240,6 +237,7 @@ fn run(
         }
     };
 
+    let mut pddl3 = trajectory::Pddl3::new(domain, problem, &state);
     let happenings = happenings(&steps, options.tolerance);
     let mut last_time = 0.0;
     for happening in &happenings {
@@ -279,6 +277,12 @@ fn run(
                 }
                 Some(pre) => world.holds(pre, &mut binding, &state),
             };
+            let ok = ok.and_then(|holds| {
+                if holds {
+                    pddl3.condition(&world, action.precondition.as_ref(), &mut binding, &state)?;
+                }
+                Ok(holds)
+            });
             match ok {
                 Ok(true) => {}
                 Ok(false) => {
@@ -362,12 +366,15 @@ fn run(
                 return report;
             }
         }
+        pddl3.after(happening.time, &state);
     }
 
     if let Some(callback) = at_end {
         callback(&mut world, &state);
     }
     check_goal(&world, problem, &state, files, &mut report);
+    pddl3.finish(&world, domain, problem, &state, files, &mut report);
+    let violations = pddl3.counts;
     report.valid = Some(report.failures.is_empty());
     if report.valid == Some(true) {
         // VAL's value: the metric, or the number of steps. `total-time` is the last happening's
@@ -384,7 +391,7 @@ fn run(
         // A metric that cannot be evaluated (an undefined fluent) has no value; it is not
         // replaced by anything.
         report.metric = match &problem.metric {
-            Some(m) => metric_value(&world, &m.expr, &state, total_time).ok(),
+            Some(m) => metric_value(&world, &m.expr, &state, total_time, &violations).ok(),
             None => Some(steps.len() as f64),
         };
     }
@@ -423,22 +430,30 @@ fn check_goal(
     }
 }
 
+/// The metric's value: `total-time` is `total_time`, `(is-violated p)` the violations of `p`.
 fn metric_value(
     world: &World,
     e: &crate::ast::Expr,
     state: &State,
     total_time: f64,
+    violations: &trajectory::Violations,
 ) -> Result<f64, EvalError> {
     match &e.kind {
         ExprKind::TotalTime => Ok(total_time),
+        ExprKind::IsViolated { preference } => {
+            Ok(violations.get(&preference.key()).copied().unwrap_or(0) as f64)
+        }
         ExprKind::Op { op, args }
-            if args
-                .iter()
-                .any(|a| matches!(a.kind, ExprKind::TotalTime | ExprKind::Op { .. })) =>
+            if args.iter().any(|a| {
+                matches!(
+                    a.kind,
+                    ExprKind::TotalTime | ExprKind::Op { .. } | ExprKind::IsViolated { .. }
+                )
+            }) =>
         {
             let values = args
                 .iter()
-                .map(|a| metric_value(world, a, state, total_time))
+                .map(|a| metric_value(world, a, state, total_time, violations))
                 .collect::<Result<Vec<f64>, _>>()?;
             let folded = crate::ast::Expr {
                 kind: ExprKind::Op {

@@ -10,6 +10,7 @@
 //! `total-time` is the makespan).
 
 use super::text::Step;
+use super::trajectory;
 use super::world::{self, Binding, Changes, State, World};
 use super::{AtEnd, Failure, Report, TaskFiles, ValidateOptions};
 use crate::ast::{
@@ -356,6 +357,22 @@ pub(super) fn run(
         }
     }
 
+    // Preferences on an interval would need counting over it: not interpreted yet.
+    if problem
+        .metric
+        .as_ref()
+        .is_some_and(|m| trajectory::reads_violations(&m.expr))
+        && parts
+            .values()
+            .any(|p| p.over_all.as_ref().is_some_and(trajectory::has_preference))
+    {
+        return report.unsupported(
+            "preferences in `over all` conditions, read by `is-violated` in the metric, are \
+             not supported by `validate` yet"
+                .into(),
+        );
+    }
+
     let mut world = World::new(domain, problem);
     world.warm();
 
@@ -458,7 +475,9 @@ pub(super) fn run(
         .collect();
 
     let happenings = happenings(steps, &grounded, &literals, options.tolerance);
+    let pddl3 = trajectory::Pddl3::new(domain, problem, &state);
     let mut run = Run {
+        pddl3,
         world: &mut world,
         parts: &parts,
         steps,
@@ -473,6 +492,7 @@ pub(super) fn run(
     for happening in &happenings {
         let time = happening.first().map_or(0.0, |s| s.time);
         let ok = run.happening(happening, time, previous, &mut state, &mut report);
+        run.pddl3.after(time, &state);
         last_time = time;
         previous = time;
         if !ok && !options.keep_going {
@@ -481,14 +501,16 @@ pub(super) fn run(
         }
     }
 
+    let mut pddl3 = run.pddl3;
     if let Some(callback) = at_end {
         callback(&mut world, &state);
     }
     super::check_goal(&world, problem, &state, files, &mut report);
+    pddl3.finish(&world, domain, problem, &state, files, &mut report);
     report.valid = Some(report.failures.is_empty());
     if report.valid == Some(true) {
         report.metric = match &problem.metric {
-            Some(m) => super::metric_value(&world, &m.expr, &state, last_time).ok(),
+            Some(m) => super::metric_value(&world, &m.expr, &state, last_time, &pddl3.counts).ok(),
             None => Some(last_time),
         };
     }
@@ -569,6 +591,8 @@ fn happenings(
 
 /// The state of a run between happenings.
 struct Run<'r, 'a> {
+    /// The trajectory and preference counts, for PDDL3.
+    pddl3: trajectory::Pddl3,
     world: &'r mut World<'a>,
     parts: &'r HashMap<String, Parts<'a>>,
     steps: &'r [Step],
@@ -580,7 +604,7 @@ struct Run<'r, 'a> {
     active: Vec<usize>,
 }
 
-impl<'a> Run<'_, 'a> {
+impl<'r, 'a: 'r> Run<'r, 'a> {
     /// The step's parameters bound to its objects, and `?duration` to its duration.
     fn binding(&self, index: usize) -> Binding {
         let mut binding = Binding::default();
@@ -595,22 +619,25 @@ impl<'a> Run<'_, 'a> {
         binding
     }
 
-    fn parts(&self, index: usize) -> Option<&Parts<'a>> {
-        match self.grounded.get(index) {
+    fn parts(&self, index: usize) -> Option<&'r Parts<'a>> {
+        let (grounded, parts): (&'r [Option<Grounded<'a>>], &'r HashMap<String, Parts<'a>>) =
+            (self.grounded, self.parts);
+        match grounded.get(index) {
             Some(Some(Grounded {
                 operator: Operator::Durative(key),
                 ..
-            })) => self.parts.get(*key),
+            })) => parts.get(*key),
             _ => None,
         }
     }
 
     /// The condition a snap action needs.
-    fn condition(&self, snap: &Snap) -> Option<&Gd> {
+    fn condition(&self, snap: &Snap) -> Option<&'r Gd> {
+        let grounded: &'r [Option<Grounded<'a>>] = self.grounded;
         match snap.moment {
             Moment::Start => self.parts(snap.index).and_then(|p| p.at_start.as_ref()),
             Moment::End => self.parts(snap.index).and_then(|p| p.at_end.as_ref()),
-            Moment::Instant => match self.grounded.get(snap.index) {
+            Moment::Instant => match grounded.get(snap.index) {
                 Some(Some(Grounded {
                     operator: Operator::Instant(action),
                     ..
@@ -713,7 +740,20 @@ impl<'a> Run<'_, 'a> {
             }
             if let Some(condition) = self.condition(snap) {
                 match self.world.holds(condition, &mut binding, state) {
-                    Ok(true) => {}
+                    Ok(true) => {
+                        if let Err(e) =
+                            self.pddl3
+                                .condition(self.world, Some(condition), &mut binding, state)
+                        {
+                            report.fail(self.evaluation_failure(
+                                snap.index,
+                                part.unwrap_or("step"),
+                                snap.time,
+                                &e,
+                            ));
+                            ok = false;
+                        }
+                    }
                     Ok(false) => {
                         let mut unmet = Vec::new();
                         self.world
