@@ -11,6 +11,7 @@
 //! helps, on the precondition in the domain or the goal in the problem. The task need not have
 //! been checked: what cannot be evaluated is a diagnostic, never a panic.
 
+mod durative;
 mod failure;
 mod temporal;
 pub mod text;
@@ -89,7 +90,7 @@ pub fn applicable(
             .map(|a| (&a.name, a.parameters.as_slice(), a.precondition.clone()))
             .collect();
         for action in domain.durative_actions() {
-            match temporal::start_condition(action) {
+            match durative::start_condition(action) {
                 Ok(condition) => {
                     operators.push((&action.name, action.parameters.as_slice(), condition))
                 }
