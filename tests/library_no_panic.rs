@@ -227,16 +227,22 @@ fn mutations_of_the_shipped_task_never_panic() {
     assert!(panics.is_empty(), "panics:\n{}", panics.join("\n"));
 }
 
-/// One planner plan per domain of ../shared/plans (every feature the validator reads: typing,
-/// constants, quantifiers, conditional effects, derived predicates, numeric fluents, costs).
+/// One planner plan per domain of ../shared/plans and ../shared/plans-temporal (every feature
+/// the validator reads: typing, constants, quantifiers, conditional effects, derived
+/// predicates, numeric fluents, costs, durative actions, timed initial literals).
 #[test]
 fn mutations_of_corpus_tasks_never_panic() {
     let test = "mutations_of_corpus_tasks_never_panic";
-    let Some(shared) = common::shared_with(&["plans", "corpus"], test) else {
+    let Some(shared) = common::shared_with(&["plans", "plans-temporal", "corpus"], test) else {
         return;
     };
-    let plans = shared.join("plans");
-    let index = std::fs::read_to_string(plans.join("index.jsonl")).expect("index.jsonl");
+    // The temporal plans too: durative actions, timed initial literals.
+    let mut index = String::new();
+    for set in ["plans", "plans-temporal"] {
+        index.push_str(
+            &std::fs::read_to_string(shared.join(set).join("index.jsonl")).expect("index.jsonl"),
+        );
+    }
     let mut seen_domains = std::collections::HashSet::new();
     let mut tasks = Vec::new();
     for line in index.lines() {

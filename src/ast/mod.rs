@@ -77,8 +77,8 @@ impl Name {
     /// 24 bytes (grounded domains write every name in capitals, and look each up many times).
     pub fn folded(&self) -> Folded<'_> {
         let text = self.text.as_str();
-        // Nearly every name is already lower-case ASCII: one pass decides that.
-        if text.bytes().all(|b| b < 0x80 && !b.is_ascii_uppercase()) {
+        // Nearly every name is already lower-case ASCII: a few word-sized looks decide that.
+        if is_folded_ascii(text.as_bytes()) {
             Folded::Borrowed(text)
         } else if !text.is_ascii() {
             Folded::Owned(text.to_lowercase())
@@ -97,6 +97,46 @@ impl Name {
         }
         fold(text).eq(fold(other))
     }
+}
+
+/// Whether every byte is ASCII and none a capital, eight bytes at a time: whole words, then one
+/// that ends with the text (overlapping the one before), and a text shorter than a word in two
+/// overlapping halves. Per byte `b` of the low seven bits, `b + (0x80 - 'A')` reaches the high
+/// bit from `A` on and `b + (0x80 - 'Z' - 1)` past `Z`, and no byte carries into the next.
+fn is_folded_ascii(bytes: &[u8]) -> bool {
+    const LOW_SEVEN_BITS: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+    let unfolded = |word: u64| {
+        let low = word & LOW_SEVEN_BITS;
+        let capitals = (low + 0x3f3f_3f3f_3f3f_3f3f) & !(low + 0x2525_2525_2525_2525);
+        (capitals | word) & HIGH_BITS
+    };
+    let length = bytes.len();
+    if length < 8 {
+        let half = |at: usize| {
+            let mut half = [0u8; 4];
+            half.copy_from_slice(&bytes[at..at + 4]);
+            u64::from(u32::from_le_bytes(half))
+        };
+        let word = if length >= 4 {
+            half(0) | (half(length - 4) << 32)
+        } else {
+            bytes.iter().fold(0, |word, &b| (word << 8) | u64::from(b))
+        };
+        return unfolded(word) == 0;
+    }
+    let word_at = |at: usize| {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(&bytes[at..at + 8]);
+        u64::from_le_bytes(word)
+    };
+    let mut found = unfolded(word_at(length - 8));
+    let mut at = 0;
+    while at + 8 < length {
+        found |= unfolded(word_at(at));
+        at += 8;
+    }
+    found == 0
 }
 
 fn fold(text: &str) -> impl Iterator<Item = char> + '_ {
@@ -743,6 +783,23 @@ impl PddlFile {
 
 #[cfg(test)]
 mod tests {
+    /// The word-sized looks decide exactly what a look at each byte decides: every byte value
+    /// at every place of texts of every length up to three words.
+    #[test]
+    fn is_folded_ascii_is_the_byte_rule() {
+        let rule = |bytes: &[u8]| bytes.iter().all(|b| *b < 0x80 && !b.is_ascii_uppercase());
+        assert!(super::is_folded_ascii(b""));
+        for length in 1..=24 {
+            for at in 0..length {
+                for byte in 0..=255u8 {
+                    let mut bytes = vec![b'a'; length];
+                    bytes[at] = byte;
+                    assert_eq!(super::is_folded_ascii(&bytes), rule(&bytes), "{bytes:?}");
+                }
+            }
+        }
+    }
+
     use super::{Name, Span};
     use std::hash::{BuildHasher, RandomState};
 

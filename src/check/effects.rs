@@ -36,11 +36,11 @@ impl<'a> Checker<'a> {
                 self.effect(body, durative, scope, at);
             }
             EffectKind::Add { atom } => {
-                self.added.insert(atom.predicate.key());
+                note_predicate(&mut self.added, &atom.predicate);
                 self.atom(atom, scope, at);
             }
             EffectKind::Delete { atom } => {
-                self.deleted.insert(atom.predicate.key());
+                note_predicate(&mut self.deleted, &atom.predicate);
                 self.atom(atom, scope, at);
             }
             EffectKind::Numeric { target, value, op } => {
@@ -124,5 +124,14 @@ impl<'a> Checker<'a> {
                 .with_help("PDDL applies deletes before adds, so the atom ends up true; remove whichever is not meant"),
             );
         }
+    }
+}
+
+/// Records that an effect adds or deletes `predicate`; the name is allocated once per
+/// predicate, not once per effect.
+fn note_predicate(predicates: &mut super::Set<String>, predicate: &Name) {
+    let key = predicate.folded();
+    if !predicates.contains(key.as_ref()) {
+        predicates.insert(key.into_owned());
     }
 }

@@ -83,6 +83,9 @@ pub enum Outcome {
     Clean = 0,
     InputErrors = 1,
     Failure = 2,
+    /// `validate` and `applicable`: a plan the validator cannot judge (V310), and nothing
+    /// worse. Never combined with `max`: an invalid plan or an I/O failure outranks it.
+    NoVerdict = 3,
 }
 
 impl Outcome {

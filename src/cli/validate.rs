@@ -205,6 +205,8 @@ pub fn run(args: &Args) -> Outcome {
         print!("{}", render_diagnostics(format, shown, &view, color));
     }
     let mut reports = Vec::new();
+    // A plan without a verdict exits 3, unless another plan is invalid or unreadable.
+    let mut no_verdict = false;
     for (index, path) in args.plans.iter().enumerate() {
         let file = FileId(2 + index as u32);
         let text = match read_text(path) {
@@ -236,8 +238,10 @@ pub fn run(args: &Args) -> Outcome {
         };
         sources.push(SourceFile::new(display_name(path), text));
         let report = pddlc::plan::validate(&domain, &problem, &sources[2 + index].text, &options);
-        if report.valid != Some(true) {
-            outcome = outcome.max(Outcome::InputErrors);
+        match report.valid {
+            Some(true) => {}
+            Some(false) => outcome = outcome.max(Outcome::InputErrors),
+            None => no_verdict = true,
         }
         let view = Sources::new(&sources);
         match format {
@@ -260,6 +264,9 @@ pub fn run(args: &Args) -> Outcome {
             "{}",
             serde_json::to_string_pretty(&document).unwrap_or_default()
         );
+    }
+    if no_verdict && outcome == Outcome::Clean {
+        return Outcome::NoVerdict;
     }
     outcome
 }
@@ -325,7 +332,11 @@ pub fn applicable(args: &ApplicableArgs) -> Outcome {
                     print!("{}", render_diagnostics(format, &diagnostics, &view, color));
                 }
             }
-            Outcome::InputErrors
+            if report.valid.is_none() {
+                Outcome::NoVerdict
+            } else {
+                Outcome::InputErrors
+            }
         }
     }
 }

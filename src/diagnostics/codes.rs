@@ -117,6 +117,10 @@ codes! {
     KitchenNotAPlan, "K409", "kitchen-not-a-plan", Warning, "a file given or found as a plan is not one (Simmer's result file, an empty or binary file, a failed generation) and is not run";
     IoError, "P090", "io-error", Error, "an input could not be read: no such file, no permission, a directory where a file was expected, stdin asked for twice";
     ValidateUnsupported, "V310", "validate-unsupported", Error, "the task uses a feature the validator does not interpret yet: no verdict";
+    InvariantViolated, "V311", "invariant-violated", Error, "a durative action's `over all` condition does not hold while it runs";
+    DurationConstraint, "V312", "duration-constraint", Error, "a durative step's duration breaks its action's duration constraint, or is missing";
+    StepBeforeZero, "V313", "step-before-zero", Error, "a timed step starts before time 0";
+    ConstraintViolated, "V314", "constraint-violated", Error, "the plan's state trajectory breaks a PDDL3 trajectory constraint";
     SolveUnsupported, "S501", "solve-unsupported", Error, "the task uses a feature the planner does not handle (numeric or temporal planning, preferences, constraints): no answer";
     SolvePlanRejected, "S502", "solve-plan-rejected", Error, "the planner's ground task disagrees with the validator (a plan it found is rejected, or a prefix's step has no ground operator): a bug in pddlc, no plan is given";
 }

@@ -1,4 +1,6 @@
-//! The fast path for a problem's flat lists: `(:objects …)` and `(:init …)`.
+//! The fast path for what makes a file large: a problem's `(:objects …)`, `(:init …)` and goal
+//! of literals, and a domain's `(:predicates …)`, actions and derived predicates in the grounded
+//! shape.
 //!
 //! A large problem is almost all objects and initial facts, and pest builds a pair for every
 //! token of them (a megabyte of `(on b1 b2)` is a hundred megabytes of pairs). This module reads
@@ -14,6 +16,7 @@
 //! [`Cuts`] maps positions in that text back to the source.
 
 use super::FactSink;
+use super::scan::Mark;
 use crate::ast::*;
 
 /// A problem's lists that the fast path read, and the text pest parses instead of the source.
@@ -25,8 +28,10 @@ pub(super) struct Flat {
     pub objects: Option<Vec<Typed<Name>>>,
     /// The facts of the `(:init …)` section, when it was read here.
     pub init: Option<Vec<Init>>,
-    /// The goal, when it is an atom or a conjunction of atoms read here.
+    /// The goal, when it is a literal or a conjunction of literals read here.
     pub goal: Option<Gd>,
+    /// A domain's predicates, when its `(:predicates …)` section was read here.
+    pub predicates: Option<Vec<AtomicSkeleton>>,
     /// A domain's actions and derived predicates read here (of the shape a grounded domain has:
     /// typed parameters, a conjunction of literals as precondition, body and effect, action
     /// costs), in source order.
@@ -59,18 +64,19 @@ impl Cuts {
 
 /// Reads the objects and initial facts of a problem when their shapes allow it; `None` when
 /// neither section was read (a domain, a small problem, or shapes left to pest).
-pub(super) fn read(source: &str) -> Option<Flat> {
-    read_into(source, None).ok().flatten()
+pub(super) fn read(source: &str, marks: &[Mark]) -> Option<Flat> {
+    read_into(source, marks, None).ok().flatten()
 }
 
 /// [`read`], handing the initial facts and the goal to `sink` instead of keeping them when the
 /// problem's objects come first (or there are none) and were read here.
 pub(super) fn read_into(
     source: &str,
+    marks: &[Mark],
     mut sink: Option<&mut (dyn FactSink + '_)>,
 ) -> Result<Option<Flat>, Interrupted> {
     let bytes = source.as_bytes();
-    let Some(sections) = sections(bytes) else {
+    let Some(sections) = sections(bytes, marks) else {
         return Ok(None);
     };
     let has_objects = sections.iter().any(|s| s.kind == SectionKind::Objects);
@@ -80,6 +86,7 @@ pub(super) fn read_into(
     let mut init = None;
     let mut goal = None;
     let mut structures = Vec::new();
+    let mut predicates = None;
     // Body ranges cut out of the text pest parses, in source order.
     let mut bodies: Vec<((usize, usize), &str)> = Vec::new();
     for section in sections {
@@ -135,6 +142,11 @@ pub(super) fn read_into(
             SectionKind::Derived => reader.derived(section.body.1).map(|derived| {
                 structures.push(Structure::Derived(derived));
             }),
+            SectionKind::Predicates if predicates.is_none() => {
+                reader.predicates(section.body.1).map(|list| {
+                    predicates = Some(list);
+                })
+            }
             // A repeated section is merged with a warning: pest's route reports it.
             _ if fed_sink => return Err(Interrupted),
             _ => return Ok(None),
@@ -162,6 +174,7 @@ pub(super) fn read_into(
         objects,
         init,
         goal,
+        predicates,
         structures,
         fed_sink,
         goal_taken,
@@ -177,6 +190,8 @@ enum SectionKind {
     Action,
     /// A whole `(:derived …)` section of a domain.
     Derived,
+    /// The body of a domain's `(:predicates …)` section.
+    Predicates,
 }
 
 impl SectionKind {
@@ -187,7 +202,8 @@ impl SectionKind {
             SectionKind::Objects
             | SectionKind::Init
             | SectionKind::Action
-            | SectionKind::Derived => " ",
+            | SectionKind::Derived
+            | SectionKind::Predicates => " ",
             SectionKind::Goal => " ()",
         }
     }
@@ -203,14 +219,15 @@ struct Section {
 /// The `(:objects …)`, `(:init …)` and `(:goal …)` sections directly inside
 /// `(define (problem …) …)`, and the `(:action …)` sections of a domain, with bodies worth
 /// cutting.
-fn sections(bytes: &[u8]) -> Option<Vec<Section>> {
+fn sections(bytes: &[u8], marks: &[Mark]) -> Option<Vec<Section>> {
     let mut sections = Vec::new();
     let mut is_problem = false;
     let mut is_domain = false;
     let mut open: Option<(SectionKind, usize)> = None;
-    for mark in Marks::new(bytes) {
+    for &mark in marks {
         match mark {
-            Mark::Open { at, word } => {
+            Mark::Open(at) => {
+                let word = word_after(bytes, at + 1);
                 let text = &bytes[word.0..word.1];
                 if text.eq_ignore_ascii_case(b"problem") {
                     is_problem = true;
@@ -221,6 +238,8 @@ fn sections(bytes: &[u8]) -> Option<Vec<Section>> {
                         open = Some((SectionKind::Action, at));
                     } else if is_domain && text.eq_ignore_ascii_case(b":derived") {
                         open = Some((SectionKind::Derived, at));
+                    } else if is_domain && text.eq_ignore_ascii_case(b":predicates") {
+                        open = Some((SectionKind::Predicates, word.1));
                     }
                 } else if text.eq_ignore_ascii_case(b":objects") {
                     open = Some((SectionKind::Objects, word.1));
@@ -230,7 +249,7 @@ fn sections(bytes: &[u8]) -> Option<Vec<Section>> {
                     open = Some((SectionKind::Goal, word.1));
                 }
             }
-            Mark::Close { at } => {
+            Mark::Close(at) => {
                 if let Some((kind, body_start)) = open.take()
                     && at > body_start + 1
                 {
@@ -245,7 +264,6 @@ fn sections(bytes: &[u8]) -> Option<Vec<Section>> {
                     });
                 }
             }
-            Mark::End => {}
         }
     }
     ((is_problem || is_domain) && !sections.is_empty()).then_some(sections)
@@ -256,9 +274,9 @@ fn sections(bytes: &[u8]) -> Option<Vec<Section>> {
 pub(super) fn problem_domain(source: &str) -> Option<Option<&str>> {
     let bytes = source.as_bytes();
     let mut is_problem = false;
-    for mark in Marks::new(bytes) {
-        match mark {
-            Mark::Open { word, .. } => {
+    for form in Forms::new(bytes) {
+        match form {
+            Form::Open { word } => {
                 let text = &bytes[word.0..word.1];
                 if text.eq_ignore_ascii_case(b"problem") {
                     is_problem = true;
@@ -269,31 +287,33 @@ pub(super) fn problem_domain(source: &str) -> Option<Option<&str>> {
                     return source.get(name.0..name.1).map(Some);
                 }
             }
-            Mark::End if is_problem => break,
+            Form::End if is_problem => break,
             _ => {}
         }
     }
     is_problem.then_some(None)
 }
 
-/// What [`Marks`] finds: a form directly inside the outermost one opens (at its `(`, with the
-/// word after it) or closes (at its `)`), or the outermost form closes.
-enum Mark {
-    Open { at: usize, word: (usize, usize) },
-    Close { at: usize },
+/// What [`Forms`] finds: a form directly inside the outermost one opens (with the word after
+/// its `(`) or closes, or the outermost form closes.
+enum Form {
+    Open { word: (usize, usize) },
+    Close,
     End,
 }
 
-/// The parentheses of a text, comments skipped, as [`Mark`]s of the forms at depth two.
-struct Marks<'b> {
+/// The parentheses of a text, comments skipped, as [`Form`]s at depth two, one at a time: for
+/// reading a few words near the start of a text of any shape (the scan's [`Mark`]s are for a
+/// balanced text read whole).
+struct Forms<'b> {
     bytes: &'b [u8],
     at: usize,
     depth: usize,
 }
 
-impl<'b> Marks<'b> {
-    fn new(bytes: &'b [u8]) -> Marks<'b> {
-        Marks {
+impl<'b> Forms<'b> {
+    fn new(bytes: &'b [u8]) -> Forms<'b> {
+        Forms {
             bytes,
             at: 0,
             depth: 0,
@@ -301,10 +321,10 @@ impl<'b> Marks<'b> {
     }
 }
 
-impl Iterator for Marks<'_> {
-    type Item = Mark;
+impl Iterator for Forms<'_> {
+    type Item = Form;
 
-    fn next(&mut self) -> Option<Mark> {
+    fn next(&mut self) -> Option<Form> {
         let bytes = self.bytes;
         while self.at < bytes.len() {
             let at = self.at;
@@ -315,7 +335,7 @@ impl Iterator for Marks<'_> {
                     self.at += 1;
                     if self.depth == 2 {
                         let word = word_after(bytes, at + 1);
-                        return Some(Mark::Open { at, word });
+                        return Some(Form::Open { word });
                     }
                 }
                 b')' => {
@@ -323,8 +343,8 @@ impl Iterator for Marks<'_> {
                     self.depth = depth.saturating_sub(1);
                     self.at += 1;
                     match depth {
-                        2 => return Some(Mark::Close { at }),
-                        1 => return Some(Mark::End),
+                        2 => return Some(Form::Close),
+                        1 => return Some(Form::End),
                         _ => {}
                     }
                 }
@@ -669,7 +689,7 @@ impl<'s> Reader<'s> {
         })
     }
 
-    /// `(and atom…)` or one atom, ending the section.
+    /// `(and literal…)` or one literal (an atom or `(not atom)`), ending the section.
     fn goal(&mut self, end: usize) -> Option<Gd> {
         self.skip();
         let start = self.at;
@@ -683,7 +703,7 @@ impl<'s> Reader<'s> {
                 if self.peek()? == b')' {
                     break;
                 }
-                args.push(self.goal_atom()?);
+                args.push(self.literal()?);
             }
             args.shrink_to_fit();
             self.at += 1;
@@ -692,7 +712,7 @@ impl<'s> Reader<'s> {
                 span: Span::new(start, self.at),
             }
         } else {
-            self.goal_atom()?
+            self.literal()?
         };
         (self.at_end(end) && self.at == end).then_some(gd)
     }
@@ -709,11 +729,11 @@ impl<'s> Reader<'s> {
                 if self.peek()? == b')' {
                     break;
                 }
-                sink.goal(self.goal_atom()?);
+                sink.goal(self.literal()?);
             }
             self.at += 1;
         } else {
-            sink.goal(self.goal_atom()?);
+            sink.goal(self.literal()?);
         }
         (self.at_end(end) && self.at == end).then_some(())
     }

@@ -141,10 +141,16 @@ fn file_by(
     route: Route,
     sink: Option<&mut dyn FactSink>,
 ) -> Parsed<Option<PddlFile>> {
-    let Some((unwrapped, diagnostic)) = prose::unwrap(source) else {
-        return definition(source, route, sink);
+    // Nearly every text balances: one pass finds that, where its first form closes and the
+    // sections' places; any other text is scanned again for what is wrong.
+    let outline = scan::outline(source);
+    let first_close = outline.as_ref().and_then(|outline| outline.top_level_close);
+    let Some((unwrapped, diagnostic)) = prose::unwrap(source, first_close) else {
+        return definition(source, outline, route, sink);
     };
-    let mut parsed = definition(&unwrapped, route, sink);
+    // The text around the definition is blanked: its parentheses are gone too.
+    let outline = scan::outline(&unwrapped);
+    let mut parsed = definition(&unwrapped, outline, route, sink);
     parsed.diagnostics.insert(0, diagnostic);
     crate::diagnostics::sort(&mut parsed.diagnostics);
     parsed
@@ -152,10 +158,14 @@ fn file_by(
 
 fn definition(
     source: &str,
+    outline: Option<scan::Outline>,
     route: Route,
     mut sink: Option<&mut dyn FactSink>,
 ) -> Parsed<Option<PddlFile>> {
-    let mut scan = scan::scan(source);
+    let mut scan = match &outline {
+        Some(outline) => outline.scan(),
+        None => scan::scan(source),
+    };
     if scan.diagnostics.iter().any(Diagnostic::is_error) {
         crate::diagnostics::cap(&mut scan.diagnostics);
         return Parsed {
@@ -163,9 +173,10 @@ fn definition(
             diagnostics: scan.diagnostics,
         };
     }
-    if route == Route::FlatListsFirst && scan.diagnostics.is_empty() && scan.surplus_tail.is_none()
+    if route == Route::FlatListsFirst
+        && let Some(outline) = &outline
     {
-        let flat = match flat::read_into(source, sink.as_deref_mut()) {
+        let flat = match flat::read_into(source, &outline.marks, sink.as_deref_mut()) {
             Ok(flat) => flat,
             // A list the sink was given part of is not flat after all: read again, keeping
             // every list in the tree.
@@ -173,7 +184,7 @@ fn definition(
                 if let Some(sink) = sink.as_deref_mut() {
                     sink.discard();
                 }
-                flat::read(source)
+                flat::read(source, &outline.marks)
             }
         };
         if let Some(flat) = flat {
@@ -196,11 +207,10 @@ fn definition(
 /// or goal) instead of pest. For tests that must know the fast path ran.
 #[doc(hidden)]
 pub fn reads_flat_lists(source: &str) -> bool {
-    let scan = scan::scan(source);
-    scan.diagnostics.is_empty()
-        && scan.surplus_tail.is_none()
-        && flat::read(source)
+    scan::outline(source).is_some_and(|outline| {
+        flat::read(source, &outline.marks)
             .is_some_and(|flat| lower::file_with_flat_lists(source, flat).is_some())
+    })
 }
 
 /// The whole source through pest, without the fast path for flat lists: what

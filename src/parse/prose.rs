@@ -6,13 +6,15 @@ use crate::diagnostics::{Code, Diagnostic};
 
 /// The text with the lines around the definition that are not PDDL blanked out (byte offsets
 /// kept), and the diagnostic that says so; `None` when there is nothing of the kind.
-pub(super) fn unwrap(source: &str) -> Option<(String, Diagnostic)> {
+///
+/// `first_close`: where the text's first form closes, when the scan's balanced pass found it.
+pub(super) fn unwrap(source: &str, first_close: Option<usize>) -> Option<(String, Diagnostic)> {
     let define = find_define(source)?;
     // Only whole lines count (but a fence right after the last `)`): a stray token on the line
     // of `(define` or after its last `)` is the parser's to report (P005, P004).
     let line_start = source[..define].rfind('\n').map_or(0, |at| at + 1);
     let mut foreign = foreign_lines(source, 0, line_start);
-    let trailing = match definition_end(source, define) {
+    let trailing = match definition_end(source, define, first_close) {
         // A fence right after the last `)`, as in `…)))```, closes the block all the same.
         Ok(close) if is_fence(&source[close..]) => close,
         Ok(close) => source[close..]
@@ -129,8 +131,16 @@ fn defines(source: &str, from: usize) -> bool {
 /// Where the definition that opens at `define` ends: `Ok` after its matching `)`, or, when it
 /// is never closed, `Err` at the start of the first Markdown fence line after it (the end of
 /// the text without one).
-fn definition_end(source: &str, define: usize) -> Result<usize, usize> {
+fn definition_end(source: &str, define: usize, first_close: Option<usize>) -> Result<usize, usize> {
     let bytes = source.as_bytes();
+    // When nothing before `(define` opens or closes a form, the definition is the text's first
+    // form, whose end the balanced pass already found: the walk below would find it again.
+    if let Some(close) = first_close
+        && close > define
+        && memchr::memchr2(b'(', b')', &bytes[..define]).is_none()
+    {
+        return Ok(close + 1);
+    }
     let mut depth = 0usize;
     let mut at = define;
     // Bytes, not characters: the delimiters are ASCII, and this runs on every input. Only
@@ -230,7 +240,7 @@ mod tests {
     #[test]
     fn a_fenced_definition_is_blanked_around() {
         let text = "Here it is:\n```pddl\n(define (domain d))\n```\nHope this helps (really).\n";
-        let (blanked, diagnostic) = unwrap(text).expect("prose found");
+        let (blanked, diagnostic) = unwrap(text, None).expect("prose found");
         assert_eq!(blanked.len(), text.len());
         assert_eq!(blanked.trim(), "(define (domain d))");
         assert_eq!(diagnostic.labels.len(), 2);
@@ -238,17 +248,17 @@ mod tests {
 
     #[test]
     fn plain_pddl_is_left_alone() {
-        assert!(unwrap("; c\n(in-package :x)\n(define (domain d))\n; end\n").is_none());
-        assert!(unwrap("(define (domain d)))\n").is_none());
-        assert!(unwrap("no definition here").is_none());
-        assert!(unwrap("qq(define (domain d))\n").is_none());
-        assert!(unwrap("(define (domain d)) qq\n").is_none());
+        assert!(unwrap("; c\n(in-package :x)\n(define (domain d))\n; end\n", None).is_none());
+        assert!(unwrap("(define (domain d)))\n", None).is_none());
+        assert!(unwrap("no definition here", None).is_none());
+        assert!(unwrap("qq(define (domain d))\n", None).is_none());
+        assert!(unwrap("(define (domain d)) qq\n", None).is_none());
     }
 
     #[test]
     fn a_fence_on_the_line_of_the_last_parenthesis_counts() {
         let text = "```pddl\n(define (domain d))```\nDone.";
-        let (blanked, diagnostic) = unwrap(text).expect("prose found");
+        let (blanked, diagnostic) = unwrap(text, None).expect("prose found");
         assert_eq!(blanked.trim(), "(define (domain d))");
         assert_eq!(diagnostic.labels.len(), 2);
     }
@@ -256,7 +266,7 @@ mod tests {
     #[test]
     fn an_unclosed_definition_ends_at_the_fence() {
         let text = "```pddl\n(define (domain d)\n```\nDone.";
-        let (blanked, _) = unwrap(text).expect("prose found");
+        let (blanked, _) = unwrap(text, None).expect("prose found");
         assert_eq!(blanked.trim(), "(define (domain d)");
     }
 }

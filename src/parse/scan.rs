@@ -67,6 +67,76 @@ pub(super) struct Scan {
     pub surplus_tail: Option<usize>,
 }
 
+/// A form directly inside an outermost one, as the balanced pass meets it: where it opens (its
+/// `(`) or closes (its `)`). The fast path finds its sections from these without walking the
+/// text again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Mark {
+    Open(usize),
+    Close(usize),
+}
+
+/// What the pass over a balanced text found: what [`Scan`] would say of it (no diagnostics, no
+/// surplus `)`), and the [`Mark`]s of the forms at depth two.
+pub(super) struct Outline {
+    pub top_level_close: Option<usize>,
+    pub marks: Vec<Mark>,
+}
+
+impl Outline {
+    /// The scan's result for this text, which [`outline`] found balanced.
+    pub fn scan(&self) -> Scan {
+        Scan {
+            diagnostics: Vec::new(),
+            top_level_close: self.top_level_close,
+            surplus_tail: None,
+        }
+    }
+}
+
+/// The pass over a text whose parentheses balance within [`MAX_DEPTH`] (nearly every input):
+/// `None` for any other text, which [`scan`] then reads to say what is wrong. It steps from
+/// parenthesis to parenthesis several bytes at a time, and is the only pass over the bytes the
+/// fast path needs before it reads its sections.
+pub(super) fn outline(source: &str) -> Option<Outline> {
+    let bytes = source.as_bytes();
+    let mut marks = Vec::new();
+    let mut top_level_close = None;
+    let mut depth = 0usize;
+    let mut at = 0;
+    while let Some(offset) = memchr::memchr3(b'(', b')', b';', &bytes[at..]) {
+        let found = at + offset;
+        at = found + 1;
+        match bytes[found] {
+            b'(' => {
+                depth += 1;
+                if depth > MAX_DEPTH {
+                    return None;
+                }
+                if depth == 2 {
+                    marks.push(Mark::Open(found));
+                }
+            }
+            b')' => {
+                depth = depth.checked_sub(1)?;
+                match depth {
+                    1 => marks.push(Mark::Close(found)),
+                    0 if top_level_close.is_none() => top_level_close = Some(found),
+                    _ => {}
+                }
+            }
+            _ => match memchr::memchr(b'\n', &bytes[at..]) {
+                Some(newline) => at += newline + 1,
+                None => at = bytes.len(),
+            },
+        }
+    }
+    (depth == 0).then_some(Outline {
+        top_level_close,
+        marks,
+    })
+}
+
 /// The bytes the scan acts on: comments and parentheses, and keywords when it looks for
 /// misplaced ones.
 const fn significant(keywords: bool) -> [bool; 256] {
@@ -338,5 +408,63 @@ fn unclosed(source: &str, stack: &[usize], misplaced: Option<Misplaced>) -> Diag
             }
             diagnostic
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The balanced pass stands in for the scan: it must accept exactly the texts the scan finds
+    /// nothing wrong with (and no surplus `)`), and find the same outermost close.
+    #[test]
+    fn outline_agrees_with_the_scan() {
+        let deep = format!("{}{}", "(".repeat(MAX_DEPTH), ")".repeat(MAX_DEPTH));
+        let too_deep = format!("{}{}", "(".repeat(MAX_DEPTH + 1), ")".repeat(MAX_DEPTH + 1));
+        let texts = [
+            "",
+            "no parentheses",
+            "(define (domain d) (:predicates (p)))",
+            "(define (problem p) ; a comment with ( and )\n (:init (a)))",
+            "; (\n(a)",
+            "(a) (b)",
+            "(a))",
+            "(a)) ",
+            ")(a)",
+            "((a)",
+            "(a ; )\n",
+            "(a) ) (b)",
+            deep.as_str(),
+            too_deep.as_str(),
+        ];
+        for text in texts {
+            let scan = scan(text);
+            let clean = scan.diagnostics.is_empty() && scan.surplus_tail.is_none();
+            match outline(text) {
+                Some(outline) => {
+                    assert!(clean, "{text:?}: outlined, but the scan reports something");
+                    assert_eq!(outline.top_level_close, scan.top_level_close, "{text:?}");
+                }
+                // `(a) ) (b)`: the scan forgets a surplus `)` that more text follows (pest
+                // reports it); the balanced pass declines it, which only costs the fast path.
+                None => assert!(!clean || text == "(a) ) (b)", "{text:?}: not outlined"),
+            }
+        }
+    }
+
+    #[test]
+    fn outline_marks_the_forms_at_depth_two() {
+        let text = "(define (domain d) ; (not a form)\n (:action a (x)))";
+        let marks = outline(text).map(|outline| outline.marks);
+        let at = |needle: &str| text.find(needle).unwrap_or(usize::MAX);
+        assert_eq!(
+            marks,
+            Some(vec![
+                Mark::Open(at("(domain")),
+                Mark::Close(at(") ;")),
+                Mark::Open(at("(:action")),
+                Mark::Close(text.len() - 2),
+            ])
+        );
     }
 }

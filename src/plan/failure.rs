@@ -11,6 +11,11 @@ pub struct Failure {
     pub step: Option<usize>,
     /// The ground atoms or conditions involved (unsatisfied preconditions, unmet goals).
     pub atoms: Vec<String>,
+    /// In a temporal plan, which part of the step failed: `start`, `end` (its conditions at
+    /// that point), `invariant` (its `over all` condition between two happenings) or `duration`.
+    pub part: Option<&'static str>,
+    /// In a temporal plan, the time of the happening where the failure was found.
+    pub time: Option<f64>,
     pub diagnostic: Diagnostic,
 }
 
@@ -19,8 +24,17 @@ impl Failure {
         Failure {
             step,
             atoms,
+            part: None,
+            time: None,
             diagnostic,
         }
+    }
+
+    /// The failure with the part of a temporal step it is about, and the happening's time.
+    pub fn at(mut self, part: Option<&'static str>, time: f64) -> Failure {
+        self.part = part;
+        self.time = Some(time);
+        self
     }
 
     pub fn code(&self) -> Code {
@@ -40,6 +54,10 @@ impl Failure {
             Code::EvaluationFailed => "evaluation",
             Code::GoalUnsatisfied => "goal",
             Code::ValidateUnsupported => "unsupported",
+            Code::InvariantViolated => "invariant",
+            Code::DurationConstraint => "duration",
+            Code::StepBeforeZero => "negative_time",
+            Code::ConstraintViolated => "constraint",
             other => other.name(),
         }
     }
@@ -47,11 +65,18 @@ impl Failure {
 
 impl Serialize for Failure {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut out = serializer.serialize_struct("Failure", 5)?;
+        let timed = self.time.is_some();
+        let fields = if timed { 7 } else { 5 };
+        let mut out = serializer.serialize_struct("Failure", fields)?;
         out.serialize_field("step", &self.step)?;
         out.serialize_field("kind", self.kind())?;
         out.serialize_field("code", self.code().as_str())?;
         out.serialize_field("atoms", &self.atoms)?;
+        // Only temporal plans have happenings' times and parts of steps.
+        if timed {
+            out.serialize_field("part", &self.part)?;
+            out.serialize_field("time", &self.time)?;
+        }
         out.serialize_field("message", &self.diagnostic.message)?;
         out.end()
     }
@@ -117,8 +142,10 @@ impl Report {
         self.failures.push(Failure::new(
             None,
             Vec::new(),
-            Diagnostic::unlocated(Code::ValidateUnsupported, what)
-                .with_help("pddlc validates sequential plans of classical and numeric tasks"),
+            Diagnostic::unlocated(Code::ValidateUnsupported, what).with_help(
+                "pddlc validates sequential and temporal plans of classical and numeric tasks \
+                 (durative actions, timed initial literals); this is its limit, not the plan's",
+            ),
         ));
         self
     }

@@ -11,15 +11,18 @@
 //! helps, on the precondition in the domain or the goal in the problem. The task need not have
 //! been checked: what cannot be evaluated is a diagnostic, never a panic.
 
+mod durative;
 mod failure;
+mod temporal;
 pub mod text;
+mod trajectory;
 pub(crate) mod world;
 
 pub use failure::{Failure, Report};
 pub use text::Step;
 pub use world::EvalError;
 
-use crate::ast::{Domain, ExprKind, InitKind, Problem};
+use crate::ast::{Domain, ExprKind, Problem};
 use crate::diagnostics::{Code, Diagnostic, FileId};
 use world::{Binding, Changes, State, World};
 
@@ -81,36 +84,45 @@ pub fn applicable(
     plan: &str,
 ) -> Result<Vec<String>, Box<Report>> {
     crate::parse::with_stack(|| {
-        // Listing only the instantaneous actions of a durative domain would be a wrong answer.
-        if domain.durative_actions().next().is_some() {
-            return Err(Box::new(Report::new(0).unsupported(
-                "durative actions are not supported by `applicable` yet: no list".into(),
-            )));
+        // A durative action is listed when its `at start` condition holds: it can start there.
+        let mut operators: Vec<Operator> = domain
+            .actions()
+            .map(|a| (&a.name, a.parameters.as_slice(), a.precondition.clone()))
+            .collect();
+        for action in domain.durative_actions() {
+            match durative::start_condition(action) {
+                Ok(condition) => {
+                    operators.push((&action.name, action.parameters.as_slice(), condition))
+                }
+                Err(what) => {
+                    return Err(Box::new(Report::new(0).unsupported(format!(
+                        "`{}` has {what}, which `applicable` does not interpret yet",
+                        action.name.text
+                    ))));
+                }
+            }
         }
         let mut found = Vec::new();
         let mut collect = |world: &mut World, state: &State| {
             world.warm();
-            for action in domain.actions() {
-                let domains: Vec<Vec<u32>> = action
-                    .parameters
-                    .iter()
-                    .map(|p| world.members(&p.ty))
-                    .collect();
+            for (name, parameters, precondition) in &operators {
+                let domains: Vec<Vec<u32>> =
+                    parameters.iter().map(|p| world.members(&p.ty)).collect();
                 let mut index = vec![0usize; domains.len()];
                 if domains.iter().any(Vec::is_empty) {
                     continue;
                 }
                 loop {
                     let mut binding = Binding::default();
-                    for ((param, d), &k) in action.parameters.iter().zip(&domains).zip(&index) {
+                    for ((param, d), &k) in parameters.iter().zip(&domains).zip(&index) {
                         binding.push(&param.item, d[k]);
                     }
-                    let ok = match &action.precondition {
+                    let ok = match precondition {
                         None => true,
                         Some(pre) => world.holds(pre, &mut binding, state).unwrap_or(false),
                     };
                     if ok {
-                        let mut text = format!("({}", action.name.text.to_lowercase());
+                        let mut text = format!("({}", name.text.to_lowercase());
                         for (d, &k) in domains.iter().zip(&index) {
                             text.push(' ');
                             text.push_str(&world.objects[d[k] as usize]);
@@ -147,6 +159,14 @@ pub fn applicable(
     })
 }
 
+/// An action `applicable` tries: its name, parameters and what must hold for it to run (for a
+/// durative action, to start).
+type Operator<'d> = (
+    &'d crate::ast::Name,
+    &'d [crate::ast::Typed<crate::ast::Variable>],
+    Option<crate::ast::Gd>,
+);
+
 /// Called with the world and the state after the last step, before the goal is checked.
 type AtEnd<'c> = Option<&'c mut dyn FnMut(&mut World, &State)>;
 
@@ -172,32 +192,21 @@ fn run(
         return report;
     }
 
-    // What the sequential validator does not interpret: say so rather than guess.
-    // Processes and events change the state between steps, and a durative action in the plan
-    // needs the temporal semantics: both are beyond the sequential validator.
-    let names_durative = |step: &Step| domain.durative_actions().any(|a| a.name == step.action);
+    // What the validator does not interpret: say so rather than guess. Processes and events
+    // change the state between steps.
     let has_process = domain.structures.iter().any(|s| {
         matches!(
             s,
             crate::ast::Structure::Process(_) | crate::ast::Structure::Event(_)
         )
     });
-    if has_process || steps.iter().any(names_durative) {
+    if has_process {
         return report.unsupported(
-            "durative actions, processes and events are not supported by `validate` yet".into(),
+            "processes and events (PDDL+) are not supported by `validate` yet".into(),
         );
     }
-    if problem
-        .init
-        .iter()
-        .any(|i| matches!(i.kind, InitKind::At { .. }))
-    {
-        return report
-            .unsupported("timed initial literals are not supported by `validate` yet".into());
-    }
-    if problem.constraints.is_some() {
-        return report
-            .unsupported("trajectory constraints are not supported by `validate` yet".into());
+    if temporal::needed(domain, problem, &steps) {
+        return temporal::run(domain, problem, &steps, options, at_end, report);
     }
 
     let mut world = World::new(domain, problem);
@@ -229,6 +238,7 @@ fn run(
         }
     };
 
+    let mut pddl3 = trajectory::Pddl3::new(domain, problem, &state);
     let happenings = happenings(&steps, options.tolerance);
     let mut last_time = 0.0;
     for happening in &happenings {
@@ -268,6 +278,12 @@ fn run(
                 }
                 Some(pre) => world.holds(pre, &mut binding, &state),
             };
+            let ok = ok.and_then(|holds| {
+                if holds {
+                    pddl3.condition(&world, action.precondition.as_ref(), &mut binding, &state)?;
+                }
+                Ok(holds)
+            });
             match ok {
                 Ok(true) => {}
                 Ok(false) => {
@@ -351,33 +367,15 @@ fn run(
                 return report;
             }
         }
+        pddl3.after(happening.time, &state);
     }
 
     if let Some(callback) = at_end {
         callback(&mut world, &state);
     }
-    if let Some(goal) = &problem.goal {
-        let mut binding = Binding::default();
-        match world.holds(goal, &mut binding, &state) {
-            Ok(true) => {}
-            Ok(false) => {
-                let mut unmet = Vec::new();
-                world.unsatisfied(goal, &mut binding, &state, &mut unmet);
-                report.unmet_goals = unmet.iter().map(|(atom, _)| atom.clone()).collect();
-                report.fail(goal_failure(unmet, files));
-            }
-            Err(e) => report.fail(Failure::new(
-                None,
-                Vec::new(),
-                Diagnostic::new(
-                    Code::EvaluationFailed,
-                    format!("the goal cannot be evaluated: {e}"),
-                    goal.span,
-                )
-                .in_file(files.problem),
-            )),
-        }
-    }
+    check_goal(&world, problem, &state, files, &mut report);
+    pddl3.finish(&world, domain, problem, &state, files, &mut report);
+    let violations = pddl3.counts;
     report.valid = Some(report.failures.is_empty());
     if report.valid == Some(true) {
         // VAL's value: the metric, or the number of steps. `total-time` is the last happening's
@@ -394,29 +392,69 @@ fn run(
         // A metric that cannot be evaluated (an undefined fluent) has no value; it is not
         // replaced by anything.
         report.metric = match &problem.metric {
-            Some(m) => metric_value(&world, &m.expr, &state, total_time).ok(),
+            Some(m) => metric_value(&world, &m.expr, &state, total_time, &violations).ok(),
             None => Some(steps.len() as f64),
         };
     }
     report
 }
 
+/// Checks the goal in the final state, reporting what is false.
+fn check_goal(
+    world: &World,
+    problem: &Problem,
+    state: &State,
+    files: TaskFiles,
+    report: &mut Report,
+) {
+    if let Some(goal) = &problem.goal {
+        let mut binding = Binding::default();
+        match world.holds(goal, &mut binding, state) {
+            Ok(true) => {}
+            Ok(false) => {
+                let mut unmet = Vec::new();
+                world.unsatisfied(goal, &mut binding, state, &mut unmet);
+                report.unmet_goals = unmet.iter().map(|(atom, _)| atom.clone()).collect();
+                report.fail(goal_failure(unmet, files));
+            }
+            Err(e) => report.fail(Failure::new(
+                None,
+                Vec::new(),
+                Diagnostic::new(
+                    Code::EvaluationFailed,
+                    format!("the goal cannot be evaluated: {e}"),
+                    goal.span,
+                )
+                .in_file(files.problem),
+            )),
+        }
+    }
+}
+
+/// The metric's value: `total-time` is `total_time`, `(is-violated p)` the violations of `p`.
 fn metric_value(
     world: &World,
     e: &crate::ast::Expr,
     state: &State,
     total_time: f64,
+    violations: &trajectory::Violations,
 ) -> Result<f64, EvalError> {
     match &e.kind {
         ExprKind::TotalTime => Ok(total_time),
+        ExprKind::IsViolated { preference } => {
+            Ok(violations.get(&preference.key()).copied().unwrap_or(0) as f64)
+        }
         ExprKind::Op { op, args }
-            if args
-                .iter()
-                .any(|a| matches!(a.kind, ExprKind::TotalTime | ExprKind::Op { .. })) =>
+            if args.iter().any(|a| {
+                matches!(
+                    a.kind,
+                    ExprKind::TotalTime | ExprKind::Op { .. } | ExprKind::IsViolated { .. }
+                )
+            }) =>
         {
             let values = args
                 .iter()
-                .map(|a| metric_value(world, a, state, total_time))
+                .map(|a| metric_value(world, a, state, total_time, violations))
                 .collect::<Result<Vec<f64>, _>>()?;
             let folded = crate::ast::Expr {
                 kind: ExprKind::Op {
@@ -552,29 +590,53 @@ fn ground<'w>(
 ) -> Option<(&'w crate::ast::Action, Vec<u32>)> {
     let Some(&action) = world.actions.get(&step.action.key()) else {
         let names: Vec<&str> = world.actions.keys().map(String::as_str).collect();
-        let help = crate::check::suggest_name(&step.action.text, &names)
-            .map(|n| format!("did you mean `{n}`?"))
-            .unwrap_or_else(|| "the step must name an action of the domain".into());
-        let message = format!("the domain has no action `{}`", step.action.text);
-        report.fail(Failure::new(
-            Some(number),
-            Vec::new(),
-            Diagnostic::new(Code::UnknownAction, message, step.action.span)
-                .in_file(files.plan)
-                .with_help(help),
-        ));
+        report.fail(unknown_action(step, number, &names, files));
         return None;
     };
-    if action.parameters.len() != step.args.len() {
+    let objects = ground_args(
+        world,
+        step,
+        number,
+        &action.name,
+        &action.parameters,
+        files,
+        report,
+    )?;
+    Some((action, objects))
+}
+
+/// A step naming no action of the domain, with the nearest of `names` as a suggestion.
+fn unknown_action(step: &Step, number: usize, names: &[&str], files: TaskFiles) -> Failure {
+    let help = crate::check::suggest_name(&step.action.text, names)
+        .map(|n| format!("did you mean `{n}`?"))
+        .unwrap_or_else(|| "the step must name an action of the domain".into());
+    let message = format!("the domain has no action `{}`", step.action.text);
+    Failure::new(
+        Some(number),
+        Vec::new(),
+        Diagnostic::new(Code::UnknownAction, message, step.action.span)
+            .in_file(files.plan)
+            .with_help(help),
+    )
+}
+
+/// Resolves a step's arguments against the parameters of the action `name`, reporting what
+/// does not fit: their number, unknown objects, objects of the wrong type.
+fn ground_args(
+    world: &World<'_>,
+    step: &Step,
+    number: usize,
+    name: &crate::ast::Name,
+    parameters: &[crate::ast::Typed<crate::ast::Variable>],
+    files: TaskFiles,
+    report: &mut Report,
+) -> Option<Vec<u32>> {
+    if parameters.len() != step.args.len() {
         let message = format!(
             "`{}` takes {} argument{}, step {number} gives {}",
-            action.name.text,
-            action.parameters.len(),
-            if action.parameters.len() == 1 {
-                ""
-            } else {
-                "s"
-            },
+            name.text,
+            parameters.len(),
+            if parameters.len() == 1 { "" } else { "s" },
             step.args.len()
         );
         report.fail(Failure::new(
@@ -582,17 +644,13 @@ fn ground<'w>(
             Vec::new(),
             Diagnostic::new(Code::StepArity, message, step.span)
                 .in_file(files.plan)
-                .with_label_in(
-                    files.domain,
-                    action.name.span,
-                    "the action is declared here",
-                ),
+                .with_label_in(files.domain, name.span, "the action is declared here"),
         ));
         return None;
     }
     let mut objects = Vec::new();
     let mut ok = true;
-    for (arg, param) in step.args.iter().zip(&action.parameters) {
+    for (arg, param) in step.args.iter().zip(parameters) {
         match world.object(&arg.text) {
             None => {
                 ok = false;
@@ -623,7 +681,7 @@ fn ground<'w>(
                         arg.text,
                         world.object_types(o).join(" "),
                         param.item.name.text,
-                        action.name.text
+                        name.text
                     );
                     report.fail(Failure::new(
                         Some(number),
@@ -641,5 +699,5 @@ fn ground<'w>(
             }
         }
     }
-    ok.then_some((action, objects))
+    ok.then_some(objects)
 }

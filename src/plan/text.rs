@@ -86,6 +86,16 @@ fn tokens(text: &str) -> Vec<(Token, Span)> {
                     i += 1;
                 }
                 let word = &text[start..i];
+                // `0.000 : (step)`: a time with blanks before its colon, as VAL reads it.
+                let mut after = i;
+                while after < bytes.len() && matches!(bytes[after], b' ' | b'\t') {
+                    after += 1;
+                }
+                if after > i && bytes.get(after) == Some(&b':') && word.parse::<f64>().is_ok() {
+                    out.push((Token::Time(word.to_string()), Span::new(start, after + 1)));
+                    i = after + 1;
+                    continue;
+                }
                 match word.strip_suffix(':') {
                     Some(time) if !time.is_empty() => {
                         out.push((Token::Time(time.to_string()), Span::new(start, i)))
@@ -220,6 +230,14 @@ mod tests {
         assert_eq!(steps[1].duration, Some(1.0));
         assert_eq!(steps[1].line, 3);
         assert_eq!(steps[2].text(), "(put-down b)");
+    }
+
+    #[test]
+    fn reads_a_time_with_blanks_before_its_colon() {
+        let (steps, diagnostics) = parse("  0.500 :\t( jump a )  [ 1.000 ]\n");
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        assert_eq!(steps[0].time, Some(0.5));
+        assert_eq!(steps[0].duration, Some(1.0));
     }
 
     #[test]

@@ -43,13 +43,19 @@ pub struct State {
     pub values: HashMap<Fact, f64>,
 }
 
-/// Variables bound to objects, innermost last.
+/// Variables bound to objects, innermost last; in a durative action, `?duration` too.
 #[derive(Clone, Debug, Default)]
 pub struct Binding {
     vars: Vec<(String, u32)>,
+    duration: Option<f64>,
 }
 
 impl Binding {
+    /// Binds `?duration`, the step's duration, for a durative action's conditions and effects.
+    pub fn set_duration(&mut self, duration: f64) {
+        self.duration = Some(duration);
+    }
+
     pub fn push(&mut self, var: &Variable, object: u32) {
         self.vars.push((var.name.key(), object));
     }
@@ -628,6 +634,11 @@ impl<'a> World<'a> {
                     .get(&fact)
                     .copied()
                     .ok_or_else(|| EvalError::Undefined(self.show_value(&fact)))
+            }
+            ExprKind::Term {
+                term: Term::Variable(v),
+            } if v.name.key() == "duration" && binding.duration.is_some() => {
+                Ok(binding.duration.unwrap_or_default())
             }
             ExprKind::Term {
                 term: Term::Variable(v),

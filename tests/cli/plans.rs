@@ -151,8 +151,68 @@ fn applicable_says_what_it_cannot_interpret() {
         &format!("{dir}/domain.pddl"),
         &format!("{dir}/problem.pddl"),
     ]);
-    assert_eq!(code(&out), 1, "{}{}", stdout(&out), stderr(&out));
+    // No verdict has an exit status of its own, distinct from an invalid plan's 1.
+    assert_eq!(code(&out), 3, "{}{}", stdout(&out), stderr(&out));
     let json: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
     assert_eq!(json["diagnostics"][0]["code"], "V310");
     assert_eq!(json["applicable"], Value::Null);
+    let plan = format!("{dir}/plan.txt");
+    let task = [format!("{dir}/domain.pddl"), format!("{dir}/problem.pddl")];
+    let out = pddlc(&["validate", "--format", "json", &task[0], &task[1], &plan]);
+    assert_eq!(code(&out), 3, "{}{}", stdout(&out), stderr(&out));
+    let json: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
+    assert_eq!(json["plans"][0]["valid"], Value::Null);
+    // With an invalid plan beside it, the run exits 1.
+    let temporary = tempfile::tempdir().expect("temporary directory");
+    let invalid = write(temporary.path(), "unclosed.plan", b"(start-heating\n");
+    let invalid = invalid.to_string_lossy().to_string();
+    let out = pddlc(&["validate", &task[0], &task[1], &plan, &invalid]);
+    assert_eq!(code(&out), 1, "{}{}", stdout(&out), stderr(&out));
+}
+
+#[test]
+fn validate_names_the_part_and_time_of_a_temporal_failure() {
+    let dir = "fixtures/validate/V311_invariant_violated";
+    let task = [format!("{dir}/domain.pddl"), format!("{dir}/problem.pddl")];
+    let plan = format!("{dir}/plan.txt");
+    let out = pddlc(&[
+        "validate",
+        "--continue",
+        "--format",
+        "json",
+        &task[0],
+        &task[1],
+        &plan,
+    ]);
+    assert_eq!(code(&out), 1, "{}{}", stdout(&out), stderr(&out));
+    let json: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
+    let failures = json["plans"][0]["failures"].as_array().expect("failures");
+    // `--continue` goes on happening by happening: the oven is off on two intervals.
+    assert_eq!(failures.len(), 2, "{failures:?}");
+    assert_eq!(failures[0]["kind"], "invariant");
+    assert_eq!(failures[0]["part"], "invariant");
+    assert_eq!(failures[0]["time"], 6.0);
+    assert_eq!(failures[1]["time"], 13.01);
+    // `applicable` after a temporal prefix lists what can start there.
+    let temporary = tempfile::tempdir().expect("temporary directory");
+    let prefix = write(
+        temporary.path(),
+        "prefix.plan",
+        b"0.000: (switch-on) [1.000]\n",
+    );
+    let prefix = prefix.to_string_lossy().to_string();
+    let out = pddlc(&[
+        "applicable",
+        "--format",
+        "json",
+        &task[0],
+        &task[1],
+        &prefix,
+    ]);
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    let json: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
+    assert_eq!(
+        json["applicable"],
+        serde_json::json!(["(bake bread)", "(switch-off)"])
+    );
 }

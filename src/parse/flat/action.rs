@@ -184,8 +184,8 @@ impl Reader<'_> {
         Some((parts, Span::new(start, self.at)))
     }
 
-    /// An atom or `(not atom)` in a condition.
-    fn literal(&mut self) -> Option<Gd> {
+    /// An atom or `(not atom)` in a condition or a goal.
+    pub(super) fn literal(&mut self) -> Option<Gd> {
         let head = self.head()?;
         if !self.keyword_is(head, b"not") {
             return self.goal_atom();
@@ -284,19 +284,33 @@ impl Reader<'_> {
 
     /// The derived predicate whose `(` is at the cursor and whose `)` ends just before `end`:
     /// `(:derived (p ?x - t) body)` with a body as a precondition's.
-    pub(super) fn derived(&mut self, end: usize) -> Option<Derived> {
-        let start = self.at;
-        self.structure_head(b":derived")?;
+    /// `(p ?x ?y - t)`: a predicate's name and typed parameters.
+    fn skeleton(&mut self) -> Option<AtomicSkeleton> {
         self.skip();
-        let skeleton_start = self.at;
+        let start = self.at;
         self.consume(b'(')?;
         let name = self.name()?;
         let parameters = self.typed_variables()?;
-        let predicate = AtomicSkeleton {
+        Some(AtomicSkeleton {
             name,
             parameters,
-            span: Span::new(skeleton_start, self.at),
-        };
+            span: Span::new(start, self.at),
+        })
+    }
+
+    /// The body of a domain's `(:predicates …)` section: skeletons up to `end`.
+    pub(super) fn predicates(&mut self, end: usize) -> Option<Vec<AtomicSkeleton>> {
+        let mut list = Vec::new();
+        while !self.at_end(end) {
+            list.push(self.skeleton()?);
+        }
+        (self.at == end).then_some(list)
+    }
+
+    pub(super) fn derived(&mut self, end: usize) -> Option<Derived> {
+        let start = self.at;
+        self.structure_head(b":derived")?;
+        let predicate = self.skeleton()?;
         let body = self.condition()?;
         self.consume(b')')?;
         (self.at == end).then_some(Derived {

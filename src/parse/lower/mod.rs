@@ -166,8 +166,17 @@ pub(super) fn file_with_flat_lists(source: &str, flat: super::flat::Flat) -> Opt
         return None;
     }
     let mut problem = match value {
-        PddlFile::Problem(problem) if flat.structures.is_empty() => problem,
+        PddlFile::Problem(problem) if flat.structures.is_empty() && flat.predicates.is_none() => {
+            problem
+        }
         PddlFile::Domain(mut domain) if flat.objects.is_none() && flat.init.is_none() => {
+            if let Some(predicates) = flat.predicates {
+                // pest read the section's placeholder: no predicates.
+                if !domain.predicates.is_empty() {
+                    return None;
+                }
+                domain.predicates = predicates;
+            }
             // The structures read from the bytes take their places among those pest read:
             // their spans are disjoint, so source order is span order.
             domain.structures.extend(flat.structures);
