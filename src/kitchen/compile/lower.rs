@@ -2,7 +2,9 @@
 //! primitives to writes (see `primitives`), and the writes to one PDDL effect (see `ir`).
 
 use super::ir::{self, Formula, Term, Write, and, atom, exists, not, or};
-use super::vocabulary::{IdTest, PLACE, flag_predicate, object_variable, property, status};
+use super::vocabulary::{
+    IdTest, PLACE, affords_predicate, flag_predicate, object_variable, property, status,
+};
 use super::{Flavour, audit, planning};
 use crate::ast::{Action as PddlAction, EffectKind};
 use crate::kitchen::world::{Action, Primitive, Role, Test, World};
@@ -150,9 +152,21 @@ impl ActionLowering<'_> {
                 Some(x) => self.located_on(&x, "surface"),
                 None => Formula::False,
             },
-            Test::OnHeatsource(x, _) => match self.role(*x) {
-                Some(x) => self.located_on(&x, "heatsource"),
-                None => Formula::False,
+            // Strict mode (the planning flavour) wants the vessel on the named heat source.
+            Test::OnHeatsource(x, h) => match (self.role(*x), self.role(*h)) {
+                (Some(x), Some(h)) if self.flavour == Flavour::Planning => {
+                    let place = self.fresh.next("p");
+                    exists(
+                        vec![(place.clone(), PLACE.into())],
+                        and(vec![
+                            atom("loc", vec![x, Term::Var(place.clone())]),
+                            atom("resolves", vec![Term::Var(place), h.clone()]),
+                            atom("has", vec![h, property("heatsource")]),
+                        ]),
+                    )
+                }
+                (Some(x), _) => self.located_on(&x, "heatsource"),
+                _ => Formula::False,
             },
             Test::HasLiquid(vessel) => match self.role(*vessel) {
                 Some(vessel) => {
@@ -199,7 +213,55 @@ impl ActionLowering<'_> {
                 let parts = alternatives.iter().map(|test| self.test(test)).collect();
                 or(parts)
             }
+            Test::None(alternatives) => {
+                let parts = alternatives.iter().map(|test| self.test(test)).collect();
+                not(or(parts))
+            }
+            Test::Affords(x, use_) => match self.role(*x) {
+                Some(x) => self.affords(&x, use_),
+                None => Formula::False,
+            },
+            Test::ContentsAfford(container, use_) => match self.role(*container) {
+                Some(container) => {
+                    let item_name = self.fresh.next("i");
+                    let item = Term::Var(item_name.clone());
+                    exists(
+                        vec![object_variable(&item_name)],
+                        and(vec![
+                            atom("in", vec![item.clone(), container]),
+                            self.affords(&item, use_),
+                        ]),
+                    )
+                }
+                None => Formula::False,
+            },
+            Test::KitchenAffords(use_) => {
+                let item_name = self.fresh.next("k");
+                let item = Term::Var(item_name.clone());
+                exists(
+                    vec![object_variable(&item_name)],
+                    and(vec![
+                        atom("present", vec![item.clone()]),
+                        self.affords(&item, use_),
+                    ]),
+                )
+            }
         }
+    }
+
+    /// The object exists and affords the use: by its class (the static `(affords-USE ?o)`) or
+    /// by one of the affordance's properties.
+    fn affords(&self, x: &Term, use_: &str) -> Formula {
+        let mut parts = vec![atom(&affords_predicate(use_), std::slice::from_ref(x))];
+        if let Some(affordance) = self.world.config.affordances.get(use_) {
+            parts.extend(
+                affordance
+                    .properties
+                    .iter()
+                    .map(|p| atom("has", vec![x.clone(), property(p)])),
+            );
+        }
+        and(vec![atom("present", vec![x.clone()]), or(parts)])
     }
 
     /// The current value of a formula: regressed through the writes so far.
@@ -309,6 +371,10 @@ pub fn lower_action(
     }
     for check in &action.checks {
         if check.when.is_some_and(|r| !bound[r]) || check.unless.is_some_and(|r| bound[r]) {
+            continue;
+        }
+        // The cook's rules are strict mode's, which the planning flavour compiles.
+        if check.strict && flavour == Flavour::Audit {
             continue;
         }
         precondition.push(lowering.test(&check.test));
