@@ -512,6 +512,18 @@ impl<'w> Engine<'w> {
                 );
             }
         }
+        // Strict mode's rules for every action (the planning flavour's tightenings).
+        if self.mode == Mode::Strict {
+            for reason in super::cook::broken_rules(self.world, &self.state, action, &binding) {
+                failed = true;
+                self.record(
+                    k,
+                    FailureType::Immediate,
+                    text(),
+                    format!("Precondition failed: {reason}"),
+                );
+            }
+        }
         // Simmer applies the effects even when checks failed (Q7); strict mode does not.
         if failed && self.mode == Mode::Strict {
             return Some(binding);

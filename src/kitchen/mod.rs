@@ -9,6 +9,7 @@
 
 pub mod audit;
 pub mod compile;
+pub mod cook;
 pub mod describe;
 pub mod engine;
 pub mod irreversible;
