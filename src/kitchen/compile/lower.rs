@@ -3,7 +3,8 @@
 
 use super::ir::{self, Formula, Term, Write, and, atom, exists, not, or};
 use super::vocabulary::{
-    IdTest, PLACE, affords_predicate, flag_predicate, object_variable, property, status,
+    IdTest, PLACE, affords_predicate, flag_predicate, holds_affording_predicate,
+    kitchen_affords_predicate, may_afford_predicate, object_variable, property, status,
 };
 use super::{Flavour, audit, planning};
 use crate::ast::{Action as PddlAction, EffectKind};
@@ -128,6 +129,23 @@ impl ActionLowering<'_> {
                 }
                 None => Formula::False,
             },
+            // Planning flavour: derived, so that the grounder does not take the content as
+            // one more parameter per disjunct.
+            Test::ContentsIdContains(container, text) if self.flavour == Flavour::Planning => {
+                match self.role(*container) {
+                    Some(container) => atom(
+                        &planning::holds_id_predicate(&IdTest::Contains(text.clone())),
+                        &[container],
+                    ),
+                    None => Formula::False,
+                }
+            }
+            Test::HasLiquid(vessel) if self.flavour == Flavour::Planning => {
+                match self.role(*vessel) {
+                    Some(vessel) => atom("has-liquid", &[vessel]),
+                    None => Formula::False,
+                }
+            }
             Test::ContentsIdContains(container, text) => match self.role(*container) {
                 Some(container) => {
                     let item_name = self.fresh.next("i");
@@ -222,46 +240,21 @@ impl ActionLowering<'_> {
                 None => Formula::False,
             },
             Test::ContentsAfford(container, use_) => match self.role(*container) {
-                Some(container) => {
-                    let item_name = self.fresh.next("i");
-                    let item = Term::Var(item_name.clone());
-                    exists(
-                        vec![object_variable(&item_name)],
-                        and(vec![
-                            atom("in", vec![item.clone(), container]),
-                            self.affords(&item, use_),
-                        ]),
-                    )
-                }
+                Some(container) => atom(&holds_affording_predicate(use_), &[container]),
                 None => Formula::False,
             },
-            Test::KitchenAffords(use_) => {
-                let item_name = self.fresh.next("k");
-                let item = Term::Var(item_name.clone());
-                exists(
-                    vec![object_variable(&item_name)],
-                    and(vec![
-                        atom("present", vec![item.clone()]),
-                        self.affords(&item, use_),
-                    ]),
-                )
-            }
+            Test::KitchenAffords(use_) => atom(&kitchen_affords_predicate(use_), &[]),
         }
     }
 
-    /// The object exists and affords the use: by its class (the static `(affords-USE ?o)`) or
-    /// by one of the affordance's properties.
+    /// The object exists and affords the use (the derived `(affords-USE ?o)`: derived, so
+    /// that Fast Downward's translator does not split the action per disjunct).
     fn affords(&self, x: &Term, use_: &str) -> Formula {
-        let mut parts = vec![atom(&affords_predicate(use_), std::slice::from_ref(x))];
-        if let Some(affordance) = self.world.config.affordances.get(use_) {
-            parts.extend(
-                affordance
-                    .properties
-                    .iter()
-                    .map(|p| atom("has", vec![x.clone(), property(p)])),
-            );
-        }
-        and(vec![atom("present", vec![x.clone()]), or(parts)])
+        and(vec![
+            atom("present", vec![x.clone()]),
+            atom(&may_afford_predicate(use_), std::slice::from_ref(x)),
+            atom(&affords_predicate(use_), std::slice::from_ref(x)),
+        ])
     }
 
     /// The current value of a formula: regressed through the writes so far.

@@ -8,7 +8,8 @@ use super::planning::{class_fits, class_predicate, class_roles};
 use super::relevant::{relevant_env, strip_number};
 use super::spares::{Spare, default_spares, spares_that_may_be_sources};
 use super::vocabulary::{
-    OBJECT, PLACE, PROPERTY, STATUS, Vocabulary, affords_predicate, literal_places, typed_names,
+    OBJECT, PLACE, PROPERTY, STATUS, Vocabulary, class_affords_predicate, literal_places,
+    may_afford_predicate, typed_names,
 };
 use super::{Flavour, Options, phantom_name};
 use crate::ast::{Init, InitKind, Name, Problem, Typed};
@@ -249,11 +250,26 @@ fn object_atoms(declared: &Declared) -> Vec<Init> {
                     .filter(|test| test.holds_of_class(name))
                     .map(|test| init_atom(&test.predicate(), &[id])),
             );
+            let properties = declared
+                .env
+                .objects
+                .iter()
+                .find(|o| o.id == *id)
+                .map(|o| o.properties.as_slice());
             for use_ in &declared.vocabulary.affordances {
-                if let Some(affordance) = declared.world.config.affordances.get(use_)
-                    && affordance.fits_class(name)
-                {
-                    init.push(init_atom(&affords_predicate(use_), &[id]));
+                let Some(affordance) = declared.world.config.affordances.get(use_) else {
+                    continue;
+                };
+                if affordance.fits_class(name) {
+                    init.push(init_atom(&class_affords_predicate(use_), &[id]));
+                }
+                // The environment's objects keep their properties; a spare's come from the plan.
+                let may = properties.is_none_or(|properties| {
+                    affordance.fits_class(name)
+                        || affordance.properties.iter().any(|p| properties.contains(p))
+                });
+                if may {
+                    init.push(init_atom(&may_afford_predicate(use_), &[id]));
                 }
             }
         } else {

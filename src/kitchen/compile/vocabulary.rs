@@ -90,9 +90,35 @@ impl IdTest {
     }
 }
 
-/// The static predicate of the objects whose class affords a use (`affords-brush`).
+/// The derived predicate of the objects that afford a use (`affords-brush`): by class (the
+/// static `class-affords-brush`) or by a property.
 pub fn affords_predicate(use_: &str) -> String {
     format!("affords-{use_}")
+}
+
+/// The static predicate of the objects whose class affords a use (`class-affords-brush`).
+pub fn class_affords_predicate(use_: &str) -> String {
+    format!("class-affords-{use_}")
+}
+
+/// The static predicate of the objects that may ever afford a use (`may-afford-food`): the
+/// environment's objects that afford it, and every spare (whose properties a plan decides).
+/// Preconditions test it beside the derived `affords-…`, so that the grounder drops the
+/// others before instantiating.
+pub fn may_afford_predicate(use_: &str) -> String {
+    format!("may-afford-{use_}")
+}
+
+/// The derived predicate of the vessels holding something that affords a use
+/// (`holds-coating`).
+pub fn holds_affording_predicate(use_: &str) -> String {
+    format!("holds-{use_}")
+}
+
+/// The derived nullary predicate: some object in the kitchen affords the use
+/// (`kitchen-colander`).
+pub fn kitchen_affords_predicate(use_: &str) -> String {
+    format!("kitchen-{use_}")
 }
 
 /// The properties and states the world can mention: classes, actions and audits.
@@ -324,7 +350,12 @@ pub fn predicates(world: &World, vocabulary: &Vocabulary, flavour: Flavour) -> V
         predicates.push(skeleton("home", &[("o", OBJECT), ("l", PLACE)]));
         for use_ in &vocabulary.affordances {
             predicates.push(skeleton(&affords_predicate(use_), &[("o", OBJECT)]));
+            predicates.push(skeleton(&class_affords_predicate(use_), &[("o", OBJECT)]));
+            predicates.push(skeleton(&may_afford_predicate(use_), &[("o", OBJECT)]));
+            predicates.push(skeleton(&holds_affording_predicate(use_), &[("c", OBJECT)]));
+            predicates.push(skeleton(&kitchen_affords_predicate(use_), &[]));
         }
+        predicates.extend(planning::contents_predicates(vocabulary).0);
     }
     for test in &vocabulary.id_tests {
         predicates.push(skeleton(&test.predicate(), &[("o", OBJECT)]));
