@@ -529,7 +529,9 @@ impl<'w> Engine<'w> {
             return Some(binding);
         }
         for effect in &action.effects {
-            if effect.when.is_some_and(|r| arg(&binding, r).is_none()) {
+            if effect.when.is_some_and(|r| arg(&binding, r).is_none())
+                || (effect.strict && self.mode == Mode::Simmer)
+            {
                 continue;
             }
             if let Some(condition) = &effect.condition

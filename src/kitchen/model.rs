@@ -117,6 +117,10 @@ pub struct EffectDef {
     /// Apply the effect only when this test holds.
     #[serde(default, rename = "if")]
     pub condition: Option<TestDef>,
+    /// An effect of the cook's semantics (a departure from Simmer's world): applied in strict
+    /// mode and compiled into the planning flavour only.
+    #[serde(default)]
+    pub strict: bool,
 }
 
 /// `world.toml`: everything that is not an action or a class.

@@ -126,6 +126,8 @@ pub struct Effect {
     pub primitive: Primitive,
     pub when: Option<Role>,
     pub condition: Option<Test>,
+    /// Applied in strict mode only (a departure from Simmer's world).
+    pub strict: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -566,6 +568,7 @@ impl Resolver<'_> {
             primitive,
             when: self.guard(&def.when),
             condition: def.condition.as_ref().map(|t| self.test(t, 0)),
+            strict: def.strict,
         }
     }
 }

@@ -380,7 +380,7 @@ pub fn lower_action(
             .collect();
     }
     for effect in &action.effects {
-        if effect.when.is_some_and(|r| !bound[r]) {
+        if effect.when.is_some_and(|r| !bound[r]) || (effect.strict && flavour == Flavour::Audit) {
             continue;
         }
         match &effect.condition {
