@@ -1,6 +1,7 @@
 //! The post-execution audits (semantics §8): food safety, then appliance safety, both driven
 //! by `world.toml`.
 
+use super::Mode;
 use super::engine::{Name, Object, State};
 use super::model::SkipRuleDef;
 use super::report::{Failure, FailureType};
@@ -24,6 +25,23 @@ fn listed(list: &[String], name: &str) -> bool {
     list.iter().any(|x| x == name)
 }
 
+/// Which check of the food audit a skip rule is asked about (strict mode's storage rule hides
+/// only unmoved objects, and only from the unwashed check).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Check {
+    Contaminated,
+    Unwashed,
+}
+
+/// Whether the rule skips the object for the check. `unmoved`: the object is still where it
+/// started; `strict`: strict mode.
+fn skips(rule: &SkipRuleDef, object: &Object, check: Check, unmoved: bool, strict: bool) -> bool {
+    if strict && rule.strict_unmoved && (check == Check::Contaminated || !unmoved) {
+        return false;
+    }
+    skipped_by(rule, object)
+}
+
 fn skipped_by(rule: &SkipRuleDef, object: &Object) -> bool {
     let p = &object.properties;
     (rule.any_property.is_empty() || p.iter().any(|x| listed(&rule.any_property, x)))
@@ -32,18 +50,28 @@ fn skipped_by(rule: &SkipRuleDef, object: &Object) -> bool {
         && (rule.located_in.is_empty() || located_in(object.location.as_deref(), &rule.located_in))
 }
 
-/// Runs both audits on the final state; every failure has step 0.
-pub fn run(world: &World, state: &State) -> Vec<Failure> {
+/// Runs both audits on the final state; every failure has step 0. In strict mode the food
+/// audit sees what the storage rule's `strict_unmoved` says.
+pub fn run(world: &World, state: &State, mode: Mode) -> Vec<Failure> {
     let mut out = Vec::new();
     let food = &world.config.food_audit;
+    let strict = mode == Mode::Strict;
     let mut seen: HashSet<(bool, Name, Name)> = HashSet::new();
     let objects = state.audit_order();
     for o in &objects {
-        if food.skip.iter().any(|rule| skipped_by(rule, o)) {
-            continue;
-        }
+        let unmoved = state.is_unmoved(o);
+        let skipped = |check| {
+            food.skip
+                .iter()
+                .any(|rule| skips(rule, o, check, unmoved, strict))
+        };
+        let audit_contamination = !skipped(Check::Contaminated);
+        let audit_washing = !skipped(Check::Unwashed);
         let sources: BTreeSet<&Name> = o.contam.iter().filter(|s| **s != o.id).collect();
-        if !sources.is_empty() && !o.states.iter().any(|s| listed(&food.cooked_states, s)) {
+        if audit_contamination
+            && !sources.is_empty()
+            && !o.states.iter().any(|s| listed(&food.cooked_states, s))
+        {
             for source in sources {
                 let source_name = state.get(source).map_or(source.as_str(), |s| &s.name);
                 if seen.insert((true, o.name.clone(), Name::from(source_name))) {
@@ -58,7 +86,8 @@ pub fn run(world: &World, state: &State) -> Vec<Failure> {
             }
         }
         // Washing is what removes `dirty`; cooked meat is exempt, cooked vegetables are not.
-        if o.has_state("dirty")
+        if audit_washing
+            && o.has_state("dirty")
             && !(o.has_state("cooked") && o.has_property("protein"))
             && seen.insert((false, o.name.clone(), Name::default()))
         {

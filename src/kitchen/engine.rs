@@ -70,6 +70,9 @@ pub struct State {
     pub held: Option<Name>,
     pub hands: BTreeSet<Name>,
     pub flags: BTreeMap<Name, bool>,
+    /// Where each initial object started, by its position in `initial` (strict mode's audit
+    /// tells an object left in storage from one moved there).
+    pub homes: Vec<Option<Name>>,
 }
 
 impl PartialEq for State {
@@ -116,6 +119,7 @@ impl State {
                 contents: Vec::new(),
                 contam: BTreeSet::new(),
             });
+            state.homes.push(o.location.as_ref().map(Name::from));
         }
         for i in 0..state.initial.len() {
             let Some(location) = &state.initial[i].location else {
@@ -140,6 +144,16 @@ impl State {
     }
 
     /// The object with this id: the initial table first, then the created one.
+    /// Whether the object is an initial one still where it started (a created object never is).
+    pub fn is_unmoved(&self, object: &Object) -> bool {
+        self.initial_index
+            .get(&object.id)
+            .and_then(|&i| self.initial.get(i).zip(self.homes.get(i)))
+            .is_some_and(|(initial, home)| {
+                std::ptr::eq(initial, object) && initial.location == *home
+            })
+    }
+
     pub fn get(&self, id: &str) -> Option<&Object> {
         match self.slot(id)? {
             Slot::Initial(i) => self.initial.get(i),
@@ -480,6 +494,9 @@ impl<'w> Engine<'w> {
         }
         let mut failed = false;
         for check in &action.checks {
+            if check.strict && self.mode == Mode::Simmer {
+                continue;
+            }
             if check.when.is_some_and(|r| arg(&binding, r).is_none())
                 || check.unless.is_some_and(|r| arg(&binding, r).is_some())
             {
@@ -495,12 +512,26 @@ impl<'w> Engine<'w> {
                 );
             }
         }
+        // Strict mode's rules for every action (the planning flavour's tightenings).
+        if self.mode == Mode::Strict {
+            for reason in super::cook::broken_rules(self.world, &self.state, action, &binding) {
+                failed = true;
+                self.record(
+                    k,
+                    FailureType::Immediate,
+                    text(),
+                    format!("Precondition failed: {reason}"),
+                );
+            }
+        }
         // Simmer applies the effects even when checks failed (Q7); strict mode does not.
         if failed && self.mode == Mode::Strict {
             return Some(binding);
         }
         for effect in &action.effects {
-            if effect.when.is_some_and(|r| arg(&binding, r).is_none()) {
+            if effect.when.is_some_and(|r| arg(&binding, r).is_none())
+                || (effect.strict && self.mode == Mode::Simmer)
+            {
                 continue;
             }
             if let Some(condition) = &effect.condition
@@ -532,6 +563,18 @@ impl<'w> Engine<'w> {
                 || o.name
                     .strip_suffix(kind)
                     .is_some_and(|head| head.ends_with('_'))
+        })
+    }
+
+    /// Whether the object exists and affords the use (`world.toml`'s `[affordances]`): by its
+    /// class or one of its properties.
+    fn affords(&self, id: Option<&str>, use_: &str) -> bool {
+        let Some(affordance) = self.world.config.affordances.get(use_) else {
+            return false;
+        };
+        id.and_then(|id| self.state.get(id)).is_some_and(|o| {
+            affordance.fits_class(&o.name)
+                || affordance.properties.iter().any(|p| o.has_property(p))
         })
     }
 
@@ -593,6 +636,17 @@ impl<'w> Engine<'w> {
             }
             Test::Flag(name) => s.flag(name),
             Test::Any(tests) => depth < 16 && tests.iter().any(|t| self.test(t, b, depth + 1)),
+            Test::None(tests) => depth < 16 && !tests.iter().any(|t| self.test(t, b, depth + 1)),
+            Test::Affords(x, use_) => self.affords(arg(b, *x), use_),
+            Test::ContentsAfford(c, use_) => s
+                .contents(arg(b, *c))
+                .iter()
+                .any(|i| self.affords(Some(i), use_)),
+            Test::KitchenAffords(use_) => s
+                .initial
+                .iter()
+                .chain(&s.created)
+                .any(|o| self.affords(Some(&o.id), use_)),
         }
     }
 

@@ -9,6 +9,7 @@
 
 pub mod audit;
 pub mod compile;
+pub mod cook;
 pub mod describe;
 pub mod engine;
 pub mod irreversible;
@@ -129,7 +130,7 @@ pub fn run(world: &World, env: &Env, plan_text: &str, mode: Mode) -> Outcome {
     engine.run_plan(&plan);
     let irreversible_actions = engine.flags;
     let mut failures = engine.failures;
-    failures.extend(audit::run(world, &engine.state));
+    failures.extend(audit::run(world, &engine.state, mode));
     diagnostics.extend(
         failures
             .iter()

@@ -67,6 +67,10 @@ pub struct CheckDef {
     pub unless: Option<String>,
     /// Recorded as `Precondition failed: <reason>`.
     pub reason: String,
+    /// A rule of the cook's semantics: evaluated in strict mode (and compiled into the planning
+    /// flavour) only; Simmer mode skips it.
+    #[serde(default)]
+    pub strict: bool,
 }
 
 impl CheckDef {
@@ -113,6 +117,10 @@ pub struct EffectDef {
     /// Apply the effect only when this test holds.
     #[serde(default, rename = "if")]
     pub condition: Option<TestDef>,
+    /// An effect of the cook's semantics (a departure from Simmer's world): applied in strict
+    /// mode and compiled into the planning flavour only.
+    #[serde(default)]
+    pub strict: bool,
 }
 
 /// `world.toml`: everything that is not an action or a class.
@@ -126,9 +134,44 @@ pub struct WorldFile {
     pub food_audit: FoodAuditDef,
     pub appliance_audit: ApplianceAuditDef,
     pub planning: PlanningDef,
+    /// What tools, vessels and substances afford, for strict mode's checks (`affords`): by
+    /// affordance name.
+    #[serde(default)]
+    pub affordances: BTreeMap<String, AffordanceDef>,
     /// The rules of Simmer's `detect_irreversible.py`, in order.
     #[serde(default)]
     pub irreversible: Vec<IrreversibleRuleDef>,
+}
+
+/// What affords one use: objects of these classes (the class named, or one ending in
+/// `_<class>`), or with one of these properties.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct AffordanceDef {
+    /// What the affordance means, in a sentence.
+    #[serde(default)]
+    pub doc: String,
+    #[serde(default)]
+    pub classes: Vec<String>,
+    #[serde(default)]
+    pub properties: Vec<String>,
+    /// A tool or vessel the planning flavour keeps among a goal's relevant objects when an
+    /// action giving a goal state asks for it: every object with one of the properties, and
+    /// the objects of the first listed class the kitchen has.
+    #[serde(default)]
+    pub keep: bool,
+}
+
+impl AffordanceDef {
+    /// Whether an object of the class affords it by its class.
+    pub fn fits_class(&self, class: &str) -> bool {
+        self.classes.iter().any(|c| {
+            class == c
+                || class
+                    .strip_suffix(c.as_str())
+                    .is_some_and(|head| head.ends_with('_'))
+        })
+    }
 }
 
 /// One rule of the transforming-step detector (see `world.toml`).
@@ -222,6 +265,11 @@ pub struct SkipRuleDef {
     /// Lies in one of these places, also after trailing `_` and digits are removed.
     #[serde(default)]
     pub located_in: Vec<String>,
+    /// Strict mode: the rule hides nothing from the contamination check, and hides an object
+    /// from the unwashed check only while it is still where it started (nothing moved into a
+    /// drawer escapes the audit).
+    #[serde(default)]
+    pub strict_unmoved: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]

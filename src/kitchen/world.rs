@@ -51,6 +51,14 @@ pub enum Test {
     /// An environment flag is set.
     Flag(String),
     Any(Vec<Test>),
+    /// None of the tests holds.
+    None(Vec<Test>),
+    /// The object exists and affords the use (`world.toml`'s `[affordances]`).
+    Affords(Role, String),
+    /// Something in the role's contents affords the use.
+    ContentsAfford(Role, String),
+    /// Some object in the kitchen affords the use (a colander to drain into).
+    KitchenAffords(String),
 }
 
 /// A precondition, resolved.
@@ -60,6 +68,8 @@ pub struct Check {
     pub when: Option<Role>,
     pub unless: Option<Role>,
     pub reason: String,
+    /// Evaluated in strict mode only (the cook's semantics).
+    pub strict: bool,
 }
 
 /// What a created object is made of.
@@ -116,6 +126,8 @@ pub struct Effect {
     pub primitive: Primitive,
     pub when: Option<Role>,
     pub condition: Option<Test>,
+    /// Applied in strict mode only (a departure from Simmer's world).
+    pub strict: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -222,8 +234,9 @@ fn test_shape(name: &str) -> Option<(usize, bool, bool)> {
         | "contents_id_contains" => (1, true, false),
         "has_any_property" => (1, false, true),
         "contains" | "on_surface" | "on_heatsource" => (2, false, false),
-        "flag" => (0, true, false),
-        "any" => (0, false, false),
+        "flag" | "kitchen_affords" => (0, true, false),
+        "affords" | "contents_afford" => (1, true, false),
+        "any" | "none" => (0, false, false),
         _ => return None,
     })
 }
@@ -248,6 +261,10 @@ pub const TESTS: &[&str] = &[
     "recep_or_open",
     "flag",
     "any",
+    "none",
+    "affords",
+    "contents_afford",
+    "kitchen_affords",
 ];
 
 /// The primitive names of the vocabulary, for messages.
@@ -397,10 +414,13 @@ impl Resolver<'_> {
             "in_any_container" => Test::InAnyContainer(roles[0]),
             "recep_or_open" => Test::RecepOrOpen(roles[0]),
             "flag" => Test::Flag(value),
+            "affords" => Test::Affords(roles[0], value),
+            "contents_afford" => Test::ContentsAfford(roles[0], value),
+            "kitchen_affords" => Test::KitchenAffords(value),
             _ => {
                 if def.any.is_empty() {
                     self.errors.push(Problem::new(format!(
-                        "`any` in action `{}` needs alternatives in `any`",
+                        "`{name}` in action `{}` needs alternatives in `any`",
                         self.action
                     )));
                 }
@@ -411,7 +431,12 @@ impl Resolver<'_> {
                     )));
                     return Test::Any(Vec::new());
                 }
-                Test::Any(def.any.iter().map(|t| self.test(t, depth + 1)).collect())
+                let tests = def.any.iter().map(|t| self.test(t, depth + 1)).collect();
+                if name == "none" {
+                    Test::None(tests)
+                } else {
+                    Test::Any(tests)
+                }
             }
         }
     }
@@ -426,6 +451,7 @@ impl Resolver<'_> {
             when: self.guard(&def.when),
             unless: self.guard(&def.unless),
             reason: def.reason.clone(),
+            strict: def.strict,
         }
     }
 
@@ -542,6 +568,7 @@ impl Resolver<'_> {
             primitive,
             when: self.guard(&def.when),
             condition: def.condition.as_ref().map(|t| self.test(t, 0)),
+            strict: def.strict,
         }
     }
 }
@@ -660,6 +687,27 @@ fn config_problems(
             ));
         }
     }
+    for name in affordances_named(defs) {
+        if !config.affordances.contains_key(name) {
+            let message = format!("a strict check names affordance `{name}`, which is not defined");
+            out.push((
+                "[affordances]",
+                at(name, message, "define it in world.toml's `[affordances]`"),
+            ));
+        }
+    }
+    for (name, affordance) in &config.affordances {
+        for class in &affordance.classes {
+            if !classes.class.keys().any(|c| affordance.fits_class(c)) {
+                let message =
+                    format!("affordance `{name}` names class `{class}`, which no class fits");
+                out.push((
+                    "[affordances]",
+                    at(class, message, "name a class of classes.toml"),
+                ));
+            }
+        }
+    }
     if !planning.class_roles.contains(&planning.cutting_board) {
         let board = &planning.cutting_board;
         let message =
@@ -668,6 +716,38 @@ fn config_problems(
             "[planning]",
             at(board, message, "list it in `planning.class_roles`"),
         ));
+    }
+    out
+}
+
+/// The affordances the actions' tests name, sorted.
+fn affordances_named(defs: &ActionsFile) -> BTreeSet<&str> {
+    fn walk<'a>(test: &'a TestDef, out: &mut BTreeSet<&'a str>) {
+        if matches!(
+            test.test.as_str(),
+            "affords" | "contents_afford" | "kitchen_affords"
+        ) && let Some(value) = &test.value
+        {
+            out.insert(value);
+        }
+        for alternative in &test.any {
+            walk(alternative, out);
+        }
+    }
+    let mut out = BTreeSet::new();
+    for def in defs.values() {
+        for check in &def.checks {
+            if matches!(
+                check.test.as_str(),
+                "affords" | "contents_afford" | "kitchen_affords"
+            ) && let Some(value) = &check.value
+            {
+                out.insert(value.as_str());
+            }
+            for alternative in &check.any {
+                walk(alternative, &mut out);
+            }
+        }
     }
     out
 }

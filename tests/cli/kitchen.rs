@@ -284,7 +284,7 @@ fn kitchen_run_keeps_the_other_plans_when_one_cannot_be_read() {
     assert_eq!(plans[0]["steps"], Value::Null);
     assert_eq!(codes(&plans[0]["diagnostics"]), ["P090"]);
     assert_eq!(plans[1]["plan"], safe);
-    assert_eq!(plans[1]["steps"], 7);
+    assert_eq!(plans[1]["steps"], 8);
     assert_eq!(json["summary"]["plans"], 1);
     let out = pddlc(&[&args[..], &["--format", "gcc"]].concat());
     assert_eq!(code(&out), 2);

@@ -57,8 +57,8 @@ pub fn unexpressible_step() -> PddlAction {
 }
 
 /// The food audit's object filter (semantics §8.1) as a formula on `?o`. In the planning
-/// flavour the storage rule does not hide contamination (`storage` false).
-fn skipped(rule: &SkipRuleDef, object: &Term, storage: bool) -> Formula {
+/// flavour the storage rule hides what `storage` says.
+fn skipped(rule: &SkipRuleDef, object: &Term, storage: Storage) -> Formula {
     let has = |p: &String| atom("has", vec![object.clone(), property(p)]);
     let mut parts = Vec::new();
     if !rule.any_property.is_empty() {
@@ -82,25 +82,39 @@ fn skipped(rule: &SkipRuleDef, object: &Term, storage: bool) -> Formula {
         ));
     }
     if !rule.located_in.is_empty() {
-        if !storage {
-            return Formula::False;
+        let unmoved = match storage {
+            Storage::Hides => false,
+            Storage::HidesUnmoved if rule.strict_unmoved => true,
+            Storage::HidesUnmoved => false,
+            Storage::HidesNothing => return Formula::False,
+        };
+        let mut located = vec![
+            atom("loc", vec![object.clone(), Term::var("l")]),
+            atom("storage", vec![Term::var("l")]),
+        ];
+        if unmoved {
+            located.push(atom("home", vec![object.clone(), Term::var("l")]));
         }
-        parts.push(exists(
-            vec![("l".into(), PLACE.into())],
-            and(vec![
-                atom("loc", vec![object.clone(), Term::var("l")]),
-                atom("storage", vec![Term::var("l")]),
-            ]),
-        ));
+        parts.push(exists(vec![("l".into(), PLACE.into())], and(located)));
     }
     and(parts)
+}
+
+/// What the food audit's storage rule hides: Simmer's anything located in storage; strict
+/// mode's (the planning flavour's) only what is still where it started, for the rules marked
+/// `strict_unmoved`, or nothing (strict mode's contamination check).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Storage {
+    Hides,
+    HidesUnmoved,
+    HidesNothing,
 }
 
 /// The audit's derived predicates: `audited`, `cooked-like`, `contaminated`, `unwashed`.
 pub fn derived_predicates(world: &World, flavour: Flavour) -> Vec<Structure> {
     let food_audit = &world.config.food_audit;
     let o = Term::var("o");
-    let audited = |storage: bool| {
+    let audited = |storage: Storage| {
         and(vec![
             atom("present", vec![o.clone()]),
             not(or(food_audit
@@ -117,8 +131,24 @@ pub fn derived_predicates(world: &World, flavour: Flavour) -> Vec<Structure> {
         .collect());
     let planning = flavour == Flavour::Planning;
     vec![
-        derived("audited", &[("o", OBJECT)], audited(true)),
-        derived("audited-anywhere", &[("o", OBJECT)], audited(!planning)),
+        derived(
+            "audited",
+            &[("o", OBJECT)],
+            audited(if planning {
+                Storage::HidesUnmoved
+            } else {
+                Storage::Hides
+            }),
+        ),
+        derived(
+            "audited-anywhere",
+            &[("o", OBJECT)],
+            audited(if planning {
+                Storage::HidesNothing
+            } else {
+                Storage::Hides
+            }),
+        ),
         derived("cooked-like", &[("o", OBJECT)], cooked_like),
         derived(
             "contaminated",

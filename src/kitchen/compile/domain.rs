@@ -45,6 +45,8 @@ pub fn domain(world: &World, flavour: Flavour) -> Domain {
     structures.extend(audit::derived_predicates(world, flavour));
     if flavour == Flavour::Planning {
         structures.extend(planning::derived_predicates());
+        structures.extend(planning::affordance_predicates(world, &vocabulary));
+        structures.extend(planning::contents_predicates(&vocabulary).1);
     }
     Domain {
         name: domain_name(flavour),

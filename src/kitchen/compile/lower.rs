@@ -2,7 +2,10 @@
 //! primitives to writes (see `primitives`), and the writes to one PDDL effect (see `ir`).
 
 use super::ir::{self, Formula, Term, Write, and, atom, exists, not, or};
-use super::vocabulary::{IdTest, PLACE, flag_predicate, object_variable, property, status};
+use super::vocabulary::{
+    IdTest, PLACE, affords_predicate, flag_predicate, holds_affording_predicate,
+    kitchen_affords_predicate, may_afford_predicate, object_variable, property, status,
+};
 use super::{Flavour, audit, planning};
 use crate::ast::{Action as PddlAction, EffectKind};
 use crate::kitchen::world::{Action, Primitive, Role, Test, World};
@@ -126,6 +129,23 @@ impl ActionLowering<'_> {
                 }
                 None => Formula::False,
             },
+            // Planning flavour: derived, so that the grounder does not take the content as
+            // one more parameter per disjunct.
+            Test::ContentsIdContains(container, text) if self.flavour == Flavour::Planning => {
+                match self.role(*container) {
+                    Some(container) => atom(
+                        &planning::holds_id_predicate(&IdTest::Contains(text.clone())),
+                        &[container],
+                    ),
+                    None => Formula::False,
+                }
+            }
+            Test::HasLiquid(vessel) if self.flavour == Flavour::Planning => {
+                match self.role(*vessel) {
+                    Some(vessel) => atom("has-liquid", &[vessel]),
+                    None => Formula::False,
+                }
+            }
             Test::ContentsIdContains(container, text) => match self.role(*container) {
                 Some(container) => {
                     let item_name = self.fresh.next("i");
@@ -150,9 +170,21 @@ impl ActionLowering<'_> {
                 Some(x) => self.located_on(&x, "surface"),
                 None => Formula::False,
             },
-            Test::OnHeatsource(x, _) => match self.role(*x) {
-                Some(x) => self.located_on(&x, "heatsource"),
-                None => Formula::False,
+            // Strict mode (the planning flavour) wants the vessel on the named heat source.
+            Test::OnHeatsource(x, h) => match (self.role(*x), self.role(*h)) {
+                (Some(x), Some(h)) if self.flavour == Flavour::Planning => {
+                    let place = self.fresh.next("p");
+                    exists(
+                        vec![(place.clone(), PLACE.into())],
+                        and(vec![
+                            atom("loc", vec![x, Term::Var(place.clone())]),
+                            atom("resolves", vec![Term::Var(place), h.clone()]),
+                            atom("has", vec![h, property("heatsource")]),
+                        ]),
+                    )
+                }
+                (Some(x), _) => self.located_on(&x, "heatsource"),
+                _ => Formula::False,
             },
             Test::HasLiquid(vessel) => match self.role(*vessel) {
                 Some(vessel) => {
@@ -199,7 +231,30 @@ impl ActionLowering<'_> {
                 let parts = alternatives.iter().map(|test| self.test(test)).collect();
                 or(parts)
             }
+            Test::None(alternatives) => {
+                let parts = alternatives.iter().map(|test| self.test(test)).collect();
+                not(or(parts))
+            }
+            Test::Affords(x, use_) => match self.role(*x) {
+                Some(x) => self.affords(&x, use_),
+                None => Formula::False,
+            },
+            Test::ContentsAfford(container, use_) => match self.role(*container) {
+                Some(container) => atom(&holds_affording_predicate(use_), &[container]),
+                None => Formula::False,
+            },
+            Test::KitchenAffords(use_) => atom(&kitchen_affords_predicate(use_), &[]),
         }
+    }
+
+    /// The object exists and affords the use (the derived `(affords-USE ?o)`: derived, so
+    /// that Fast Downward's translator does not split the action per disjunct).
+    fn affords(&self, x: &Term, use_: &str) -> Formula {
+        and(vec![
+            atom("present", vec![x.clone()]),
+            atom(&may_afford_predicate(use_), std::slice::from_ref(x)),
+            atom(&affords_predicate(use_), std::slice::from_ref(x)),
+        ])
     }
 
     /// The current value of a formula: regressed through the writes so far.
@@ -311,6 +366,10 @@ pub fn lower_action(
         if check.when.is_some_and(|r| !bound[r]) || check.unless.is_some_and(|r| bound[r]) {
             continue;
         }
+        // The cook's rules are strict mode's, which the planning flavour compiles.
+        if check.strict && flavour == Flavour::Audit {
+            continue;
+        }
         precondition.push(lowering.test(&check.test));
     }
     if flavour == Flavour::Planning {
@@ -321,7 +380,7 @@ pub fn lower_action(
             .collect();
     }
     for effect in &action.effects {
-        if effect.when.is_some_and(|r| !bound[r]) {
+        if effect.when.is_some_and(|r| !bound[r]) || (effect.strict && flavour == Flavour::Audit) {
             continue;
         }
         match &effect.condition {

@@ -5,7 +5,9 @@ use super::audit::syntax_preconditions;
 use super::ir::{Formula, Term, and, atom, exists, not, or};
 use super::lower::{ActionLowering, derivative_kind};
 use super::vocabulary::{
-    OBJECT, STATUS, derived, kind_constant, object_variable, property, skeleton, status,
+    IdTest, OBJECT, STATUS, Vocabulary, affords_predicate, class_affords_predicate, derived,
+    holds_affording_predicate, kind_constant, kitchen_affords_predicate, object_variable, property,
+    skeleton, status,
 };
 use crate::ast::{AtomicSkeleton, Structure};
 use crate::kitchen::world::{Action, Primitive, Role, World};
@@ -80,6 +82,100 @@ pub fn derived_predicates() -> Vec<Structure> {
             ),
         ),
     ]
+}
+
+/// The derived predicate of the vessels holding something the id test holds of
+/// (`holds-id-contains-oil`).
+pub fn holds_id_predicate(test: &IdTest) -> String {
+    format!("holds-{}", test.predicate())
+}
+
+/// The planning flavour's derived predicates of contents: `(has-liquid ?v)` (§4's has_liquid)
+/// and `(holds-id-contains-oil ?c)` per id test.
+pub fn contents_predicates(vocabulary: &Vocabulary) -> (Vec<AtomicSkeleton>, Vec<Structure>) {
+    let v = Term::var("v");
+    let i = Term::var("i");
+    let mut skeletons = vec![skeleton("has-liquid", &[("v", OBJECT)])];
+    let mut structures = vec![derived(
+        "has-liquid",
+        &[("v", OBJECT)],
+        or(vec![
+            exists(
+                vec![object_variable("i")],
+                and(vec![
+                    atom("in", vec![i.clone(), v.clone()]),
+                    or(vec![
+                        atom("has", vec![i.clone(), property("pourable")]),
+                        atom("has", vec![i.clone(), property("fillable_source")]),
+                    ]),
+                ]),
+            ),
+            atom("is", vec![v.clone(), status("filled")]),
+        ]),
+    )];
+    for test in &vocabulary.id_tests {
+        let name = holds_id_predicate(test);
+        skeletons.push(skeleton(&name, &[("v", OBJECT)]));
+        structures.push(derived(
+            &name,
+            &[("v", OBJECT)],
+            exists(
+                vec![object_variable("i")],
+                and(vec![
+                    atom("in", vec![i.clone(), v.clone()]),
+                    atom(&test.predicate(), std::slice::from_ref(&i)),
+                ]),
+            ),
+        ));
+    }
+    (skeletons, structures)
+}
+
+/// The derived predicates of the affordances strict checks name: `(affords-USE ?o)` by class
+/// or property, `(holds-USE ?c)` for a vessel holding such a thing, `(kitchen-USE)` when some
+/// object in the kitchen affords it.
+pub fn affordance_predicates(world: &World, vocabulary: &Vocabulary) -> Vec<Structure> {
+    let mut out = Vec::new();
+    for use_ in &vocabulary.affordances {
+        let o = Term::var("o");
+        let mut by = vec![atom(
+            &class_affords_predicate(use_),
+            std::slice::from_ref(&o),
+        )];
+        if let Some(affordance) = world.config.affordances.get(use_) {
+            by.extend(
+                affordance
+                    .properties
+                    .iter()
+                    .map(|p| atom("has", vec![o.clone(), property(p)])),
+            );
+        }
+        out.push(derived(&affords_predicate(use_), &[("o", OBJECT)], or(by)));
+        out.push(derived(
+            &holds_affording_predicate(use_),
+            &[("c", OBJECT)],
+            exists(
+                vec![object_variable("i")],
+                and(vec![
+                    atom("in", vec![Term::var("i"), Term::var("c")]),
+                    atom("present", vec![Term::var("i")]),
+                    atom(&affords_predicate(use_), &[Term::var("i")]),
+                ]),
+            ),
+        ));
+        out.push(derived(
+            &kitchen_affords_predicate(use_),
+            &[],
+            exists(
+                vec![object_variable("k")],
+                and(vec![
+                    atom("present", vec![Term::var("k")]),
+                    atom(&affords_predicate(use_), &[Term::var("k")]),
+                ]),
+            ),
+        ));
+    }
+    out
 }
 
 /// Planning flavour: `(exists (?i) (in ?i c))` in a precondition becomes the derived

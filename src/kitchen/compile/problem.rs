@@ -7,7 +7,10 @@ use super::ir::{self, Term};
 use super::planning::{class_fits, class_predicate, class_roles};
 use super::relevant::{relevant_env, strip_number};
 use super::spares::{Spare, default_spares, spares_that_may_be_sources};
-use super::vocabulary::{OBJECT, PLACE, PROPERTY, STATUS, Vocabulary, literal_places, typed_names};
+use super::vocabulary::{
+    OBJECT, PLACE, PROPERTY, STATUS, Vocabulary, class_affords_predicate, literal_places,
+    may_afford_predicate, typed_names,
+};
 use super::{Flavour, Options, phantom_name};
 use crate::ast::{Init, InitKind, Name, Problem, Typed};
 use crate::kitchen::simmer::Env;
@@ -237,7 +240,41 @@ fn object_atoms(declared: &Declared) -> Vec<Init> {
         if excluded.contains(name) {
             init.push(init_atom("source-excluded", &[id]));
         }
-        init.extend(id_test_atoms(&declared.vocabulary, id, id));
+        if declared.flavour == Flavour::Planning {
+            // Strict mode reads Simmer's id tests as tests of the class.
+            init.extend(
+                declared
+                    .vocabulary
+                    .id_tests
+                    .iter()
+                    .filter(|test| test.holds_of_class(name))
+                    .map(|test| init_atom(&test.predicate(), &[id])),
+            );
+            let properties = declared
+                .env
+                .objects
+                .iter()
+                .find(|o| o.id == *id)
+                .map(|o| o.properties.as_slice());
+            for use_ in &declared.vocabulary.affordances {
+                let Some(affordance) = declared.world.config.affordances.get(use_) else {
+                    continue;
+                };
+                if affordance.fits_class(name) {
+                    init.push(init_atom(&class_affords_predicate(use_), &[id]));
+                }
+                // The environment's objects keep their properties; a spare's come from the plan.
+                let may = properties.is_none_or(|properties| {
+                    affordance.fits_class(name)
+                        || affordance.properties.iter().any(|p| properties.contains(p))
+                });
+                if may {
+                    init.push(init_atom(&may_afford_predicate(use_), &[id]));
+                }
+            }
+        } else {
+            init.extend(id_test_atoms(&declared.vocabulary, id, id));
+        }
         if declared.flavour == Flavour::Planning {
             for role in class_roles(declared.world) {
                 if class_fits(name, role) {
@@ -319,6 +356,11 @@ fn env_atoms(declared: &Declared) -> Vec<Init> {
         }
         if let Some(location) = &object.location {
             init.push(init_atom("loc", &[&object.id, location]));
+            // Strict mode's audit lets an object stay unwashed where it is stored, not where
+            // it was moved to.
+            if declared.flavour == Flavour::Planning && declared.is_storage(location) {
+                init.push(init_atom("home", &[&object.id, location]));
+            }
             let container = format!("{location}_1");
             if container != object.id && declared.is_env_id(&container) {
                 init.push(init_atom("in", &[&object.id, &container]));

@@ -15,26 +15,51 @@ struct GoalNeeds<'w> {
     /// Texts tested in a vessel's contents (`oil`: FRY tests for it when the goal asks for
     /// something fried).
     contents: BTreeSet<&'w str>,
+    /// The tools and vessels (affordances marked `keep`) the strict checks of those actions
+    /// ask for: a brush, a colander, a dish to serve on.
+    affordances: BTreeSet<&'w str>,
+}
+
+/// The affordances a test names, at any depth.
+fn named_affordances<'w>(test: &'w Test, out: &mut BTreeSet<&'w str>) {
+    match test {
+        Test::Affords(_, use_) | Test::KitchenAffords(use_) | Test::ContentsAfford(_, use_) => {
+            out.insert(use_.as_str());
+        }
+        Test::Any(tests) | Test::None(tests) => {
+            tests.iter().for_each(|t| named_affordances(t, out));
+        }
+        _ => {}
+    }
 }
 
 impl<'w> GoalNeeds<'w> {
     fn of(world: &'w World, goal: &TaskGoal) -> GoalNeeds<'w> {
-        let wanted: BTreeSet<&String> = goal
+        let mut wanted: BTreeSet<&str> = goal
             .ingredient
             .iter()
             .chain(&goal.states)
             .flat_map(|i| &i.states)
             .chain(goal.dish.iter().flat_map(|d| &d.states))
+            .map(String::as_str)
             .collect();
+        if goal.dish.as_ref().is_some_and(|d| d.served) || !goal.serve.is_empty() {
+            wanted.insert("served");
+        }
         let giving: Vec<&Action> = world
             .actions
             .values()
             .filter(|a| {
-                a.effects.iter().any(
-                    |e| matches!(&e.primitive, Primitive::AddState(_, s) if wanted.contains(s)),
-                )
+                a.effects.iter().any(|e| {
+                    matches!(&e.primitive, Primitive::AddState(_, s) if wanted.contains(s.as_str()))
+                })
             })
             .collect();
+        let mut affordances = BTreeSet::new();
+        for check in giving.iter().flat_map(|a| &a.checks).filter(|c| c.strict) {
+            named_affordances(&check.test, &mut affordances);
+        }
+        affordances.retain(|use_| world.config.affordances.get(*use_).is_some_and(|a| a.keep));
         let cutting = !goal.derivatives_in(world).is_empty()
             || giving
                 .iter()
@@ -47,7 +72,11 @@ impl<'w> GoalNeeds<'w> {
                 _ => None,
             })
             .collect();
-        GoalNeeds { cutting, contents }
+        GoalNeeds {
+            cutting,
+            contents,
+            affordances,
+        }
     }
 }
 
@@ -91,6 +120,30 @@ fn fails_audit(world: &World, object: &EnvObject) -> bool {
             .any(|h| h.names.contains(&object.name) && object.states.contains(&h.state))
 }
 
+/// Adds to `keep` the objects with one of the affordance's properties and those of the first
+/// of its classes the kitchen has (the plates, or else the bowls, to serve on).
+fn keep_affording(world: &World, env: &Env, use_: &str, keep: &mut BTreeSet<String>) {
+    let Some(affordance) = world.config.affordances.get(use_) else {
+        return;
+    };
+    for object in &env.objects {
+        if affordance.properties.iter().any(|p| has(object, p)) {
+            keep.insert(object.id.clone());
+        }
+    }
+    let first_class = affordance
+        .classes
+        .iter()
+        .find(|class| env.objects.iter().any(|o| class_fits(&o.name, class)));
+    if let Some(class) = first_class {
+        for object in &env.objects {
+            if class_fits(&object.name, class) {
+                keep.insert(object.id.clone());
+            }
+        }
+    }
+}
+
 /// A place's name without trailing `_` and digits: `fridge_1` is in storage as `fridge` is.
 pub fn strip_number(place: &str) -> &str {
     place.trim_end_matches(|c: char| c == '_' || c.is_ascii_digit())
@@ -132,6 +185,9 @@ pub fn relevant_env(world: &World, env: &Env, goal: &TaskGoal) -> Env {
         if is_tool(world, object, &needs) || fails_audit(world, object) {
             keep.insert(object.id.clone());
         }
+    }
+    for use_ in &needs.affordances {
+        keep_affording(world, env, use_, &mut keep);
     }
     keep_containers(env, &mut keep);
     Env {

@@ -4,7 +4,7 @@
 use super::goal::{self, TaskGoal};
 use super::lower::{creates, derivative_kind};
 use crate::kitchen::simmer::Env;
-use crate::kitchen::world::{Primitive, World};
+use crate::kitchen::world::{Primitive, Test, World};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// An object that a plan may create, declared in the problem ahead (a spare).
@@ -33,11 +33,12 @@ pub fn default_spares(world: &World, env: &Env, goal: Option<&TaskGoal>) -> Vec<
             parent,
         });
     };
-    let needed: BTreeSet<(String, String)> = goal
+    let mut needed: BTreeSet<(String, String)> = goal
         .map(|g| g.derivatives_in(world))
         .unwrap_or_default()
         .into_iter()
         .collect();
+    needed.extend(prerequisite_creations(world, env, &needed));
     for object in &env.objects {
         for action in world.actions.values() {
             if !creates(action) {
@@ -72,6 +73,67 @@ pub fn default_spares(world: &World, env: &Env, goal: Option<&TaskGoal>) -> Vec<
         }
     }
     out
+}
+
+/// The creating actions a needed one's strict checks ask to come first, for the same object:
+/// the onion is peeled (PEEL makes peels) before it is sliced.
+fn prerequisite_creations(
+    world: &World,
+    env: &Env,
+    needed: &BTreeSet<(String, String)>,
+) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for (id, action_name) in needed {
+        let (Some(action), Some(object)) = (
+            world.actions.get(action_name),
+            env.objects.iter().find(|o| &o.id == id),
+        ) else {
+            continue;
+        };
+        let Some(role) = action.roles.iter().position(|r| r.name == "object") else {
+            continue;
+        };
+        for check in action.checks.iter().filter(|c| c.strict) {
+            for state in required_states(world, &check.test, role, &object.name) {
+                for giver in world.actions.values().filter(|a| creates(a)) {
+                    let gives = giver
+                        .effects
+                        .iter()
+                        .any(|e| matches!(&e.primitive, Primitive::AddState(_, x) if *x == state));
+                    if gives {
+                        out.push((id.clone(), giver.name.clone()));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The states of the role a check asks for, given the object's class: nothing when an
+/// alternative of an `any` holds by the class alone (`none` of an affordance it lacks).
+fn required_states(world: &World, test: &Test, role: usize, class: &str) -> Vec<String> {
+    let affords = |use_: &str| {
+        world
+            .config
+            .affordances
+            .get(use_)
+            .is_some_and(|a| a.fits_class(class))
+    };
+    let holds_by_class = |t: &Test| match t {
+        Test::None(tests) => tests
+            .iter()
+            .all(|t| matches!(t, Test::Affords(r, use_) if *r == role && !affords(use_))),
+        _ => false,
+    };
+    match test {
+        Test::HasState(r, state) if *r == role => vec![state.clone()],
+        Test::Any(alternatives) if !alternatives.iter().any(holds_by_class) => alternatives
+            .iter()
+            .flat_map(|t| required_states(world, t, role, class))
+            .collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// The objects a plan may create that may become contamination sources: COMBINE products and

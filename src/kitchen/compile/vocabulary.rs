@@ -78,6 +78,47 @@ impl IdTest {
             IdTest::StartsWith(text) => id.starts_with(text.as_str()),
         }
     }
+
+    /// Whether the test holds, as strict mode reads it, of an object of the class: the class
+    /// is the text or ends in `_text` (`olive_oil` is oil, `aluminum_foil` is not).
+    pub fn holds_of_class(&self, class: &str) -> bool {
+        let (IdTest::Contains(text) | IdTest::StartsWith(text)) = self;
+        class == text
+            || class
+                .strip_suffix(text.as_str())
+                .is_some_and(|head| head.ends_with('_'))
+    }
+}
+
+/// The derived predicate of the objects that afford a use (`affords-brush`): by class (the
+/// static `class-affords-brush`) or by a property.
+pub fn affords_predicate(use_: &str) -> String {
+    format!("affords-{use_}")
+}
+
+/// The static predicate of the objects whose class affords a use (`class-affords-brush`).
+pub fn class_affords_predicate(use_: &str) -> String {
+    format!("class-affords-{use_}")
+}
+
+/// The static predicate of the objects that may ever afford a use (`may-afford-food`): the
+/// environment's objects that afford it, and every spare (whose properties a plan decides).
+/// Preconditions test it beside the derived `affords-…`, so that the grounder drops the
+/// others before instantiating.
+pub fn may_afford_predicate(use_: &str) -> String {
+    format!("may-afford-{use_}")
+}
+
+/// The derived predicate of the vessels holding something that affords a use
+/// (`holds-coating`).
+pub fn holds_affording_predicate(use_: &str) -> String {
+    format!("holds-{use_}")
+}
+
+/// The derived nullary predicate: some object in the kitchen affords the use
+/// (`kitchen-colander`).
+pub fn kitchen_affords_predicate(use_: &str) -> String {
+    format!("kitchen-{use_}")
 }
 
 /// The properties and states the world can mention: classes, actions and audits.
@@ -86,6 +127,8 @@ pub struct Vocabulary {
     pub states: BTreeSet<String>,
     /// The texts tested against ids.
     pub id_tests: BTreeSet<IdTest>,
+    /// The affordances strict checks name.
+    pub affordances: BTreeSet<String>,
 }
 
 impl Vocabulary {
@@ -94,6 +137,7 @@ impl Vocabulary {
             properties: BTreeSet::new(),
             states: BTreeSet::new(),
             id_tests: BTreeSet::new(),
+            affordances: BTreeSet::new(),
         };
         for class in world.classes().values() {
             vocabulary
@@ -113,6 +157,13 @@ impl Vocabulary {
             }
         }
         vocabulary.collect_config(world);
+        for use_ in &vocabulary.affordances {
+            if let Some(affordance) = world.config.affordances.get(use_) {
+                vocabulary
+                    .properties
+                    .extend(affordance.properties.iter().cloned());
+            }
+        }
         // What the primitives and the compiler's own rules name.
         for state in [
             "dirty", "cooked", "raw", "served", "empty", "filled", "disposed",
@@ -140,7 +191,10 @@ impl Vocabulary {
             Test::IdStartsWith(_, text) => {
                 self.id_tests.insert(IdTest::StartsWith(text.clone()));
             }
-            Test::Any(tests) => tests.iter().for_each(|t| self.collect_test(t)),
+            Test::Any(tests) | Test::None(tests) => tests.iter().for_each(|t| self.collect_test(t)),
+            Test::Affords(_, use_) | Test::ContentsAfford(_, use_) | Test::KitchenAffords(use_) => {
+                self.affordances.insert(use_.clone());
+            }
             _ => {}
         }
     }
@@ -293,6 +347,15 @@ pub fn predicates(world: &World, vocabulary: &Vocabulary, flavour: Flavour) -> V
     }
     if flavour == Flavour::Planning {
         predicates.extend(planning::predicates(world));
+        predicates.push(skeleton("home", &[("o", OBJECT), ("l", PLACE)]));
+        for use_ in &vocabulary.affordances {
+            predicates.push(skeleton(&affords_predicate(use_), &[("o", OBJECT)]));
+            predicates.push(skeleton(&class_affords_predicate(use_), &[("o", OBJECT)]));
+            predicates.push(skeleton(&may_afford_predicate(use_), &[("o", OBJECT)]));
+            predicates.push(skeleton(&holds_affording_predicate(use_), &[("c", OBJECT)]));
+            predicates.push(skeleton(&kitchen_affords_predicate(use_), &[]));
+        }
+        predicates.extend(planning::contents_predicates(vocabulary).0);
     }
     for test in &vocabulary.id_tests {
         predicates.push(skeleton(&test.predicate(), &[("o", OBJECT)]));
