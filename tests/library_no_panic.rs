@@ -1,12 +1,14 @@
 //! The library on tasks nobody checked: seeded mutations of real tasks (a name dropped,
 //! doubled or renamed, an undefined variable, a malformed `=`, a declaration removed) go
-//! straight to `plan::validate` and `plan::applicable`, as an embedding caller might send them.
+//! straight to `plan::validate`, `plan::applicable` and `solve::solve`, as an embedding caller
+//! might send them.
 //! Whatever they are, the answer is a report with diagnostics, never a panic.
 
 mod common;
 
 use pddlc::ast::{Domain, PddlFile, Problem};
 use pddlc::plan::{self, ValidateOptions};
+use pddlc::solve;
 use serde_json::Value;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
@@ -189,6 +191,16 @@ fn try_mutations(task: &Task, random: &mut Seeded, rounds: usize) -> Vec<String>
             // `applicable` enumerates every binding of every action: only where that is cheap.
             if task.small && groundings(&domain, &problem) <= 200_000 {
                 let _ = plan::applicable(&domain, &problem, "");
+                // The planner on the same task, within a small budget: an answer or the
+                // diagnostics that say why there is none, never a panic.
+                let options = solve::Options {
+                    time_limit: Some(std::time::Duration::from_millis(50)),
+                    memory_limit: Some(64 << 20),
+                    ..solve::Options::default()
+                };
+                if let Err(diagnostics) = solve::solve(&domain, &problem, &options, &mut |_| {}) {
+                    assert!(!diagnostics.is_empty(), "no answer and no diagnostic");
+                }
             }
         }));
         if let Err(payload) = run {
