@@ -12,7 +12,7 @@ ENV = SALAD / "env.json"
 def test_the_safe_salad_plan_runs_without_failures():
     run = pddlc.kitchen.run(ENV, SALAD / "safe.txt")
     assert isinstance(run, pddlc.KitchenRun)
-    assert (run.ok, run.steps, run.failures, run.diagnostics) == (True, 7, [], [])
+    assert (run.ok, run.steps, run.failures, run.diagnostics) == (True, 8, [], [])
     assert run.counts["any"] == 0
     assert run.final_state["agent"]["holding"] is None
     assert run.final_state["objects"]["lettuce_1"]["location"] == "cutting_board_1"

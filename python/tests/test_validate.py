@@ -10,10 +10,13 @@ from conftest import BLOCKS, REPO, cli, fixture_dirs, read_text
 
 
 def task_files(d):
-    own = d / "domain.pddl"
-    if own.exists():
-        return own, d / "problem.pddl"
-    return BLOCKS / "domain.pddl", BLOCKS / "problem.pddl"
+    """The fixture's own domain and problem, each falling back to the shipped blocks world's (as
+    tests/validate_fixtures.rs reads them): a fixture may bring only its problem."""
+    domain, problem = d / "domain.pddl", d / "problem.pddl"
+    return (
+        domain if domain.exists() else BLOCKS / "domain.pddl",
+        problem if problem.exists() else BLOCKS / "problem.pddl",
+    )
 
 
 @pytest.mark.parametrize("d", fixture_dirs("validate"))
