@@ -151,7 +151,12 @@ pub fn applicable(
         };
         let options = ValidateOptions::default();
         let report = run(domain, problem, plan, &options, Some(&mut collect));
-        if report.has_step_failures() || report.valid.is_none() {
+        // The goal and the trajectory constraints judge a whole plan, not a prefix of one.
+        let prefix_fails = report
+            .failures
+            .iter()
+            .any(|f| !matches!(f.code(), Code::GoalUnsatisfied | Code::ConstraintViolated));
+        if prefix_fails || report.valid.is_none() {
             return Err(Box::new(report));
         }
         found.sort();

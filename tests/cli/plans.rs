@@ -128,6 +128,23 @@ fn applicable_lists_the_ground_actions_after_a_prefix() {
 }
 
 #[test]
+fn applicable_does_not_judge_trajectory_constraints_on_a_prefix() {
+    // `(always (not (ontable a)))` is broken once `a` is put down, but a prefix is not a plan:
+    // the actions applicable after it are still listed.
+    let problem = "fixtures/validate/V314_constraint_violated/problem.pddl";
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let prefix = write(dir.path(), "prefix.plan", b"(unstack a b)\n(put-down a)\n");
+    let out = pddlc(&[
+        "applicable",
+        "domains/blocksworld/domain.pddl",
+        problem,
+        &prefix.to_string_lossy(),
+    ]);
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    assert_eq!(stdout(&out), "(pick-up a)\n(unstack b c)\n");
+}
+
+#[test]
 fn validate_takes_an_undefined_total_cost_as_zero_as_val_does() {
     let dir = "fixtures/validate/valid_total_cost_undefined";
     let (domain, problem, plan) = (
