@@ -227,20 +227,8 @@ fn run(
         return report;
     }
 
-    let mut state = match world.initial_state() {
-        Ok(state) => state,
-        Err(e) => {
-            report.valid = Some(false);
-            report.fail(Failure::new(
-                None,
-                Vec::new(),
-                Diagnostic::unlocated(
-                    Code::EvaluationFailed,
-                    format!("the initial state cannot be built: {e}"),
-                ),
-            ));
-            return report;
-        }
+    let Some(mut state) = initial_state(&mut world, &mut report) else {
+        return report;
     };
 
     let mut pddl3 = trajectory::Pddl3::new(domain, problem, &state);
@@ -705,4 +693,24 @@ fn ground_args(
         }
     }
     ok.then_some(objects)
+}
+
+/// The task's initial state, or the failure that says why it cannot be built (the report is
+/// then invalid).
+fn initial_state(world: &mut World, report: &mut Report) -> Option<world::State> {
+    match world.initial_state() {
+        Ok(state) => Some(state),
+        Err(e) => {
+            report.valid = Some(false);
+            report.fail(Failure::new(
+                None,
+                Vec::new(),
+                Diagnostic::unlocated(
+                    Code::EvaluationFailed,
+                    format!("the initial state cannot be built: {e}"),
+                ),
+            ));
+            None
+        }
+    }
 }

@@ -13,7 +13,7 @@ use super::durative::Parts;
 use super::text::Step;
 use super::trajectory;
 use super::world::{self, Binding, Changes, State, World};
-use super::{AtEnd, Failure, Report, TaskFiles, ValidateOptions};
+use super::{AtEnd, Failure, Report, TaskFiles, ValidateOptions, initial_state};
 use crate::ast::{
     Action, AssignOp, CompareOp, Effect, EffectKind, Gd, InitKind, Problem, Span, TimeSpec,
 };
@@ -177,20 +177,8 @@ pub(super) fn run(
         return report;
     }
 
-    let mut state = match world.initial_state() {
-        Ok(state) => state,
-        Err(e) => {
-            report.valid = Some(false);
-            report.fail(Failure::new(
-                None,
-                Vec::new(),
-                Diagnostic::unlocated(
-                    Code::EvaluationFailed,
-                    format!("the initial state cannot be built: {e}"),
-                ),
-            ));
-            return report;
-        }
+    let Some(mut state) = initial_state(&mut world, &mut report) else {
+        return report;
     };
 
     // Timed initial literals as effects of their own.
