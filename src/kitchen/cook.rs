@@ -161,15 +161,7 @@ impl Rules<'_> {
 
     /// The rules on what the effect primitives move, pour, fill, combine and serve.
     fn on_effects(&self, out: &mut Vec<String>) {
-        let served: Vec<Role> = self
-            .action
-            .effects
-            .iter()
-            .filter_map(|e| match &e.primitive {
-                Primitive::AddState(x, s) if s == "served" => Some(*x),
-                _ => None,
-            })
-            .collect();
+        let served = self.action.served_roles();
         for effect in &self.action.effects {
             let primitive = &effect.primitive;
             // Only vessels take contents, open ones, and storage only what is put in.

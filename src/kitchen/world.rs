@@ -153,6 +153,17 @@ impl Action {
     pub fn required(&self) -> usize {
         self.roles.iter().filter(|r| !r.optional).count()
     }
+
+    /// The roles whose objects the action's effects mark `served`.
+    pub fn served_roles(&self) -> Vec<Role> {
+        self.effects
+            .iter()
+            .filter_map(|e| match &e.primitive {
+                Primitive::AddState(x, s) if s == "served" => Some(*x),
+                _ => None,
+            })
+            .collect()
+    }
 }
 
 /// The object classes of a world, decoded from the embedded bytes when first asked for:

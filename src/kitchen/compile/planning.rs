@@ -435,14 +435,7 @@ fn appliance_rules(action: &Action, lowering: &ActionLowering) -> Vec<Formula> {
 /// serves is served (no ingredient "served" to put it down).
 fn serving_rules(action: &Action, lowering: &ActionLowering) -> Vec<Formula> {
     let mut out = Vec::new();
-    let served: Vec<Role> = action
-        .effects
-        .iter()
-        .filter_map(|e| match &e.primitive {
-            Primitive::AddState(x, s) if s == "served" => Some(*x),
-            _ => None,
-        })
-        .collect();
+    let served = action.served_roles();
     for x in &served {
         if let Some(x) = lowering.role(*x) {
             out.push(atom("to-serve", vec![x]));
