@@ -390,6 +390,10 @@ fn fixture_rules(action: &Action, lowering: &ActionLowering) -> Vec<Formula> {
     out
 }
 
+/// The properties of what a dish is not made of: a tool or a vessel put into the container
+/// (to free the hand). COMBINE's product never takes them (see `dish_of_food_rules`).
+pub const NOT_IN_A_DISH: [&str; 3] = ["tool", "receptacle", "container"];
+
 /// A dish is made of food: no knife or bowl put into the container (to free the hand) ends
 /// up combined into the product.
 fn dish_of_food_rules(action: &Action, lowering: &ActionLowering) -> Vec<Formula> {
@@ -403,7 +407,7 @@ fn dish_of_food_rules(action: &Action, lowering: &ActionLowering) -> Vec<Formula
                 vec![object_variable("i")],
                 and(vec![
                     atom("in", vec![ingredient.clone(), container]),
-                    or(["tool", "receptacle", "container"]
+                    or(NOT_IN_A_DISH
                         .iter()
                         .map(|p| atom("has", vec![ingredient.clone(), property(p)]))
                         .collect()),

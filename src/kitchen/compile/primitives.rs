@@ -4,6 +4,7 @@
 use super::Flavour;
 use super::ir::{Formula, Term, and, atom, eq, exists, not, or};
 use super::lower::ActionLowering;
+use super::planning::NOT_IN_A_DISH;
 use super::vocabulary::{
     IN_LEVELS, OBJECT, PLACE, PROPERTY, STATUS, flag_predicate, object_variable, property, status,
 };
@@ -521,10 +522,18 @@ impl ActionLowering<'_> {
         let value_name = self.fresh.next("v");
         let value = Term::Var(value_name.clone());
         // Read everything first: the ingredients as they are before the product exists.
-        let properties_from = self.now(&and(vec![
+        let mut property_read = vec![
             inside.clone(),
             atom("has", vec![ingredient.clone(), value.clone()]),
-        ]));
+        ];
+        // Planning flavour: no ingredient is a tool or a vessel (`dish_of_food_rules`), so the
+        // product never takes those properties. Said as equalities, which the grounder decides
+        // statically, so that it does not count the product among the tools and vessels of
+        // every other action.
+        if self.flavour == Flavour::Planning {
+            property_read.extend(NOT_IN_A_DISH.iter().map(|p| not(eq(&value, &property(p)))));
+        }
+        let properties_from = self.now(&and(property_read));
         // Planning flavour: being served does not pass from an ingredient to the product (a
         // planner served the oil, then combined it into the dish it had to serve).
         let mut not_inherited = vec![not(eq(&value, &status("dirty")))];

@@ -94,12 +94,15 @@ pub fn problem(
         init.extend(possible_source_atoms(&declared));
     }
     for spare in &declared.spares {
-        init.push(init_atom("spare", &[&spare.id]));
-        if let Some((parent, kind)) = &spare.parent {
-            init.push(init_atom(
+        match &spare.parent {
+            Some((parent, kind)) => init.push(init_atom(
                 "spare-of",
                 &[&spare.id, parent, &format!("k-{kind}")],
-            ));
+            )),
+            // Only a spare without a parent is one a COMBINE may name: a derivative kept for
+            // CHOP is no product (otherwise the grounder takes the chopped onion for a
+            // possible tool or vessel, since a product takes its ingredients' properties).
+            None => init.push(init_atom("spare", &[&spare.id])),
         }
     }
     // Dedup the init (an object may be its own place).
