@@ -34,9 +34,8 @@ pub fn domain(world: &World, flavour: Flavour) -> Domain {
     let mut structures = Vec::new();
     for action in world.actions.values().filter(|a| a.handled) {
         for bound in lower::variants(action) {
-            structures.push(Structure::Action(lower::lower_action(
-                world, action, &bound, flavour,
-            )));
+            structures
+                .extend(lower::lower_action(world, action, &bound, flavour).map(Structure::Action));
         }
     }
     if flavour == Flavour::Audit {

@@ -329,13 +329,14 @@ pub fn derivative_kind(action: &Action) -> Option<&str> {
 
 /// One action variant as a PDDL action: a parameter per bound object role (and one for the
 /// object it creates), the checks (with each flavour's additions) as the precondition, the
-/// primitives as the effect.
+/// primitives as the effect. `None` for a variant of the planning flavour that can never
+/// apply (`planning::holds_two`).
 pub fn lower_action(
     world: &World,
     action: &Action,
     bound: &[bool],
     flavour: Flavour,
-) -> PddlAction {
+) -> Option<PddlAction> {
     let mut roles = Vec::new();
     let mut parameters = Vec::new();
     for (role, &is_bound) in action.roles.iter().zip(bound) {
@@ -378,6 +379,9 @@ pub fn lower_action(
             .into_iter()
             .map(planning::has_contents_axiom)
             .collect();
+        if planning::holds_two(&precondition) {
+            return None;
+        }
     }
     for effect in &action.effects {
         if effect.when.is_some_and(|r| !bound[r]) || (effect.strict && flavour == Flavour::Audit) {
@@ -393,12 +397,12 @@ pub fn lower_action(
         }
     }
     let effects = ir::effects(&lowering.writes);
-    PddlAction {
+    Some(PddlAction {
         name: ir::name(&variant_name(action, bound)),
         parameters: ir::typed_vars(&parameters),
         vars: Vec::new(),
         precondition: Some(ir::gd(&and(precondition))),
         effect: Some(ir::effect(EffectKind::And { args: effects })),
         span: ir::span(),
-    }
+    })
 }

@@ -11,6 +11,7 @@ use super::vocabulary::{
 };
 use crate::ast::{AtomicSkeleton, Structure};
 use crate::kitchen::world::{Action, Primitive, Role, World};
+use std::collections::BTreeSet;
 
 /// The class-filtered roles (`world.toml`'s `planning.class_roles`), in order. Roles take objects
 /// by their names: an object with a property (`tool`), or an object of a class, its id's class
@@ -176,6 +177,25 @@ pub fn affordance_predicates(world: &World, vocabulary: &Vocabulary) -> Vec<Stru
         ));
     }
     out
+}
+
+/// Whether a precondition asks the hand to hold two things, which it never does: every write
+/// of `held` releases the hand first (as strict mode's state holds one object at most), no
+/// task starts with anything held, and the syntax check keeps two roles apart. PRESS into a
+/// target is one such action (it holds its tool, and what is pressed into something must be
+/// held too, rule 9): the planning flavour leaves it out rather than have the grounder try
+/// every object, tool and target for it.
+pub fn holds_two(precondition: &[Formula]) -> bool {
+    fn held<'f>(formula: &'f Formula, out: &mut BTreeSet<&'f Term>) {
+        match formula {
+            Formula::Atom(predicate, args) if predicate == "held" => out.extend(args.first()),
+            Formula::And(parts) => parts.iter().for_each(|part| held(part, out)),
+            _ => {}
+        }
+    }
+    let mut terms = BTreeSet::new();
+    precondition.iter().for_each(|f| held(f, &mut terms));
+    terms.len() > 1
 }
 
 /// Planning flavour: `(exists (?i) (in ?i c))` in a precondition becomes the derived
@@ -390,6 +410,10 @@ fn fixture_rules(action: &Action, lowering: &ActionLowering) -> Vec<Formula> {
     out
 }
 
+/// The properties of what a dish is not made of: a tool or a vessel put into the container
+/// (to free the hand). COMBINE's product never takes them (see `dish_of_food_rules`).
+pub const NOT_IN_A_DISH: [&str; 3] = ["tool", "receptacle", "container"];
+
 /// A dish is made of food: no knife or bowl put into the container (to free the hand) ends
 /// up combined into the product.
 fn dish_of_food_rules(action: &Action, lowering: &ActionLowering) -> Vec<Formula> {
@@ -403,7 +427,7 @@ fn dish_of_food_rules(action: &Action, lowering: &ActionLowering) -> Vec<Formula
                 vec![object_variable("i")],
                 and(vec![
                     atom("in", vec![ingredient.clone(), container]),
-                    or(["tool", "receptacle", "container"]
+                    or(NOT_IN_A_DISH
                         .iter()
                         .map(|p| atom("has", vec![ingredient.clone(), property(p)]))
                         .collect()),

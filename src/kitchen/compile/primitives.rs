@@ -4,8 +4,10 @@
 use super::Flavour;
 use super::ir::{Formula, Term, and, atom, eq, exists, not, or};
 use super::lower::ActionLowering;
+use super::planning::NOT_IN_A_DISH;
 use super::vocabulary::{
-    IN_LEVELS, OBJECT, PLACE, PROPERTY, STATUS, flag_predicate, object_variable, property, status,
+    IN_LEVELS, OBJECT, PLACE, PROPERTY, SITE, STATUS, flag_predicate, object_variable, property,
+    status,
 };
 use crate::kitchen::world::{Creation, Primitive};
 
@@ -32,6 +34,34 @@ impl ActionLowering<'_> {
     fn detach(&mut self, x: &Term) {
         let place = self.fresh.next("p");
         let container = self.fresh.next("k");
+        if self.flavour == Flavour::Planning {
+            // The same, quantified over fewer values: an object resolves to itself alone (the
+            // planning flavour locates nothing at a phantom), a bare place to its `_1` object.
+            // Over every place and object, the grounder tried places times objects values for
+            // every PUT_IN and PUT_ON, most of its work.
+            let at_object = self.now(&atom("loc", vec![x.clone(), Term::Var(container.clone())]));
+            self.remove_copy(
+                vec![object_variable(&container)],
+                at_object,
+                x,
+                &Term::Var(container.clone()),
+            );
+            let container = self.fresh.next("k");
+            let at_site = self.now(&and(vec![
+                atom("loc", vec![x.clone(), Term::Var(place.clone())]),
+                atom(
+                    "resolves",
+                    vec![Term::Var(place.clone()), Term::Var(container.clone())],
+                ),
+            ]));
+            self.remove_copy(
+                vec![(place, SITE.into()), object_variable(&container)],
+                at_site,
+                x,
+                &Term::Var(container),
+            );
+            return;
+        }
         let condition = self.now(&and(vec![
             atom("loc", vec![x.clone(), Term::Var(place.clone())]),
             atom(
@@ -521,10 +551,18 @@ impl ActionLowering<'_> {
         let value_name = self.fresh.next("v");
         let value = Term::Var(value_name.clone());
         // Read everything first: the ingredients as they are before the product exists.
-        let properties_from = self.now(&and(vec![
+        let mut property_read = vec![
             inside.clone(),
             atom("has", vec![ingredient.clone(), value.clone()]),
-        ]));
+        ];
+        // Planning flavour: no ingredient is a tool or a vessel (`dish_of_food_rules`), so the
+        // product never takes those properties. Said as equalities, which the grounder decides
+        // statically, so that it does not count the product among the tools and vessels of
+        // every other action.
+        if self.flavour == Flavour::Planning {
+            property_read.extend(NOT_IN_A_DISH.iter().map(|p| not(eq(&value, &property(p)))));
+        }
+        let properties_from = self.now(&and(property_read));
         // Planning flavour: being served does not pass from an ingredient to the product (a
         // planner served the oil, then combined it into the dish it had to serve).
         let mut not_inherited = vec![not(eq(&value, &status("dirty")))];

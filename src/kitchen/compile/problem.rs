@@ -8,7 +8,7 @@ use super::planning::{class_fits, class_predicate, class_roles};
 use super::relevant::{relevant_env, strip_number};
 use super::spares::{Spare, default_spares, spares_that_may_be_sources};
 use super::vocabulary::{
-    OBJECT, PLACE, PROPERTY, STATUS, Vocabulary, class_affords_predicate, literal_places,
+    OBJECT, PROPERTY, SITE, STATUS, Vocabulary, class_affords_predicate, literal_places,
     may_afford_predicate, typed_names,
 };
 use super::{Flavour, Options, phantom_name};
@@ -94,12 +94,15 @@ pub fn problem(
         init.extend(possible_source_atoms(&declared));
     }
     for spare in &declared.spares {
-        init.push(init_atom("spare", &[&spare.id]));
-        if let Some((parent, kind)) = &spare.parent {
-            init.push(init_atom(
+        match &spare.parent {
+            Some((parent, kind)) => init.push(init_atom(
                 "spare-of",
                 &[&spare.id, parent, &format!("k-{kind}")],
-            ));
+            )),
+            // Only a spare without a parent is one a COMBINE may name: a derivative kept for
+            // CHOP is no product (otherwise the grounder takes the chopped onion for a
+            // possible tool or vessel, since a product takes its ingredients' properties).
+            None => init.push(init_atom("spare", &[&spare.id])),
         }
     }
     // Dedup the init (an object may be its own place).
@@ -213,7 +216,7 @@ fn object_declarations(declared: &Declared) -> Vec<Typed<Name>> {
         declared.phantoms.iter().map(|id| phantom_name(id)),
         OBJECT,
     ));
-    objects.extend(typed_names(&declared.places, PLACE));
+    objects.extend(typed_names(&declared.places, SITE));
     objects.extend(typed_names(
         extra_properties.iter().map(|p| format!("p-{p}")),
         PROPERTY,

@@ -12,6 +12,9 @@ use std::collections::BTreeSet;
 pub const OBJECT: &str = "obj";
 /// The type of places: objects, and bare places such as `fridge` or `counter`.
 pub const PLACE: &str = "place";
+/// The type of the bare places, the places that are no object (`fridge`, `counter`): a
+/// quantifier over them alone is a few values, not one per object.
+pub const SITE: &str = "site";
 pub const PROPERTY: &str = "property";
 pub const STATUS: &str = "status";
 /// The type of the kinds of derivatives and products (`k-chunks`).
@@ -293,6 +296,7 @@ pub fn types() -> Vec<Typed<Name>> {
     };
     vec![
         typed(OBJECT, Some(PLACE)),
+        typed(SITE, Some(PLACE)),
         typed(PLACE, None),
         typed(PROPERTY, None),
         typed(STATUS, None),
@@ -310,7 +314,7 @@ pub fn constants(world: &World, vocabulary: &Vocabulary) -> Vec<Typed<Name>> {
         vocabulary.states.iter().map(|s| format!("s-{s}")),
         STATUS,
     ));
-    constants.extend(typed_names(literal_places(world), PLACE));
+    constants.extend(typed_names(literal_places(world), SITE));
     constants.extend(typed_names(
         kinds(world).iter().map(|k| format!("k-{k}")),
         KIND,
