@@ -9,6 +9,7 @@
 //! makespan, the time of its last happening, unless the problem has a metric (where
 //! `total-time` is the makespan).
 
+use super::continuous::{self, Broken, Continuous, Invariant, Owner, Source};
 use super::durative::Parts;
 use super::text::Step;
 use super::trajectory;
@@ -53,12 +54,13 @@ struct Snap {
     moment: Moment,
 }
 
-/// Whether the plan needs the temporal semantics: a step names a durative action, or the
-/// problem has timed initial literals.
+/// Whether the plan needs the temporal semantics: a step names a durative action, the domain
+/// has processes or events, or the problem has timed initial literals.
 pub(super) fn needed(domain: &crate::ast::Domain, problem: &Problem, steps: &[Step]) -> bool {
     steps
         .iter()
         .any(|s| domain.durative_actions().any(|a| a.name == s.action))
+        || continuous::has_processes(domain)
         || problem
             .init
             .iter()
@@ -102,6 +104,18 @@ pub(super) fn run(
                 ));
             }
         }
+    }
+
+    // PDDL3 trajectory constraints are judged on the states at happenings; under continuous
+    // change the states between them count too, which is not interpreted yet.
+    if continuous::has_processes(domain)
+        && (domain.constraints.is_some() || problem.constraints.is_some())
+    {
+        return report.unsupported(
+            "PDDL3 trajectory constraints with processes and events (PDDL+) are not supported \
+             by `validate` yet"
+                .into(),
+        );
     }
 
     // Preferences on an interval would need counting over it: not interpreted yet.
@@ -222,11 +236,55 @@ pub(super) fn run(
         files,
         active: Vec::new(),
     };
+    // Continuous change: processes and events, `#t` effects of durative steps, and the
+    // domain's state constraints, which must hold at every moment.
+    let flowing = continuous::has_processes(domain)
+        || parts.values().any(|p| p.continuous.is_some())
+        || domain
+            .structures
+            .iter()
+            .any(|s| matches!(s, crate::ast::Structure::Constraint(_)));
+    let mut continuous = None;
+    if flowing {
+        let ok = match Continuous::new(domain, run.world) {
+            Ok(mut simulator) => {
+                let ok = run.settle(&mut simulator, &mut state, 0.0, &mut report);
+                continuous = Some(simulator);
+                ok
+            }
+            Err(broken) => {
+                run.broken(broken, &mut report);
+                false
+            }
+        };
+        if gave_up(&report) {
+            return report;
+        }
+        if !ok && !options.keep_going {
+            report.valid = Some(false);
+            return report;
+        }
+    }
     let mut previous = 0.0;
     let mut last_time = 0.0;
     for happening in &happenings {
         let time = happening.first().map_or(0.0, |s| s.time);
-        let ok = run.happening(happening, time, previous, &mut state, &mut report);
+        let mut ok = match continuous.as_mut() {
+            Some(simulator) => run.flow(simulator, &mut state, previous, time, &mut report),
+            None => true,
+        };
+        if gave_up(&report) {
+            return report;
+        }
+        if ok || options.keep_going {
+            ok &= run.happening(happening, time, previous, &mut state, &mut report);
+            if let Some(simulator) = continuous.as_mut() {
+                ok &= run.settle(simulator, &mut state, time, &mut report);
+            }
+        }
+        if gave_up(&report) {
+            return report;
+        }
         run.pddl3.after(time, &state);
         last_time = time;
         previous = time;
@@ -241,6 +299,24 @@ pub(super) fn run(
         callback(&mut world, &state);
     }
     super::check_goal(&world, problem, &state, files, &mut report);
+    // What the events did is part of why the goal fails.
+    if let Some(simulator) = &continuous
+        && !simulator.log.is_empty()
+        && let Some(failure) = report
+            .failures
+            .iter_mut()
+            .find(|f| f.code() == Code::GoalUnsatisfied)
+    {
+        let fired: Vec<String> = simulator
+            .log
+            .iter()
+            .map(|(time, event)| format!("{event} at {}", show_time(*time)))
+            .collect();
+        failure
+            .diagnostic
+            .message
+            .push_str(&format!(" (events fired: {})", fired.join(", ")));
+    }
     pddl3.finish(&world, domain, problem, &state, files, &mut report);
     report.valid = Some(report.failures.is_empty());
     if report.valid == Some(true) {
@@ -250,6 +326,14 @@ pub(super) fn run(
         };
     }
     report
+}
+
+/// Whether the simulation stopped at something it does not interpret (V310): no verdict.
+fn gave_up(report: &Report) -> bool {
+    report
+        .failures
+        .iter()
+        .any(|f| f.code() == Code::ValidateUnsupported)
 }
 
 /// The snap actions of the plan and the timed initial literals, sorted by time (ties in plan
@@ -618,6 +702,102 @@ impl<'r, 'a: 'r> Run<'r, 'a> {
         ok
     }
 
+    /// Lets time run from `from` to `to` under continuous change; false when something failed.
+    fn flow(
+        &mut self,
+        simulator: &mut Continuous<'a>,
+        state: &mut State,
+        from: f64,
+        to: f64,
+        report: &mut Report,
+    ) -> bool {
+        let mut sources = Vec::new();
+        let constraints = simulator.constraints();
+        let mut invariants: Vec<Invariant> = continuous::invariants(&constraints).collect();
+        for &index in &self.active {
+            let Some(parts) = self.parts(index) else {
+                continue;
+            };
+            if let Some(effect) = &parts.continuous {
+                let name = self.steps.get(index).map(Step::text).unwrap_or_default();
+                let binding = self.binding(index);
+                sources.push(Source {
+                    name,
+                    effect,
+                    binding,
+                });
+            }
+            if let Some(condition) = &parts.over_all {
+                invariants.push(Invariant {
+                    owner: Owner::Step(index),
+                    condition,
+                    binding: self.binding(index),
+                });
+            }
+        }
+        let result = simulator.advance(self.world, state, from, to, &sources, &invariants);
+        match result {
+            Ok(()) => true,
+            Err(broken) => {
+                self.broken(broken, report);
+                false
+            }
+        }
+    }
+
+    /// Fires the events triggered at `time` and checks the state constraints there.
+    fn settle(
+        &mut self,
+        simulator: &mut Continuous<'a>,
+        state: &mut State,
+        time: f64,
+        report: &mut Report,
+    ) -> bool {
+        match simulator.settle_and_check(self.world, state, time) {
+            Ok(()) => true,
+            Err(broken) => {
+                self.broken(broken, report);
+                false
+            }
+        }
+    }
+
+    /// Reports why the simulation stopped.
+    fn broken(&self, broken: Broken, report: &mut Report) {
+        match broken {
+            Broken::Invariant {
+                owner: Owner::Step(index),
+                from,
+                to,
+                unmet,
+            } => report.fail(
+                self.invariant_failure(index, from, to, unmet)
+                    .at(Some("invariant"), from),
+            ),
+            Broken::Invariant {
+                owner: Owner::Constraint(name, span),
+                from,
+                to,
+                unmet,
+            } => report.fail(continuous::constraint_failure(
+                &name, span, from, to, unmet, self.files,
+            )),
+            Broken::Cascade { event, span, time } => {
+                report.fail(continuous::cascade_failure(&event, span, time, self.files))
+            }
+            Broken::Unsupported(what) => report.no_verdict(what),
+            Broken::Evaluation(super::EvalError::Unsupported(what), time) => {
+                report.no_verdict(format!(
+                    "at time {}: {what} is not supported by `validate`",
+                    show_time(time)
+                ))
+            }
+            Broken::Evaluation(error, time) => {
+                report.fail(self.evaluation_failure(usize::MAX, "step", time, &error))
+            }
+        }
+    }
+
     /// The duration constraints checked at this snap action, or a missing or negative duration
     /// at the start.
     fn duration_failure(&self, snap: &Snap, binding: &Binding, state: &State) -> Option<Failure> {
@@ -781,10 +961,13 @@ impl<'r, 'a: 'r> Run<'r, 'a> {
         let atoms: Vec<String> = unmet.iter().map(|(atom, _)| atom.clone()).collect();
         let number = index + 1;
         let text = self.steps.get(index).map(Step::text).unwrap_or_default();
+        let when = if from == to {
+            format!("at time {}", show_time(from))
+        } else {
+            format!("between time {} and {}", show_time(from), show_time(to))
+        };
         let message = format!(
-            "the `over all` condition of {text} (step {number}) does not hold between time {} and {}: {} must stay true while it runs",
-            show_time(from),
-            show_time(to),
+            "the `over all` condition of {text} (step {number}) does not hold {when}: {} must stay true while it runs",
             atoms.join(" and ")
         );
         let span = self.steps.get(index).map(|s| s.span).unwrap_or_default();
