@@ -108,12 +108,12 @@ pub(super) fn run(
 
     // PDDL3 trajectory constraints are judged on the states at happenings; under continuous
     // change the states between them count too, which is not interpreted yet.
-    if continuous::has_processes(domain)
+    if (continuous::has_processes(domain) || parts.values().any(|p| p.continuous.is_some()))
         && (domain.constraints.is_some() || problem.constraints.is_some())
     {
         return report.unsupported(
-            "PDDL3 trajectory constraints with processes and events (PDDL+) are not supported \
-             by `validate` yet"
+            "PDDL3 trajectory constraints with continuous change (processes, events or `#t` \
+             effects) are not supported by `validate` yet"
                 .into(),
         );
     }
