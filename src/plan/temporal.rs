@@ -9,7 +9,9 @@
 //! makespan, the time of its last happening, unless the problem has a metric (where
 //! `total-time` is the makespan).
 
-use super::continuous::{self, Broken, Continuous, Invariant, Owner, Source};
+mod flow;
+
+use super::continuous::{self, Continuous};
 use super::durative::Parts;
 use super::text::Step;
 use super::trajectory;
@@ -19,6 +21,7 @@ use crate::ast::{
     Action, AssignOp, CompareOp, Effect, EffectKind, Gd, InitKind, Problem, Span, TimeSpec,
 };
 use crate::diagnostics::{Code, Diagnostic};
+use flow::gave_up;
 use std::collections::HashMap;
 
 /// What a plan step runs.
@@ -326,14 +329,6 @@ pub(super) fn run(
         };
     }
     report
-}
-
-/// Whether the simulation stopped at something it does not interpret (V310): no verdict.
-fn gave_up(report: &Report) -> bool {
-    report
-        .failures
-        .iter()
-        .any(|f| f.code() == Code::ValidateUnsupported)
 }
 
 /// The snap actions of the plan and the timed initial literals, sorted by time (ties in plan
@@ -700,102 +695,6 @@ impl<'r, 'a: 'r> Run<'r, 'a> {
             }
         }
         ok
-    }
-
-    /// Lets time run from `from` to `to` under continuous change; false when something failed.
-    fn flow(
-        &mut self,
-        simulator: &mut Continuous<'a>,
-        state: &mut State,
-        from: f64,
-        to: f64,
-        report: &mut Report,
-    ) -> bool {
-        let mut sources = Vec::new();
-        let constraints = simulator.constraints();
-        let mut invariants: Vec<Invariant> = continuous::invariants(&constraints).collect();
-        for &index in &self.active {
-            let Some(parts) = self.parts(index) else {
-                continue;
-            };
-            if let Some(effect) = &parts.continuous {
-                let name = self.steps.get(index).map(Step::text).unwrap_or_default();
-                let binding = self.binding(index);
-                sources.push(Source {
-                    name,
-                    effect,
-                    binding,
-                });
-            }
-            if let Some(condition) = &parts.over_all {
-                invariants.push(Invariant {
-                    owner: Owner::Step(index),
-                    condition,
-                    binding: self.binding(index),
-                });
-            }
-        }
-        let result = simulator.advance(self.world, state, from, to, &sources, &invariants);
-        match result {
-            Ok(()) => true,
-            Err(broken) => {
-                self.broken(broken, report);
-                false
-            }
-        }
-    }
-
-    /// Fires the events triggered at `time` and checks the state constraints there.
-    fn settle(
-        &mut self,
-        simulator: &mut Continuous<'a>,
-        state: &mut State,
-        time: f64,
-        report: &mut Report,
-    ) -> bool {
-        match simulator.settle_and_check(self.world, state, time) {
-            Ok(()) => true,
-            Err(broken) => {
-                self.broken(broken, report);
-                false
-            }
-        }
-    }
-
-    /// Reports why the simulation stopped.
-    fn broken(&self, broken: Broken, report: &mut Report) {
-        match broken {
-            Broken::Invariant {
-                owner: Owner::Step(index),
-                from,
-                to,
-                unmet,
-            } => report.fail(
-                self.invariant_failure(index, from, to, unmet)
-                    .at(Some("invariant"), from),
-            ),
-            Broken::Invariant {
-                owner: Owner::Constraint(name, span),
-                from,
-                to,
-                unmet,
-            } => report.fail(continuous::constraint_failure(
-                &name, span, from, to, unmet, self.files,
-            )),
-            Broken::Cascade { event, span, time } => {
-                report.fail(continuous::cascade_failure(&event, span, time, self.files))
-            }
-            Broken::Unsupported(what) => report.no_verdict(what),
-            Broken::Evaluation(super::EvalError::Unsupported(what), time) => {
-                report.no_verdict(format!(
-                    "at time {}: {what} is not supported by `validate`",
-                    show_time(time)
-                ))
-            }
-            Broken::Evaluation(error, time) => {
-                report.fail(self.evaluation_failure(usize::MAX, "step", time, &error))
-            }
-        }
     }
 
     /// The duration constraints checked at this snap action, or a missing or negative duration

@@ -140,13 +140,13 @@ pub(super) fn flows(world: &World, state: &State, rates: &[Rate], time: f64) -> 
         by_fact.entry(rate.fact.clone()).or_default().push(rate);
     }
     let mut flows = Flows::new();
-    let facts: Vec<Fact> = by_fact.keys().cloned().collect();
-    for fact in facts {
+    // In the order the effects come, so that a message names the same rate on every run.
+    for fact in rates.iter().map(|r| &r.fact) {
         solve(
             world,
             state,
             &by_fact,
-            &fact,
+            fact,
             &mut flows,
             &mut Vec::new(),
             time,
