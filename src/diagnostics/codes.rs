@@ -121,6 +121,8 @@ codes! {
     DurationConstraint, "V312", "duration-constraint", Error, "a durative step's duration breaks its action's duration constraint, or is missing";
     StepBeforeZero, "V313", "step-before-zero", Error, "a timed step starts before time 0";
     ConstraintViolated, "V314", "constraint-violated", Error, "the plan's state trajectory breaks a PDDL3 trajectory constraint";
+    StateConstraintViolated, "V315", "state-constraint-violated", Error, "a state constraint of the domain (`:constraint`) does not hold at some moment of the plan";
+    EventCascade, "V316", "event-cascade", Error, "a PDDL+ event fires again at the moment it fired: an endless cascade";
     SolveUnsupported, "S501", "solve-unsupported", Error, "the task uses a feature the planner does not handle (numeric or temporal planning, preferences, constraints): no answer";
     SolvePlanRejected, "S502", "solve-plan-rejected", Error, "the planner's ground task disagrees with the validator (a plan it found is rejected, or a prefix's step has no ground operator): a bug in pddlc, no plan is given";
 }

@@ -1,7 +1,7 @@
 //! A durative action split by when its parts hold or happen: `at start`, `at end` and
 //! `over all` conditions, `at start` and `at end` effects (a universal effect split into one of
-//! each, a conditional effect kept whole at one end), and its duration constraint as bounds on
-//! `?duration`. What the validator does not interpret is an `Err` naming it.
+//! each, a conditional effect kept whole at one end), its continuous effects (`#t`), and its
+//! duration constraint as bounds on `?duration`. What the validator does not interpret is an `Err` naming it.
 
 use crate::ast::{
     CompareOp, DurativeAction, Effect, EffectKind, Expr, ExprKind, Gd, GdKind, Span, Term, TimeSpec,
@@ -15,6 +15,8 @@ pub(super) struct Parts<'a> {
     pub over_all: Option<Gd>,
     pub start_effect: Option<Effect>,
     pub end_effect: Option<Effect>,
+    /// The continuous effects (`(increase f (* #t rate))`), active while the step runs.
+    pub continuous: Option<Effect>,
     pub bounds: Vec<Bound<'a>>,
 }
 
@@ -34,9 +36,9 @@ impl<'a> Parts<'a> {
         if let Some(condition) = &action.condition {
             split_condition(condition, &mut conditions)?;
         }
-        let (mut starts, mut ends) = (Vec::new(), Vec::new());
+        let mut split = Split::default();
         if let Some(effect) = &action.effect {
-            split_effect(effect, &mut starts, &mut ends)?;
+            split_effect(effect, &mut split)?;
         }
         let mut bounds = Vec::new();
         if let Some(duration) = &action.duration {
@@ -48,8 +50,9 @@ impl<'a> Parts<'a> {
             at_start: conjunction(at_start, span),
             at_end: conjunction(at_end, span),
             over_all: conjunction(over_all, span),
-            start_effect: effects(starts, span),
-            end_effect: effects(ends, span),
+            start_effect: effects(split.starts, span),
+            end_effect: effects(split.ends, span),
+            continuous: effects(split.continuous, span),
             bounds,
         })
     }
@@ -116,32 +119,44 @@ fn split_condition(gd: &Gd, out: &mut [Vec<Gd>; 3]) -> Result<(), String> {
     }
 }
 
-/// Sorts a durative action's effect into `at start` and `at end`; a universal effect is split
-/// into one of each.
-fn split_effect(
-    effect: &Effect,
-    starts: &mut Vec<Effect>,
-    ends: &mut Vec<Effect>,
-) -> Result<(), String> {
+/// A durative action's effects sorted by when they happen.
+#[derive(Default)]
+struct Split {
+    starts: Vec<Effect>,
+    ends: Vec<Effect>,
+    continuous: Vec<Effect>,
+}
+
+/// Sorts a durative action's effect into `at start`, `at end` and continuous effects; a
+/// universal effect is split into one of each.
+fn split_effect(effect: &Effect, out: &mut Split) -> Result<(), String> {
     match &effect.kind {
-        EffectKind::And { args } => args.iter().try_for_each(|a| split_effect(a, starts, ends)),
+        EffectKind::And { args } => args.iter().try_for_each(|a| split_effect(a, out)),
+        EffectKind::Numeric { value, .. } if super::continuous::uses_time(value) => {
+            out.continuous.push(effect.clone());
+            Ok(())
+        }
         EffectKind::Timed { time, body } => {
             if continuous(body) {
-                return Err("continuous effects (`#t`)".into());
+                return Err("a continuous effect (`#t`) under `at start` or `at end`".into());
             }
             match time {
-                TimeSpec::AtStart => starts.push((**body).clone()),
-                TimeSpec::AtEnd => ends.push((**body).clone()),
+                TimeSpec::AtStart => out.starts.push((**body).clone()),
+                TimeSpec::AtEnd => out.ends.push((**body).clone()),
                 TimeSpec::OverAll => return Err("an `over all` effect".into()),
             }
             Ok(())
         }
         EffectKind::Forall { variables, body } => {
-            let (mut inner_starts, mut inner_ends) = (Vec::new(), Vec::new());
-            split_effect(body, &mut inner_starts, &mut inner_ends)?;
-            for (inner, out) in [(inner_starts, starts), (inner_ends, ends)] {
-                if let Some(body) = effects(inner, effect.span) {
-                    out.push(Effect {
+            let mut inner = Split::default();
+            split_effect(body, &mut inner)?;
+            for (parts, slot) in [
+                (inner.starts, &mut out.starts),
+                (inner.ends, &mut out.ends),
+                (inner.continuous, &mut out.continuous),
+            ] {
+                if let Some(body) = effects(parts, effect.span) {
+                    slot.push(Effect {
                         kind: EffectKind::Forall {
                             variables: variables.clone(),
                             body: Box::new(body),
@@ -155,8 +170,12 @@ fn split_effect(
         EffectKind::When { condition, body } => {
             let mut conditions: [Vec<Gd>; 3] = Default::default();
             split_condition(condition, &mut conditions)?;
-            let (mut inner_starts, mut inner_ends) = (Vec::new(), Vec::new());
-            split_effect(body, &mut inner_starts, &mut inner_ends)?;
+            let mut inner = Split::default();
+            split_effect(body, &mut inner)?;
+            if !inner.continuous.is_empty() {
+                return Err("a conditional continuous effect (`#t`)".into());
+            }
+            let (inner_starts, inner_ends) = (inner.starts, inner.ends);
             let [at_start, at_end, over_all] = conditions;
             // A condition read at one end and an effect at the other (VAL's "communication
             // actions") is not interpreted.
@@ -192,9 +211,9 @@ fn split_effect(
                 span: effect.span,
             };
             if slot == 0 {
-                starts.push(when)
+                out.starts.push(when)
             } else {
-                ends.push(when)
+                out.ends.push(when)
             }
             Ok(())
         }
@@ -204,19 +223,12 @@ fn split_effect(
 
 /// Whether an effect changes a value continuously (`#t`).
 fn continuous(effect: &Effect) -> bool {
-    fn uses_time(e: &Expr) -> bool {
-        match &e.kind {
-            ExprKind::Time => true,
-            ExprKind::Op { args, .. } | ExprKind::Call { args, .. } => args.iter().any(uses_time),
-            _ => false,
-        }
-    }
     match &effect.kind {
         EffectKind::And { args } => args.iter().any(continuous),
         EffectKind::Forall { body, .. }
         | EffectKind::When { body, .. }
         | EffectKind::Timed { body, .. } => continuous(body),
-        EffectKind::Numeric { value, .. } => uses_time(value),
+        EffectKind::Numeric { value, .. } => super::continuous::uses_time(value),
         EffectKind::Add { .. } | EffectKind::Delete { .. } => false,
     }
 }

@@ -58,6 +58,8 @@ impl Failure {
             Code::DurationConstraint => "duration",
             Code::StepBeforeZero => "negative_time",
             Code::ConstraintViolated => "constraint",
+            Code::StateConstraintViolated => "state_constraint",
+            Code::EventCascade => "event_cascade",
             other => other.name(),
         }
     }
@@ -138,15 +140,21 @@ impl Report {
 
     /// No verdict. The diagnostic has no label: it is about the task as a whole.
     pub(super) fn unsupported(mut self, what: String) -> Report {
+        self.no_verdict(what);
+        self
+    }
+
+    /// [`Report::unsupported`] in place.
+    pub(super) fn no_verdict(&mut self, what: String) {
         self.valid = None;
         self.failures.push(Failure::new(
             None,
             Vec::new(),
             Diagnostic::unlocated(Code::ValidateUnsupported, what).with_help(
                 "pddlc validates sequential and temporal plans of classical and numeric tasks \
-                 (durative actions, timed initial literals); this is its limit, not the plan's",
+                 (durative actions, timed initial literals, PDDL+ with polynomial change); this \
+                 is its limit, not the plan's",
             ),
         ));
-        self
     }
 }

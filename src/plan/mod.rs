@@ -11,8 +11,10 @@
 //! helps, on the precondition in the domain or the goal in the problem. The task need not have
 //! been checked: what cannot be evaluated is a diagnostic, never a panic.
 
+mod continuous;
 mod durative;
 mod failure;
+mod polynomial;
 mod temporal;
 pub mod text;
 mod trajectory;
@@ -197,19 +199,6 @@ fn run(
         return report;
     }
 
-    // What the validator does not interpret: say so rather than guess. Processes and events
-    // change the state between steps.
-    let has_process = domain.structures.iter().any(|s| {
-        matches!(
-            s,
-            crate::ast::Structure::Process(_) | crate::ast::Structure::Event(_)
-        )
-    });
-    if has_process {
-        return report.unsupported(
-            "processes and events (PDDL+) are not supported by `validate` yet".into(),
-        );
-    }
     if temporal::needed(domain, problem, &steps) {
         return temporal::run(domain, problem, &steps, options, at_end, report);
     }

@@ -9,6 +9,9 @@
 //! makespan, the time of its last happening, unless the problem has a metric (where
 //! `total-time` is the makespan).
 
+mod flow;
+
+use super::continuous::{self, Continuous};
 use super::durative::Parts;
 use super::text::Step;
 use super::trajectory;
@@ -18,6 +21,7 @@ use crate::ast::{
     Action, AssignOp, CompareOp, Effect, EffectKind, Gd, InitKind, Problem, Span, TimeSpec,
 };
 use crate::diagnostics::{Code, Diagnostic};
+use flow::gave_up;
 use std::collections::HashMap;
 
 /// What a plan step runs.
@@ -53,12 +57,13 @@ struct Snap {
     moment: Moment,
 }
 
-/// Whether the plan needs the temporal semantics: a step names a durative action, or the
-/// problem has timed initial literals.
+/// Whether the plan needs the temporal semantics: a step names a durative action, the domain
+/// has processes or events, or the problem has timed initial literals.
 pub(super) fn needed(domain: &crate::ast::Domain, problem: &Problem, steps: &[Step]) -> bool {
     steps
         .iter()
         .any(|s| domain.durative_actions().any(|a| a.name == s.action))
+        || continuous::has_processes(domain)
         || problem
             .init
             .iter()
@@ -102,6 +107,18 @@ pub(super) fn run(
                 ));
             }
         }
+    }
+
+    // PDDL3 trajectory constraints are judged on the states at happenings; under continuous
+    // change the states between them count too, which is not interpreted yet.
+    if (continuous::has_processes(domain) || parts.values().any(|p| p.continuous.is_some()))
+        && (domain.constraints.is_some() || problem.constraints.is_some())
+    {
+        return report.unsupported(
+            "PDDL3 trajectory constraints with continuous change (processes, events or `#t` \
+             effects) are not supported by `validate` yet"
+                .into(),
+        );
     }
 
     // Preferences on an interval would need counting over it: not interpreted yet.
@@ -222,11 +239,55 @@ pub(super) fn run(
         files,
         active: Vec::new(),
     };
+    // Continuous change: processes and events, `#t` effects of durative steps, and the
+    // domain's state constraints, which must hold at every moment.
+    let flowing = continuous::has_processes(domain)
+        || parts.values().any(|p| p.continuous.is_some())
+        || domain
+            .structures
+            .iter()
+            .any(|s| matches!(s, crate::ast::Structure::Constraint(_)));
+    let mut continuous = None;
+    if flowing {
+        let ok = match Continuous::new(domain, run.world) {
+            Ok(mut simulator) => {
+                let ok = run.settle(&mut simulator, &mut state, 0.0, &mut report);
+                continuous = Some(simulator);
+                ok
+            }
+            Err(broken) => {
+                run.broken(broken, &mut report);
+                false
+            }
+        };
+        if gave_up(&report) {
+            return report;
+        }
+        if !ok && !options.keep_going {
+            report.valid = Some(false);
+            return report;
+        }
+    }
     let mut previous = 0.0;
     let mut last_time = 0.0;
     for happening in &happenings {
         let time = happening.first().map_or(0.0, |s| s.time);
-        let ok = run.happening(happening, time, previous, &mut state, &mut report);
+        let mut ok = match continuous.as_mut() {
+            Some(simulator) => run.flow(simulator, &mut state, previous, time, &mut report),
+            None => true,
+        };
+        if gave_up(&report) {
+            return report;
+        }
+        if ok || options.keep_going {
+            ok &= run.happening(happening, time, previous, &mut state, &mut report);
+            if let Some(simulator) = continuous.as_mut() {
+                ok &= run.settle(simulator, &mut state, time, &mut report);
+            }
+        }
+        if gave_up(&report) {
+            return report;
+        }
         run.pddl3.after(time, &state);
         last_time = time;
         previous = time;
@@ -241,6 +302,24 @@ pub(super) fn run(
         callback(&mut world, &state);
     }
     super::check_goal(&world, problem, &state, files, &mut report);
+    // What the events did is part of why the goal fails.
+    if let Some(simulator) = &continuous
+        && !simulator.log.is_empty()
+        && let Some(failure) = report
+            .failures
+            .iter_mut()
+            .find(|f| f.code() == Code::GoalUnsatisfied)
+    {
+        let fired: Vec<String> = simulator
+            .log
+            .iter()
+            .map(|(time, event)| format!("{event} at {}", show_time(*time)))
+            .collect();
+        failure
+            .diagnostic
+            .message
+            .push_str(&format!(" (events fired: {})", fired.join(", ")));
+    }
     pddl3.finish(&world, domain, problem, &state, files, &mut report);
     report.valid = Some(report.failures.is_empty());
     if report.valid == Some(true) {
@@ -781,10 +860,13 @@ impl<'r, 'a: 'r> Run<'r, 'a> {
         let atoms: Vec<String> = unmet.iter().map(|(atom, _)| atom.clone()).collect();
         let number = index + 1;
         let text = self.steps.get(index).map(Step::text).unwrap_or_default();
+        let when = if from == to {
+            format!("at time {}", show_time(from))
+        } else {
+            format!("between time {} and {}", show_time(from), show_time(to))
+        };
         let message = format!(
-            "the `over all` condition of {text} (step {number}) does not hold between time {} and {}: {} must stay true while it runs",
-            show_time(from),
-            show_time(to),
+            "the `over all` condition of {text} (step {number}) does not hold {when}: {} must stay true while it runs",
             atoms.join(" and ")
         );
         let span = self.steps.get(index).map(|s| s.span).unwrap_or_default();

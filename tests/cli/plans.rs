@@ -161,12 +161,25 @@ fn validate_takes_an_undefined_total_cost_as_zero_as_val_does() {
 #[test]
 fn applicable_says_what_it_cannot_interpret() {
     let dir = "fixtures/validate/V310_validate_unsupported";
+    // In the initial state no time has passed: the exponential heating has not run yet.
     let out = pddlc(&[
         "applicable",
         "--format",
         "json",
         &format!("{dir}/domain.pddl"),
         &format!("{dir}/problem.pddl"),
+    ]);
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    let json: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
+    assert_eq!(json["applicable"], serde_json::json!(["(start-heating)"]));
+    // After a prefix that lets it run, it is not interpreted.
+    let out = pddlc(&[
+        "applicable",
+        "--format",
+        "json",
+        &format!("{dir}/domain.pddl"),
+        &format!("{dir}/problem.pddl"),
+        &format!("{dir}/plan.txt"),
     ]);
     // No verdict has an exit status of its own, distinct from an invalid plan's 1.
     assert_eq!(code(&out), 3, "{}{}", stdout(&out), stderr(&out));
