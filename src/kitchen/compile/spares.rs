@@ -51,10 +51,16 @@ pub fn default_spares(world: &World, env: &Env, goal: Option<&TaskGoal>) -> Vec<
                 .effects
                 .iter()
                 .any(|e| matches!(e.primitive, Primitive::Product(..)));
+            let wanted = needed.contains(&(object.id.clone(), action.name.clone()));
             if is_product {
+                // A product (JUICE's juice) is made in its appliance, not from a parent: one
+                // when the goal needs the action on this object (`juiced`).
+                if wanted {
+                    push(&mut out, kind.to_string(), None);
+                }
                 continue;
             }
-            if needed.contains(&(object.id.clone(), action.name.clone())) {
+            if wanted {
                 push(
                     &mut out,
                     format!("{}_{kind}", object.name),
