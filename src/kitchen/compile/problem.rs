@@ -104,15 +104,19 @@ pub fn problem(
         })
         .collect();
     for spare in &declared.spares {
+        // A product's spare is no `spare`: COMBINE, which takes any, must not name its
+        // product after it (the mocha's coffee made of cocoa).
+        if spare.parent.is_none() && product_kinds.contains(spare.name.as_str()) {
+            let kind = format!("k-{}", spare.name);
+            init.push(init_atom("spare-product", &[&spare.id, &kind]));
+            continue;
+        }
         init.push(init_atom("spare", &[&spare.id]));
         if let Some((parent, kind)) = &spare.parent {
             init.push(init_atom(
                 "spare-of",
                 &[&spare.id, parent, &format!("k-{kind}")],
             ));
-        } else if product_kinds.contains(spare.name.as_str()) {
-            let kind = format!("k-{}", spare.name);
-            init.push(init_atom("spare-product", &[&spare.id, &kind]));
         }
     }
     // Dedup the init (an object may be its own place).

@@ -70,6 +70,24 @@ pub fn default_spares(world: &World, env: &Env, goal: Option<&TaskGoal>) -> Vec<
         }
     }
     if let Some(goal) = goal {
+        // A goal object no environment has, named like a product (`brewed_coffee_1`): the
+        // product primitive makes it (BREW), so it is a spare of that kind.
+        let product_kinds: BTreeSet<&str> = world
+            .actions
+            .values()
+            .flat_map(|a| &a.effects)
+            .filter_map(|e| match &e.primitive {
+                Primitive::Product(_, creation) => Some(creation.value.as_str()),
+                _ => None,
+            })
+            .collect();
+        for id in goal.objects() {
+            let kind = goal::class_of(&id);
+            let known = env.objects.iter().any(|o| o.id == id) || out.iter().any(|s| s.id == id);
+            if !known && product_kinds.contains(kind.as_str()) {
+                push(&mut out, kind, None);
+            }
+        }
         for product in goal.products() {
             out.push(Spare {
                 id: product.clone(),
