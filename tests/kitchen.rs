@@ -355,13 +355,14 @@ fn fixtures_produce_their_codes() {
         .filter(|(name, _)| {
             [
                 "K401_", "K402_", "K403_", "K404_", "K405_", "K406_", "K407_", "K408_", "K409_",
+                "K410_",
             ]
             .iter()
             .any(|c| name.starts_with(c))
         })
         .collect();
     assert!(
-        cases.len() >= 9,
+        cases.len() >= 10,
         "fixtures/kitchen holds a fixture per code"
     );
     common::run_each(cases, |name, path| {
@@ -434,6 +435,19 @@ fn fixtures_produce_their_codes() {
                 .iter()
                 .map(|d| d.code)
                 .collect()
+        } else if name.starts_with("K410_") {
+            // The goal loads, and says why it cannot be solved; the warning is on the reason.
+            let goal = kitchen::compile::TaskGoal::from_toml(&text).expect("the goal loads");
+            let diagnostic = goal.unsolvable_diagnostic().expect("a K410 warning");
+            let label = diagnostic
+                .primary()
+                .map(|l| &text[l.span.start..l.span.end]);
+            assert_eq!(
+                label,
+                Some("\"the icing is not spreadable in this world\""),
+                "{name}"
+            );
+            vec![diagnostic.code]
         } else if name.starts_with("K408_") {
             // A PDDL plan for the compiled salad kitchen: every step that cannot be translated
             // is reported on its own line.
@@ -453,7 +467,7 @@ fn fixtures_produce_their_codes() {
             }
             diagnostics.iter().map(|d| d.code).collect()
         } else {
-            unreachable!("only K401–K408 fixtures are run")
+            unreachable!("only K401–K410 fixtures are run")
         };
         let expected = &name[..4];
         assert!(

@@ -219,6 +219,27 @@ const EXPLOITS: &[Exploit] = &[
         strict: &["Precondition failed: tool cannot lift food"],
         pddl: Some("affords-lifter"),
     },
+    Exploit {
+        name: "000: the rosemary heated in a microwave-safe bowl on the stove",
+        task: "000",
+        plan: "[OPEN] <fridge> (1)\n[OPEN] <cabinet> (1)\n[GRAB] <bowl> (1)\n[PUT_ON] <bowl> (1) <stove> (1)\n[GRAB] <rosemary> (1)\n[PUT_IN] <rosemary> (1) <bowl> (1)\n[SWITCH_ON] <stove> (1)\n[HEAT] <rosemary> (1) <bowl> (1) <stove> (1)",
+        strict: &["Precondition failed: receptacle does not go on the stove"],
+        pddl: Some("rule-heat-stovetop-hob"),
+    },
+    Exploit {
+        name: "097: a knife heated in the pan on the stove",
+        task: "097",
+        plan: "[OPEN] <cabinet> (1)\n[GRAB] <pan> (1)\n[PUT_ON] <pan> (1) <stove> (1)\n[OPEN] <drawer> (1)\n[GRAB] <knife> (1)\n[PUT_IN] <knife> (1) <pan> (1)\n[SWITCH_ON] <stove> (1)\n[HEAT] <pan> (1) <stove> (1)",
+        strict: &["Precondition failed: a utensil is in the receptacle"],
+        pddl: Some("rule-heat-without-object-utensil"),
+    },
+    Exploit {
+        name: "097: the bare wonton wrapper fried, never filled",
+        task: "097",
+        plan: "[OPEN] <cabinet> (1)\n[GRAB] <pan> (1)\n[PUT_ON] <pan> (1) <stove> (1)\n[OPEN] <pantry> (1)\n[GRAB] <oil> (1)\n[POUR] <oil> (1) <pan> (1)\n[PUT_ON] <oil> (1) <counter> (1)\n[OPEN] <fridge> (1)\n[GRAB] <wonton_wrapper> (1)\n[PUT_IN] <wonton_wrapper> (1) <pan> (1)\n[SWITCH_ON] <stove> (1)\n[FRY] <wonton_wrapper> (1) <pan> (1) <stove> (1)",
+        strict: &["Precondition failed: a bare wrapper is cooked (fill and fold it first)"],
+        pddl: Some("rule-fry-wrapper"),
+    },
 ];
 
 /// Each exploit fails in strict mode with the cook's reasons (and is accepted by Simmer mode,

@@ -598,6 +598,15 @@ fn compile(args: &CompileArgs, mut report: Report) -> Outcome {
         let (Some(env), Some(goal)) = (env, goal) else {
             continue;
         };
+        // A goal that says it cannot be solved is reported, not compiled.
+        if let Some((goal, path, text)) = goal
+            .as_ref()
+            .and_then(|(goal, path, text)| Some((goal.unsolvable_diagnostic()?, path, text)))
+        {
+            report.add_one(display_name(path), text.clone(), vec![goal]);
+            continue;
+        }
+        let goal = goal.map(|(goal, _, _)| goal);
         let problem = compile::problem(
             &world,
             &env,
@@ -664,14 +673,14 @@ fn task_names(args: &CompileArgs, report: &mut Report) -> Option<Vec<String>> {
     Some(tasks)
 }
 
-/// The goal of `task`: the file `--goal` names (which must be there), else the tasks
-/// directory's `NNN.toml` if there is one. `Some(None)` means no goal; `None`, that the goal
-/// could not be read or loaded (after its diagnostic).
+/// The goal of `task` with its file and text: the file `--goal` names (which must be there),
+/// else the tasks directory's `NNN.toml` if there is one. `Some(None)` means no goal; `None`,
+/// that the goal could not be read or loaded (after its diagnostic).
 fn load_goal(
     args: &CompileArgs,
     task: &str,
     report: &mut Report,
-) -> Option<Option<kitchen::compile::TaskGoal>> {
+) -> Option<Option<(kitchen::compile::TaskGoal, PathBuf, String)>> {
     let path = match &args.goal {
         Some(path) => path.clone(),
         None => {
@@ -684,7 +693,7 @@ fn load_goal(
     };
     let text = report.read(&path)?;
     match kitchen::compile::TaskGoal::from_toml(&text) {
-        Ok(goal) => Some(Some(goal)),
+        Ok(goal) => Some(Some((goal, path, text))),
         Err(diagnostics) => {
             report.add_one(display_name(&path), text, diagnostics);
             None

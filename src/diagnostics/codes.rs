@@ -115,6 +115,7 @@ codes! {
     KitchenGoalInvalid, "K407", "kitchen-goal-invalid", Error, "a task goal file (`domains/kitchen/tasks/NNN.toml`) is malformed";
     KitchenPddlPlanInvalid, "K408", "kitchen-pddl-plan-invalid", Error, "a PDDL plan to translate into Simmer's format names an action the compiled domain does not have, or too few arguments";
     KitchenNotAPlan, "K409", "kitchen-not-a-plan", Warning, "a file given or found as a plan is not one (Simmer's result file, an empty or binary file, a failed generation) and is not run";
+    KitchenTaskUnsolvable, "K410", "kitchen-task-unsolvable", Warning, "a task goal says the task cannot be solved in this world, and why: no problem is compiled for it";
     IoError, "P090", "io-error", Error, "an input could not be read: no such file, no permission, a directory where a file was expected, stdin asked for twice";
     ValidateUnsupported, "V310", "validate-unsupported", Error, "the task uses a feature the validator does not interpret yet: no verdict";
     InvariantViolated, "V311", "invariant-violated", Error, "a durative action's `over all` condition does not hold while it runs";

@@ -230,6 +230,84 @@ fn kitchen_compile_all_keeps_the_tasks_that_compile() {
     assert_eq!(codes(&document(&out)["diagnostics"]), ["P090"]);
 }
 
+/// A goal that says it cannot be solved is reported (`K410`, a warning on its reason) and no
+/// problem is written for it; the other tasks are, and the exit code stays 0.
+#[test]
+fn kitchen_compile_reports_unsolvable_tasks() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let tasks = dir.path().join("tasks");
+    let simmer = dir.path().join("simmer");
+    let out_dir = dir.path().join("out");
+    std::fs::create_dir_all(&tasks).expect("tasks directory");
+    let env = std::fs::read(SALAD_ENV).expect("the salad env");
+    for task in ["900", "902"] {
+        let env_dir = simmer.join(format!("tasks/{task}"));
+        std::fs::create_dir_all(&env_dir).expect("env directory");
+        write(&env_dir, &format!("env_{task}.json"), &env);
+    }
+    write(
+        &tasks,
+        "900.toml",
+        b"task = \"900\"\nserve = [\"lettuce_1\"]\n",
+    );
+    let unsolvable =
+        std::fs::read("fixtures/kitchen/K410_unspreadable_icing.toml").expect("fixture");
+    write(&tasks, "902.toml", &unsolvable);
+    let (tasks, simmer, out_dir) = (
+        tasks.to_string_lossy().to_string(),
+        simmer.to_string_lossy().to_string(),
+        out_dir.to_string_lossy().to_string(),
+    );
+    let common = [
+        "--tasks-dir",
+        &tasks,
+        "--simmer",
+        &simmer,
+        "--format",
+        "json",
+    ];
+    let out = pddlc(
+        &[
+            &["kitchen", "compile", "--all", "--out", &out_dir][..],
+            &common,
+        ]
+        .concat(),
+    );
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    let json = document(&out);
+    assert_eq!(codes(&json["diagnostics"]), ["K410"]);
+    let diagnostic = &json["diagnostics"][0];
+    assert_eq!(diagnostic["severity"], "warning", "{json}");
+    assert!(
+        diagnostic["file"]
+            .as_str()
+            .is_some_and(|f| f.ends_with("902.toml")),
+        "{json}"
+    );
+    assert!(
+        diagnostic["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("the icing is not spreadable in this world")),
+        "{json}"
+    );
+    assert!(std::path::Path::new(&format!("{out_dir}/900.pddl")).is_file());
+    assert!(!std::path::Path::new(&format!("{out_dir}/902.pddl")).exists());
+    // One task: the warning, and no problem in the output (only the domain).
+    let out = pddlc(
+        &[
+            &["kitchen", "compile", "--task", "902", "--for", "planning"][..],
+            &common,
+        ]
+        .concat(),
+    );
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    let json = document(&out);
+    assert_eq!(codes(&json["diagnostics"]), ["K410"]);
+    let output = json["output"].as_str().unwrap_or_default();
+    assert!(output.contains("(define (domain"), "{json}");
+    assert!(!output.contains("(define (problem"), "{json}");
+}
+
 /// Usage errors are the argument parser's, exit 2, as for every subcommand.
 #[test]
 fn kitchen_compile_usage_errors_exit_two() {

@@ -2,7 +2,7 @@
 //! derived predicates.
 
 use super::vocabulary::{self, Vocabulary};
-use super::{Flavour, audit, ir, lower, planning};
+use super::{Flavour, audit, ir, lower, planning, rules};
 use crate::ast::{Domain, Name, Structure};
 use crate::kitchen::world::World;
 
@@ -46,6 +46,7 @@ pub fn domain(world: &World, flavour: Flavour) -> Domain {
         structures.extend(planning::derived_predicates());
         structures.extend(planning::affordance_predicates(world, &vocabulary));
         structures.extend(planning::contents_predicates(&vocabulary).1);
+        structures.extend(rules::rule_predicates(world).into_iter().map(|(_, d)| d));
     }
     Domain {
         name: domain_name(flavour),

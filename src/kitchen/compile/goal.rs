@@ -5,6 +5,7 @@ use super::Flavour;
 use super::ir::{Formula, Term, and, atom, not};
 use super::spares::{Spare, spares_that_may_be_sources};
 use super::vocabulary::status;
+use crate::ast::Span;
 use crate::diagnostics::{Code, Diagnostic, FileId};
 use crate::kitchen::simmer::Env;
 use crate::kitchen::world::{Primitive, World, toml_error};
@@ -35,6 +36,10 @@ pub struct TaskGoal {
     /// (`compile::relevant_env`).
     #[serde(default)]
     pub tools: Vec<String>,
+    /// Why no plan can reach the goal in this world, when none can (018: Simmer's icing is not
+    /// spreadable): `kitchen compile` then reports the task (`K410`) and compiles no problem.
+    #[serde(default)]
+    pub unsolvable: Option<toml::Spanned<String>>,
 }
 
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -87,10 +92,32 @@ impl TaskGoal {
             vec![
                 toml_error(Code::KitchenGoalInvalid, &e, FileId(0)).with_help(
                     "a goal file has `task = \"NNN\"` and optionally `title`, `[dish]`, \
-                     `serve`, `[[ingredient]]`, `[[states]]` and `tools` (docs/kitchen.md)",
+                     `serve`, `[[ingredient]]`, `[[states]]`, `tools` and `unsolvable` (docs/kitchen.md)",
                 ),
             ]
         })
+    }
+
+    /// The `K410` warning of a goal that says why it cannot be solved, located at its reason
+    /// in the goal file (file 0); `None` for a goal a plan can reach.
+    pub fn unsolvable_diagnostic(&self) -> Option<Diagnostic> {
+        let reason = self.unsolvable.as_ref()?;
+        let range = reason.span();
+        Some(
+            Diagnostic::new(
+                Code::KitchenTaskUnsolvable,
+                format!(
+                    "task `{}` cannot be solved in this world: {}",
+                    self.task,
+                    reason.get_ref().trim()
+                ),
+                Span::new(range.start, range.end),
+            )
+            .with_help(
+                "no problem is compiled for it; the world data (domains/kitchen/) would have \
+                 to express the result first (docs/kitchen.md, \"Task goals\")",
+            ),
+        )
     }
 
     /// The objects the goal names.

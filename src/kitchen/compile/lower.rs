@@ -6,11 +6,12 @@ use super::vocabulary::{
     IdTest, PLACE, affords_predicate, flag_predicate, holds_affording_predicate,
     kitchen_affords_predicate, may_afford_predicate, object_variable, property, status,
 };
-use super::{Flavour, audit, planning};
+use super::{Flavour, audit, planning, rules};
 use crate::ast::{Action as PddlAction, EffectKind};
 use crate::kitchen::world::{Action, Primitive, Role, Test, World};
 
 /// Fresh variable names within one action: `h1`, `p2`, `k3` …
+#[derive(Default)]
 pub struct FreshNames(usize);
 
 impl FreshNames {
@@ -363,12 +364,16 @@ pub fn lower_action(
     if flavour == Flavour::Audit {
         precondition.extend(audit::syntax_preconditions(world, action, &lowering));
     }
-    for check in &action.checks {
+    for (index, check) in action.checks.iter().enumerate() {
         if check.when.is_some_and(|r| !bound[r]) || check.unless.is_some_and(|r| bound[r]) {
             continue;
         }
         // The cook's rules are strict mode's, which the planning flavour compiles.
         if check.strict && flavour == Flavour::Audit {
+            continue;
+        }
+        if rules::is_derived(check) {
+            precondition.push(rules::rule_atom(action, bound, index, &lowering));
             continue;
         }
         precondition.push(lowering.test(&check.test));

@@ -19,6 +19,7 @@ mod planning;
 mod primitives;
 mod problem;
 mod relevant;
+mod rules;
 mod spares;
 pub mod translate;
 mod vocabulary;

@@ -14,7 +14,7 @@ use super::vocabulary::{
 use super::{Flavour, Options, phantom_name};
 use crate::ast::{Init, InitKind, Name, Problem, Typed};
 use crate::kitchen::simmer::Env;
-use crate::kitchen::world::World;
+use crate::kitchen::world::{Primitive, World};
 use std::collections::BTreeSet;
 
 /// What a problem declares, and what its initial state is built from.
@@ -93,6 +93,16 @@ pub fn problem(
     if options.flavour == Flavour::Planning {
         init.extend(possible_source_atoms(&declared));
     }
+    // What the `product` primitive makes (JUICE's juice) has no parent: its spare names its kind.
+    let product_kinds: BTreeSet<&str> = world
+        .actions
+        .values()
+        .flat_map(|a| &a.effects)
+        .filter_map(|e| match &e.primitive {
+            Primitive::Product(_, creation) => Some(creation.value.as_str()),
+            _ => None,
+        })
+        .collect();
     for spare in &declared.spares {
         match &spare.parent {
             Some((parent, kind)) => init.push(init_atom(
@@ -102,6 +112,12 @@ pub fn problem(
             // Only a spare without a parent is one a COMBINE may name: a derivative kept for
             // CHOP is no product (otherwise the grounder takes the chopped onion for a
             // possible tool or vessel, since a product takes its ingredients' properties).
+            // A product's spare is no `spare` either: COMBINE, which takes any, must not name
+            // its product after it (the mocha's coffee made of cocoa).
+            None if product_kinds.contains(spare.name.as_str()) => {
+                let kind = format!("k-{}", spare.name);
+                init.push(init_atom("spare-product", &[&spare.id, &kind]));
+            }
             None => init.push(init_atom("spare", &[&spare.id])),
         }
     }

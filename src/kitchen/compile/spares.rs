@@ -51,10 +51,16 @@ pub fn default_spares(world: &World, env: &Env, goal: Option<&TaskGoal>) -> Vec<
                 .effects
                 .iter()
                 .any(|e| matches!(e.primitive, Primitive::Product(..)));
+            let wanted = needed.contains(&(object.id.clone(), action.name.clone()));
             if is_product {
+                // A product (JUICE's juice) is made in its appliance, not from a parent: one
+                // when the goal needs the action on this object (`juiced`).
+                if wanted {
+                    push(&mut out, kind.to_string(), None);
+                }
                 continue;
             }
-            if needed.contains(&(object.id.clone(), action.name.clone())) {
+            if wanted {
                 push(
                     &mut out,
                     format!("{}_{kind}", object.name),
@@ -64,6 +70,24 @@ pub fn default_spares(world: &World, env: &Env, goal: Option<&TaskGoal>) -> Vec<
         }
     }
     if let Some(goal) = goal {
+        // A goal object no environment has, named like a product (`brewed_coffee_1`): the
+        // product primitive makes it (BREW), so it is a spare of that kind.
+        let product_kinds: BTreeSet<&str> = world
+            .actions
+            .values()
+            .flat_map(|a| &a.effects)
+            .filter_map(|e| match &e.primitive {
+                Primitive::Product(_, creation) => Some(creation.value.as_str()),
+                _ => None,
+            })
+            .collect();
+        for id in goal.objects() {
+            let kind = goal::class_of(&id);
+            let known = env.objects.iter().any(|o| o.id == id) || out.iter().any(|s| s.id == id);
+            if !known && product_kinds.contains(kind.as_str()) {
+                push(&mut out, kind, None);
+            }
+        }
         for product in goal.products() {
             out.push(Spare {
                 id: product.clone(),

@@ -360,6 +360,11 @@ pub fn predicates(world: &World, vocabulary: &Vocabulary, flavour: Flavour) -> V
             predicates.push(skeleton(&kitchen_affords_predicate(use_), &[]));
         }
         predicates.extend(planning::contents_predicates(vocabulary).0);
+        predicates.extend(
+            super::rules::rule_predicates(world)
+                .into_iter()
+                .map(|(skeleton, _)| skeleton),
+        );
     }
     for test in &vocabulary.id_tests {
         predicates.push(skeleton(&test.predicate(), &[("o", OBJECT)]));
