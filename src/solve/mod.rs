@@ -12,6 +12,7 @@
 mod formula;
 mod ground;
 mod heuristic;
+mod landmarks;
 mod search;
 mod support;
 mod task;
