@@ -28,7 +28,7 @@ pub struct SolveArgs {
     /// Every task that has a goal in the tasks directory.
     #[arg(long)]
     all: bool,
-    /// Give up on a task (`unknown`) after this many seconds, grounding included.
+    /// Give up on a task (`unknown`) after this many seconds of CPU time, grounding included.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     time_limit: f64,
     /// The task goals (`NNN.toml`).
@@ -132,6 +132,7 @@ fn solve_task(
         kitchen::compile::problem(world, env, Some(goal), &format!("task-{task}"), &options);
     let solve_options = Options {
         time_limit: Some(Duration::from_secs_f64(args.time_limit)),
+        clock: Some(super::solve::cpu_time),
         ..Options::default()
     };
     let answer = match solve::solve(domain, &problem, &solve_options, &mut |_| {}) {
