@@ -1,9 +1,10 @@
 //! `pddlc kitchen`: run plans in the kitchen world, describe it, compile it to PDDL, translate
-//! plans. Every problem with an input (an unreadable file, a malformed world, environment, goal
+//! plans, solve tasks (`kitchen_solve`). Every problem with an input (an unreadable file, a malformed world, environment, goal
 //! or plan) is a diagnostic shown in the run's format, next to what the other inputs gave.
 
 use super::input::{display_name, io_error, read_text};
 use super::kitchen_eval::{self, EvalArgs};
+use super::kitchen_solve::{self, SolveArgs};
 use super::{Color, Format, Outcome, outcome_of, render_diagnostics};
 use clap::{Subcommand, ValueEnum};
 use pddlc::diagnostics::render::{self, JSON_VERSION, Sources};
@@ -64,6 +65,9 @@ enum Command {
     Compile(CompileArgs),
     /// Translate a plan between Simmer's format and the compiled domain's PDDL.
     Plan(PlanArgs),
+    /// Solve tasks with the built-in planner: compile the planning flavour, solve, translate
+    /// the plan to Simmer's format and run it in strict mode.
+    Solve(SolveArgs),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -181,13 +185,16 @@ pub fn run(args: &Args) -> Outcome {
     if let Command::Eval(eval_args) = &args.command {
         return kitchen_eval::run(eval_args, args.format, color);
     }
+    if let Command::Solve(solve_args) = &args.command {
+        return kitchen_solve::run(solve_args, args.format, color);
+    }
     if args.format == KitchenFormat::Csv {
         eprintln!("error: --format csv is for `kitchen eval`: use human, json, gcc or val");
         return Outcome::Failure;
     }
     let report = Report::new(args.format.diagnostics(), color);
     match &args.command {
-        Command::Eval(_) => Outcome::Failure,
+        Command::Eval(_) | Command::Solve(_) => Outcome::Failure,
         Command::Run(run_args) => run_plans(run_args, report),
         Command::Describe(describe_args) => describe(describe_args, report),
         Command::Compile(compile_args) => compile(compile_args, report),

@@ -8,6 +8,7 @@ mod fmt;
 mod input;
 mod kitchen;
 mod kitchen_eval;
+mod kitchen_solve;
 mod lsp;
 mod parse;
 mod score;
@@ -51,7 +52,7 @@ enum Command {
     Solve(solve::Args),
     /// Score a generated domain against a gold one with Text2World's metrics.
     Score(score::Args),
-    /// The Simmer kitchen world: run plans in it, describe it, compile it to PDDL, translate plans.
+    /// The Simmer kitchen world: run plans in it, describe it, compile it to PDDL, translate plans, solve tasks.
     Kitchen(kitchen::Args),
     /// A Language Server Protocol server over standard input and output, for editors.
     Lsp(lsp::Args),

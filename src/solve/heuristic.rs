@@ -7,7 +7,7 @@
 //! own (precondition plus condition); axioms are relaxed operators of cost 0; each disjunct of
 //! the goal is a relaxed operator adding an artificial goal atom.
 
-use super::task::{Conjunction, GroundTask, bit};
+use super::task::{Axiom, Conjunction, GroundTask, bit};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -61,29 +61,13 @@ impl Relaxed {
     pub fn new(task: &GroundTask, kind: Kind) -> Relaxed {
         // Basic atoms read negatively get a complementary atom, true when the atom is false and
         // added by the operators that delete it (as a translation to finite-domain variables
-        // would have it), so that a negative condition counts when the atom holds. Negated
-        // derived atoms are left out: nothing deletes them, so they stay free.
+        // would have it), so that a negative condition counts when the atom holds. A derived atom
+        // read negatively gets one too, reached through negated axioms: it is false when every
+        // rule's body is, that is when each rule has a literal false (FD's negated axioms).
         let atoms = task.atoms.len() as u32;
-        let mut complement_of: Vec<u32> = vec![NONE; task.atoms.len()];
-        let mut negated: Vec<u32> = Vec::new();
-        let mut note = |conjunction: &Conjunction| {
-            for &a in &conjunction.negative {
-                let derived = task.derived.get(a as usize).copied().unwrap_or(true);
-                if let Some(slot) = complement_of.get_mut(a as usize)
-                    && *slot == NONE
-                    && !derived
-                {
-                    *slot = atoms + negated.len() as u32;
-                    negated.push(a);
-                }
-            }
-        };
-        for op in &task.operators {
-            note(&op.precondition);
-            op.effects.iter().for_each(|e| note(&e.condition));
-        }
-        task.strata.iter().flatten().for_each(|a| note(&a.body));
-        task.goal.iter().for_each(&mut note);
+        let complements = Complements::new(task);
+        let complement_of = complements.complement_of;
+        let negated = complements.negated;
         // An operator with several effects reaches an atom of its own once its precondition
         // holds, and its effects need that atom: the precondition is then counted once per
         // operator, not once per effect.
@@ -145,6 +129,49 @@ impl Relaxed {
                     operator: i as u32,
                 });
             }
+        }
+        // Negated axioms: a rule's body is false once one of its literals is (an auxiliary atom
+        // per rule), and the derived atom is false once every rule's body is.
+        for &d in &negated {
+            if !task.derived.get(d as usize).copied().unwrap_or(false) {
+                continue;
+            }
+            let Some(&complement) = complement_of.get(d as usize) else {
+                continue;
+            };
+            let mut bodies_false = Vec::new();
+            for axiom in complements.rules.get(d as usize).into_iter().flatten() {
+                let body_false = next_atom;
+                next_atom += 1;
+                bodies_false.push(body_false);
+                for &b in &axiom.body.positive {
+                    let precondition = match complement_of.get(b as usize) {
+                        Some(&c) if c != NONE => vec![c],
+                        // A derived atom whose negation is not modelled: free.
+                        _ => Vec::new(),
+                    };
+                    operators.push(RelaxedOperator {
+                        precondition,
+                        adds: vec![body_false],
+                        cost: 0,
+                        operator: NONE,
+                    });
+                }
+                for &b in &axiom.body.negative {
+                    operators.push(RelaxedOperator {
+                        precondition: vec![b],
+                        adds: vec![body_false],
+                        cost: 0,
+                        operator: NONE,
+                    });
+                }
+            }
+            operators.push(RelaxedOperator {
+                precondition: bodies_false,
+                adds: vec![complement],
+                cost: 0,
+                operator: NONE,
+            });
         }
         let goal_atom = next_atom;
         for axiom in task.strata.iter().flatten() {
@@ -339,6 +366,131 @@ impl Relaxed {
             stack.extend(op.precondition.iter().copied());
         }
         total
+    }
+}
+
+/// Which atoms read negatively get a complementary atom in the relaxation, and their ids.
+struct Complements<'a> {
+    /// For each task atom, its complement's id, or `NONE`.
+    complement_of: Vec<u32>,
+    /// The atoms with a complement, in the order of their complements' ids.
+    negated: Vec<u32>,
+    /// For each derived atom, its rules.
+    rules: Vec<Vec<&'a Axiom>>,
+}
+
+impl<'a> Complements<'a> {
+    /// Every basic atom read negatively somewhere, and every derived atom read negatively
+    /// whose rules can be negated: not one with a body kept as a formula, and not one reached
+    /// again while its own rules are negated (a cycle: its negation would need itself, which
+    /// the relaxation cannot derive; it stays free, which only relaxes). The atoms the negated
+    /// rules read positively are then read negatively too.
+    fn new(task: &'a GroundTask) -> Complements<'a> {
+        let count = task.atoms.len();
+        let derived = |a: u32| task.derived.get(a as usize).copied().unwrap_or(true);
+        let mut rules: Vec<Vec<&Axiom>> = vec![Vec::new(); count];
+        for axiom in task.strata.iter().flatten() {
+            if let Some(list) = rules.get_mut(axiom.head as usize) {
+                list.push(axiom);
+            }
+        }
+        let mut complement_of = vec![NONE; count];
+        let mut negated: Vec<u32> = Vec::new();
+        // For derived atoms: 0 not seen, 1 on the walk's stack, 2 done.
+        let mut mark = vec![0u8; count];
+        let mut free = vec![false; count];
+        let mut wanted: Vec<u32> = Vec::new();
+        let mut note = |conjunction: &Conjunction| wanted.extend(&conjunction.negative);
+        for op in &task.operators {
+            note(&op.precondition);
+            op.effects.iter().for_each(|e| note(&e.condition));
+        }
+        task.strata.iter().flatten().for_each(|a| note(&a.body));
+        task.goal.iter().for_each(&mut note);
+        let first_complement = count as u32;
+        let assign = |atom: u32, complement_of: &mut Vec<u32>, negated: &mut Vec<u32>| {
+            if let Some(slot) = complement_of.get_mut(atom as usize)
+                && *slot == NONE
+            {
+                *slot = first_complement + negated.len() as u32;
+                negated.push(atom);
+            }
+        };
+        for atom in wanted {
+            if !derived(atom) {
+                assign(atom, &mut complement_of, &mut negated);
+                continue;
+            }
+            // A depth-first walk over the derived atoms a negation needs: (atom, next rule,
+            // next literal).
+            let mut stack: Vec<(u32, usize, usize)> = Vec::new();
+            enter(atom, &mut stack, &mut mark, &mut free, &rules);
+            while let Some(&mut (a, ref mut rule, ref mut literal)) = stack.last_mut() {
+                let body = rules.get(a as usize).and_then(|list| list.get(*rule));
+                match body {
+                    Some(axiom) => match axiom.body.positive.get(*literal) {
+                        Some(&b) => {
+                            *literal += 1;
+                            if derived(b) {
+                                enter(b, &mut stack, &mut mark, &mut free, &rules);
+                            } else {
+                                assign(b, &mut complement_of, &mut negated);
+                            }
+                        }
+                        None => {
+                            *rule += 1;
+                            *literal = 0;
+                        }
+                    },
+                    None => {
+                        stack.pop();
+                        if let Some(m) = mark.get_mut(a as usize) {
+                            *m = 2;
+                        }
+                        if !free.get(a as usize).copied().unwrap_or(true) {
+                            assign(a, &mut complement_of, &mut negated);
+                        }
+                    }
+                }
+            }
+        }
+        Complements {
+            complement_of,
+            negated,
+            rules,
+        }
+    }
+}
+
+/// Starts the walk of `Complements::new` on a derived atom: pushed when not seen, marked
+/// free when its rules are kept as formulas or when it is on the stack already (a cycle).
+fn enter(
+    atom: u32,
+    stack: &mut Vec<(u32, usize, usize)>,
+    mark: &mut [u8],
+    free: &mut [bool],
+    rules: &[Vec<&Axiom>],
+) {
+    let index = atom as usize;
+    match mark.get(index).copied() {
+        Some(0) => {
+            if let Some(m) = mark.get_mut(index) {
+                *m = 1;
+            }
+            let opaque = rules
+                .get(index)
+                .is_some_and(|list| list.iter().any(|r| r.body.rest.is_some()));
+            if opaque && let Some(f) = free.get_mut(index) {
+                *f = true;
+            }
+            stack.push((atom, 0, 0));
+        }
+        Some(1) => {
+            if let Some(f) = free.get_mut(index) {
+                *f = true;
+            }
+        }
+        _ => {}
     }
 }
 

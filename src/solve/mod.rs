@@ -12,6 +12,7 @@
 mod formula;
 mod ground;
 mod heuristic;
+mod landmarks;
 mod search;
 mod support;
 mod task;
@@ -37,18 +38,38 @@ pub struct Options {
     /// A plan prefix (IPC plan text): plan from the state it reaches. The plan returned is the
     /// continuation; the prefix followed by it is what is validated.
     pub prefix: Option<String>,
+    /// The clock `time_limit` is measured on: a function returning a time that only grows,
+    /// such as the process's CPU time, which the CLI passes so that a loaded machine does not
+    /// shorten the search (as Fast Downward's `--overall-time-limit` counts CPU time). `None`:
+    /// wall time.
+    pub clock: Option<fn() -> Duration>,
 }
 
 /// The limits of one run.
 pub struct Budget {
-    deadline: Option<Instant>,
+    deadline: Option<Deadline>,
     memory: Option<usize>,
+}
+
+/// When the time is up: a wall-clock instant, or a reading of the caller's clock.
+#[derive(Clone, Copy)]
+enum Deadline {
+    Wall(Instant),
+    Clock(fn() -> Duration, Duration),
 }
 
 impl Budget {
     /// Whether the time is up or `bytes` exceeds the memory limit.
     pub fn expired(&self, bytes: usize) -> bool {
-        self.memory.is_some_and(|m| bytes > m) || self.deadline.is_some_and(|d| Instant::now() >= d)
+        self.memory.is_some_and(|m| bytes > m) || self.out_of_time()
+    }
+
+    fn out_of_time(&self) -> bool {
+        match self.deadline {
+            None => false,
+            Some(Deadline::Wall(instant)) => Instant::now() >= instant,
+            Some(Deadline::Clock(clock, end)) => clock() >= end,
+        }
     }
 }
 
@@ -163,7 +184,10 @@ fn run(
 ) -> Result<Answer, Vec<Diagnostic>> {
     let started = Instant::now();
     let budget = Budget {
-        deadline: options.time_limit.map(|limit| started + limit),
+        deadline: options.time_limit.map(|limit| match options.clock {
+            None => Deadline::Wall(started + limit),
+            Some(clock) => Deadline::Clock(clock, clock().saturating_add(limit)),
+        }),
         memory: options.memory_limit,
     };
     let files = options.files;
@@ -184,7 +208,7 @@ fn run(
     }
     let mut statistics = Statistics::default();
     let limit = |budget: &Budget| {
-        if budget.deadline.is_some_and(|d| Instant::now() >= d) {
+        if budget.out_of_time() {
             Limit::Time
         } else {
             Limit::Memory

@@ -1,10 +1,11 @@
 //! The searches: greedy best-first with lazy evaluation and preferred operators (LAMA's first
-//! iteration, with h^FF alone), and A* with h^max for optimal plans.
+//! iteration: h^FF and the landmark count), and A* with h^max for optimal plans.
 //!
 //! Both register every state they reach once, so that running out of states proves the task
 //! unsolvable; states whose relaxed goal is unreachable are dead ends and are not expanded.
 
 use super::heuristic::{INFINITE, Kind, Relaxed};
+use super::landmarks::Landmarks;
 use super::task::{Bits, GroundTask};
 use super::{Budget, Progress, Statistics};
 use indexmap::IndexSet;
@@ -75,9 +76,22 @@ impl Space {
     }
 }
 
-/// Lazy greedy best-first search with h^FF and preferred operators, alternating between an
-/// open list of every successor and one of preferred successors, the latter boosted by 1000
-/// whenever the best heuristic value improves (as Fast Downward's LAMA does).
+/// One open list of the greedy search: entries `(heuristic value of the parent, order of
+/// insertion, parent, operator)`, smallest first, so that ties go to the oldest.
+struct OpenList {
+    heap: BinaryHeap<Reverse<(u64, u64, u32, u32)>>,
+    /// Which estimate orders it: 0 for h^FF, 1 for the landmark count.
+    heuristic: usize,
+    /// Whether it holds only the successors reached by preferred operators.
+    preferred_only: bool,
+    /// Lower is picked first; taking an entry adds 1, progress takes 1000 off a preferred list.
+    priority: i64,
+}
+
+/// Lazy greedy best-first search in the style of LAMA's first iteration: h^FF and, when the
+/// task has landmarks, the landmark count, each with an open list of every successor and one of
+/// preferred successors (preferred by either estimate), taken in turn by priority; the preferred
+/// lists are boosted by 1000 whenever either estimate reaches a new best value.
 pub fn greedy(
     task: &GroundTask,
     start: Bits,
@@ -86,9 +100,12 @@ pub fn greedy(
     progress: &mut dyn FnMut(&Progress),
 ) -> Ending {
     let mut relaxed = Relaxed::new(task, Kind::FastForward);
+    let landmarks = Landmarks::extract(task);
+    let use_landmarks = landmarks.len() > 0;
     let mut space = Space::new();
     let words = task.words();
     let mut preferred = Vec::new();
+    let mut preferred_by_landmarks = Vec::new();
     let mut applicable = Vec::new();
     let h = relaxed.evaluate(&start, Some(&mut preferred));
     statistics.evaluated += 1;
@@ -98,73 +115,108 @@ pub fn greedy(
     if task.is_goal(&start) {
         return Ending::Plan(Vec::new());
     }
+    let start_reached = landmarks.start(&start);
     let Some(root) = space.register(start, ROOT, 0) else {
         return Ending::Limit;
     };
-    // Entries: (heuristic value of the parent, order of insertion, parent, operator).
-    type Entry = Reverse<(u64, u64, u32, u32)>;
-    let mut all: BinaryHeap<Entry> = BinaryHeap::new();
-    let mut favoured: BinaryHeap<Entry> = BinaryHeap::new();
-    let mut priority = [0i64; 2];
+    // The landmarks reached on the path to each registered state, by state id.
+    let mut reached: Vec<Bits> = vec![start_reached];
+    let heuristics = if use_landmarks { 2 } else { 1 };
+    let mut lists: Vec<OpenList> = (0..heuristics)
+        .flat_map(|heuristic| {
+            [false, true].map(|preferred_only| OpenList {
+                heap: BinaryHeap::new(),
+                heuristic,
+                preferred_only,
+                priority: 0,
+            })
+        })
+        .collect();
     let mut order = 0u64;
-    let mut best = h;
+    let mut best = [h, INFINITE];
     statistics.best_h = Some(h);
-    let mut push = |all: &mut BinaryHeap<Entry>,
-                    favoured: &mut BinaryHeap<Entry>,
-                    h: u64,
+    let mut push = |lists: &mut Vec<OpenList>,
+                    values: [u64; 2],
                     parent: u32,
-                    state: &[u64],
                     preferred: &[u32],
-                    applicable: &mut Vec<u32>,
+                    applicable: &[u32],
                     statistics: &mut Statistics| {
-        task.applicable(state, applicable);
         // Preferred successors first, so that ties go to them.
-        for &op in preferred.iter().filter(|op| applicable.contains(op)) {
+        let favoured = applicable.iter().filter(|op| preferred.contains(op));
+        let others = applicable.iter().filter(|op| !preferred.contains(op));
+        for (is_preferred, &op) in favoured
+            .map(|op| (true, op))
+            .chain(others.map(|op| (false, op)))
+        {
             order += 1;
-            favoured.push(Reverse((h, order, parent, op)));
-            all.push(Reverse((h, order, parent, op)));
             statistics.generated += 1;
-        }
-        for &op in applicable.iter().filter(|op| !preferred.contains(op)) {
-            order += 1;
-            all.push(Reverse((h, order, parent, op)));
-            statistics.generated += 1;
+            for list in lists.iter_mut() {
+                if is_preferred || !list.preferred_only {
+                    let value = values.get(list.heuristic).copied().unwrap_or(0);
+                    list.heap.push(Reverse((value, order, parent, op)));
+                }
+            }
         }
     };
     statistics.expanded += 1;
     let start_state: Bits = space.state(root).into();
+    task.applicable(&start_state, &mut applicable);
+    let mut lm_value = 0;
+    if use_landmarks {
+        let root_reached = reached.first().map_or(&[][..], |r| &r[..]);
+        lm_value = landmarks.value(root_reached, &start_state);
+        best[1] = lm_value;
+        landmarks.preferred(
+            task,
+            root_reached,
+            &start_state,
+            &applicable,
+            &mut preferred_by_landmarks,
+        );
+        merge(&mut preferred, &preferred_by_landmarks);
+    }
     push(
-        &mut all,
-        &mut favoured,
-        h,
+        &mut lists,
+        [h, lm_value],
         root,
-        &start_state,
         &preferred,
-        &mut applicable,
+        &applicable,
         statistics,
     );
     loop {
-        let use_favoured = !favoured.is_empty() && (all.is_empty() || priority[1] <= priority[0]);
-        let entry = if use_favoured {
-            priority[1] += 1;
-            favoured.pop()
-        } else {
-            priority[0] += 1;
-            all.pop()
+        let chosen = lists
+            .iter()
+            .enumerate()
+            .filter(|(_, list)| !list.heap.is_empty())
+            .min_by_key(|(i, list)| (list.priority, *i))
+            .map(|(i, _)| i);
+        let Some(list) = chosen.and_then(|i| lists.get_mut(i)) else {
+            return Ending::Exhausted;
         };
-        let Some(Reverse((_, _, parent, op))) = entry else {
+        list.priority += 1;
+        let Some(Reverse((_, _, parent, op))) = list.heap.pop() else {
             return Ending::Exhausted;
         };
         let next = task.successor(space.state(parent), op);
         let Some(id) = space.register(next, parent, op) else {
             continue;
         };
+        let state: Bits = space.state(id).into();
+        let mut path_reached = reached
+            .get(parent as usize)
+            .cloned()
+            .unwrap_or_else(|| landmarks.start(&state));
+        landmarks.progress(&mut path_reached, &state);
+        reached.push(path_reached);
         if statistics.expanded.is_multiple_of(256)
-            && budget.expired(space.bytes(words) + (all.len() + favoured.len()) * 32)
+            && budget.expired(
+                space.bytes(words)
+                    + reached.len() * (landmarks.len().div_ceil(64) * 8 + 16)
+                    + lists.iter().map(|l| l.heap.len()).sum::<usize>() * 24,
+            )
         {
             return Ending::Limit;
         }
-        let state: Bits = space.state(id).into();
         let h = relaxed.evaluate(&state, Some(&mut preferred));
         statistics.evaluated += 1;
         if h == INFINITE {
@@ -174,24 +226,55 @@ pub fn greedy(
             return Ending::Plan(space.plan(id));
         }
         statistics.expanded += 1;
-        if h < best {
-            best = h;
+        task.applicable(&state, &mut applicable);
+        let mut lm_value = 0;
+        if use_landmarks {
+            let state_reached = reached.last().map_or(&[][..], |r| &r[..]);
+            lm_value = landmarks.value(state_reached, &state);
+            landmarks.preferred(
+                task,
+                state_reached,
+                &state,
+                &applicable,
+                &mut preferred_by_landmarks,
+            );
+            merge(&mut preferred, &preferred_by_landmarks);
+        }
+        let mut improved = false;
+        if h < best[0] {
+            best[0] = h;
             statistics.best_h = Some(h);
-            priority[1] -= 1000;
+            improved = true;
+        }
+        if use_landmarks && lm_value < best[1] {
+            best[1] = lm_value;
+            improved = true;
+        }
+        if improved {
+            for list in lists.iter_mut().filter(|l| l.preferred_only) {
+                list.priority -= 1000;
+            }
             progress(&Progress::from(&*statistics));
         } else if statistics.expanded.is_multiple_of(10_000) {
             progress(&Progress::from(&*statistics));
         }
         push(
-            &mut all,
-            &mut favoured,
-            h,
+            &mut lists,
+            [h, lm_value],
             id,
-            &state,
             &preferred,
-            &mut applicable,
+            &applicable,
             statistics,
         );
+    }
+}
+
+/// Adds to `into` the operators of `from` it does not hold yet.
+fn merge(into: &mut Vec<u32>, from: &[u32]) {
+    for &op in from {
+        if !into.contains(&op) {
+            into.push(op);
+        }
     }
 }
 

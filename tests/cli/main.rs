@@ -8,6 +8,7 @@ mod convention;
 mod editors;
 mod kitchen;
 mod kitchen_eval;
+mod kitchen_solve;
 mod plans;
 mod score;
 

@@ -1,0 +1,351 @@
+//! `pddlc kitchen solve`: a kitchen task compiled to the planning flavour, solved by the built-in
+//! planner, the plan translated back to Simmer's format and run in strict mode, in one process.
+//!
+//! Human format: a line per task (status, steps, strict mode's verdict, times) on stdout, with
+//! the Simmer plan under it for one task and strict mode's failures under any task that has
+//! them. JSON: one document with a row per task and a summary. Exit 0 when every task was solved
+//! and its plan ran clean, 1 when one was not (unsolvable, unknown, or failures in strict mode),
+//! 2 on usage or input errors.
+
+use super::Outcome;
+use super::input::display_name;
+use super::kitchen::{KitchenFormat, Report, load_env, load_world};
+use pddlc::diagnostics::render::JSON_VERSION;
+use pddlc::kitchen::{self, Env, Mode, World};
+use pddlc::solve::{self, Options, Outcome as Solved};
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+#[derive(clap::Args)]
+#[command(group(
+    clap::ArgGroup::new("tasks").required(true).args(["task", "all"])
+))]
+pub struct SolveArgs {
+    /// One task, `004` (it must have a goal in the tasks directory).
+    #[arg(long)]
+    task: Option<String>,
+    /// Every task that has a goal in the tasks directory.
+    #[arg(long)]
+    all: bool,
+    /// Give up on a task (`unknown`) after this many seconds of CPU time, grounding included.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    time_limit: f64,
+    /// The task goals (`NNN.toml`).
+    #[arg(long, default_value = "domains/kitchen/tasks")]
+    tasks_dir: PathBuf,
+    /// Simmer's benchmark directory, holding `tasks/NNN/env_NNN.json`.
+    #[arg(long, default_value = "../shared/kitchen/simmer/benchmark")]
+    simmer: PathBuf,
+    /// A world directory instead of the embedded one.
+    #[arg(long)]
+    world: Option<PathBuf>,
+}
+
+/// What became of one task.
+struct Solution {
+    task: String,
+    answer: solve::Answer,
+    /// The plan in Simmer's format, one step a line, when one was found.
+    simmer_plan: Option<String>,
+    /// The plan's run in strict mode.
+    strict: Option<kitchen::Outcome>,
+    seconds: f64,
+}
+
+pub fn run(args: &SolveArgs, format: KitchenFormat, color: bool) -> Outcome {
+    if !matches!(format, KitchenFormat::Human | KitchenFormat::Json) {
+        eprintln!("error: kitchen solve prints plans and verdicts: use --format human or json");
+        return Outcome::Failure;
+    }
+    if !args.time_limit.is_finite() || args.time_limit <= 0.0 {
+        eprintln!(
+            "error: --time-limit must be a positive number, not {}",
+            args.time_limit
+        );
+        return Outcome::Failure;
+    }
+    let mut report = Report::new(format.diagnostics(), color);
+    let Some(world) = load_world(args.world.as_deref(), &mut report) else {
+        return finish(report, &[], format);
+    };
+    let Some(tasks) = task_names(args, &mut report) else {
+        return finish(report, &[], format);
+    };
+    let domain = kitchen::compile::domain(&world, kitchen::compile::Flavour::Planning);
+    let mut solutions = Vec::new();
+    for task in &tasks {
+        let Some((env, goal)) = inputs(args, task, &mut report) else {
+            continue;
+        };
+        let solution = solve_task(&world, &domain, &env, &goal, task, args, &mut report);
+        if let Some(solution) = solution {
+            if format == KitchenFormat::Human {
+                print!("{}", human(&solution, tasks.len() == 1));
+            }
+            solutions.push(solution);
+        }
+    }
+    finish(report, &solutions, format)
+}
+
+/// The environment and goal of `task`; `None` after their diagnostics (a task without a goal
+/// file is a `P090`: there is nothing to plan for).
+fn inputs(
+    args: &SolveArgs,
+    task: &str,
+    report: &mut Report,
+) -> Option<(Env, kitchen::compile::TaskGoal)> {
+    let env = load_env(
+        &args.simmer.join(format!("tasks/{task}/env_{task}.json")),
+        report,
+    );
+    let path = args.tasks_dir.join(format!("{task}.toml"));
+    let text = report.read(&path)?;
+    let goal = match kitchen::compile::TaskGoal::from_toml(&text) {
+        Ok(goal) => goal,
+        Err(diagnostics) => {
+            report.add_one(display_name(&path), text, diagnostics);
+            return None;
+        }
+    };
+    Some((env?, goal))
+}
+
+/// Compiles, solves, translates and runs one task; `None` after diagnostics when the planner
+/// refuses the task or the plan cannot be translated.
+fn solve_task(
+    world: &World,
+    domain: &pddlc::ast::Domain,
+    env: &Env,
+    goal: &kitchen::compile::TaskGoal,
+    task: &str,
+    args: &SolveArgs,
+    report: &mut Report,
+) -> Option<Solution> {
+    let started = Instant::now();
+    let options = kitchen::compile::Options {
+        flavour: kitchen::compile::Flavour::Planning,
+        ..kitchen::compile::Options::default()
+    };
+    let problem =
+        kitchen::compile::problem(world, env, Some(goal), &format!("task-{task}"), &options);
+    let solve_options = Options {
+        time_limit: Some(Duration::from_secs_f64(args.time_limit)),
+        clock: Some(super::solve::cpu_time),
+        ..Options::default()
+    };
+    let answer = match solve::solve(domain, &problem, &solve_options, &mut |_| {}) {
+        Ok(answer) => answer,
+        Err(diagnostics) => {
+            report.add_one(
+                format!("{task}.pddl"),
+                pddlc::print::problem(&problem),
+                diagnostics,
+            );
+            return None;
+        }
+    };
+    let (simmer_plan, strict) = match &answer.outcome {
+        Solved::Solved { plan, cost } => {
+            let text = solve::plan_text(plan, *cost, answer.action_costs);
+            match kitchen::from_pddl_plan(world, env, &text) {
+                Ok(simmer) => {
+                    let outcome = kitchen::run(world, env, &simmer, Mode::Strict);
+                    (Some(simmer), Some(outcome))
+                }
+                Err(diagnostics) => {
+                    report.add_one(format!("{task}.plan"), text, diagnostics);
+                    return None;
+                }
+            }
+        }
+        _ => (None, None),
+    };
+    Some(Solution {
+        task: task.to_string(),
+        answer,
+        simmer_plan,
+        strict,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// `--task`, else every goal in the tasks directory (sorted); `None` after a `P090` when that
+/// directory cannot be listed or holds no goal.
+fn task_names(args: &SolveArgs, report: &mut Report) -> Option<Vec<String>> {
+    if let Some(task) = &args.task {
+        return Some(vec![task.clone()]);
+    }
+    let dir: &Path = &args.tasks_dir;
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) => {
+            report.io_error(dir, format!("{}: {e}", dir.display()));
+            return None;
+        }
+    };
+    let mut tasks: Vec<String> = entries
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|x| x == "toml"))
+        .filter_map(|path| Some(path.file_stem()?.to_string_lossy().into_owned()))
+        .collect();
+    tasks.sort();
+    if tasks.is_empty() {
+        let message = format!(
+            "{}: no task goal (NNN.toml) in this directory",
+            dir.display()
+        );
+        report.io_error(dir, message);
+        return None;
+    }
+    Some(tasks)
+}
+
+fn status(solution: &Solution) -> &'static str {
+    match solution.answer.outcome {
+        Solved::Solved { .. } => "solved",
+        Solved::Unsolvable(_) => "unsolvable",
+        Solved::Unknown(_) => "unknown",
+    }
+}
+
+/// Whether the task was solved and its plan ran without a failure in strict mode.
+fn clean(solution: &Solution) -> bool {
+    solution
+        .strict
+        .as_ref()
+        .is_some_and(|outcome| outcome.failures.is_empty())
+}
+
+fn human(solution: &Solution, with_plan: bool) -> String {
+    let statistics = &solution.answer.statistics;
+    let times = format!(
+        "grounding {:.1} s, search {:.1} s, total {:.1} s",
+        statistics.grounding_seconds, statistics.search_seconds, solution.seconds
+    );
+    let mut out = match (&solution.answer.outcome, &solution.strict) {
+        (Solved::Solved { plan, .. }, Some(strict)) => {
+            let verdict = if strict.failures.is_empty() {
+                "runs clean in strict mode".to_string()
+            } else {
+                format!("{} failure(s) in strict mode", strict.failures.len())
+            };
+            format!(
+                "{}: solved, {} steps, {verdict} ({times})\n",
+                solution.task,
+                plan.len()
+            )
+        }
+        (Solved::Unsolvable(why), _) => format!("{}: unsolvable: {why} ({times})\n", solution.task),
+        _ => format!(
+            "{}: unknown: the limit was reached before a plan or a proof was found ({times})\n",
+            solution.task
+        ),
+    };
+    if let Some(strict) = &solution.strict {
+        for failure in &strict.failures {
+            out.push_str(&format!("  {}\n", failure.line()));
+        }
+    }
+    if with_plan && let Some(plan) = &solution.simmer_plan {
+        out.push_str(plan);
+        if !plan.ends_with('\n') {
+            out.push('\n');
+        }
+    }
+    out
+}
+
+fn row(solution: &Solution) -> Value {
+    let answer = &solution.answer;
+    let plan: Option<Vec<&str>> = solution
+        .simmer_plan
+        .as_ref()
+        .map(|text| text.lines().filter(|l| !l.trim().is_empty()).collect());
+    let pddl_plan = match &answer.outcome {
+        Solved::Solved { plan, .. } => json!(plan),
+        _ => Value::Null,
+    };
+    let reason = match &answer.outcome {
+        Solved::Unsolvable(why) => json!(why.to_string()),
+        _ => Value::Null,
+    };
+    let limit = match &answer.outcome {
+        Solved::Unknown(limit) => serde_json::to_value(limit).unwrap_or_default(),
+        _ => Value::Null,
+    };
+    let strict = solution.strict.as_ref().map(|outcome| {
+        json!({
+            "failures": outcome.failures,
+            "counts": outcome.counts(),
+        })
+    });
+    let mut statistics = serde_json::to_value(&answer.statistics).unwrap_or_default();
+    if let Some(object) = statistics.as_object_mut() {
+        object.insert("total_seconds".into(), json!(solution.seconds));
+    }
+    json!({
+        "task": solution.task,
+        "status": status(solution),
+        "plan": plan,
+        "pddl_plan": pddl_plan,
+        "strict": strict,
+        "clean": clean(solution),
+        "reason": reason,
+        "limit": limit,
+        "statistics": statistics,
+    })
+}
+
+/// The summary line or document, and the exit code: input errors outrank a task not solved
+/// clean, which outranks success.
+fn finish(report: Report, solutions: &[Solution], format: KitchenFormat) -> Outcome {
+    let solved = solutions
+        .iter()
+        .filter(|s| matches!(s.answer.outcome, Solved::Solved { .. }))
+        .count();
+    let clean_count = solutions.iter().filter(|s| clean(s)).count();
+    let seconds: f64 = solutions.iter().map(|s| s.seconds).sum();
+    let count = |wanted: &str| solutions.iter().filter(|s| status(s) == wanted).count();
+    if format == KitchenFormat::Json {
+        let document = json!({
+            "version": JSON_VERSION,
+            "diagnostics": report.json_diagnostics(),
+            "tasks": solutions.iter().map(row).collect::<Vec<_>>(),
+            "summary": {
+                "tasks": solutions.len(),
+                "solved": solved,
+                "clean": clean_count,
+                "unsolvable": count("unsolvable"),
+                "unknown": count("unknown"),
+                "total_seconds": seconds,
+            },
+        });
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&document).unwrap_or_default()
+        );
+    } else {
+        eprint!("{}", report.rendered());
+        if solutions.len() > 1 {
+            println!(
+                "{} tasks: {solved} solved, {clean_count} running clean in strict mode, {} unsolvable, {} unknown; {seconds:.1} s in all",
+                solutions.len(),
+                count("unsolvable"),
+                count("unknown")
+            );
+        }
+    }
+    let tasks = if clean_count == solutions.len() {
+        Outcome::Clean
+    } else {
+        Outcome::InputErrors
+    };
+    if report.outcome() == Outcome::Clean {
+        tasks
+    } else {
+        Outcome::Failure
+    }
+}

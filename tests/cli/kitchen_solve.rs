@@ -1,0 +1,124 @@
+//! `kitchen solve`: a Simmer task compiled, solved by the built-in planner, translated back and
+//! run in strict mode, in one process.
+
+use crate::{code, pddlc, stderr, stdout, write};
+use serde_json::Value;
+
+/// The JSON document of a run, which must parse and carry `version`.
+fn document(out: &std::process::Output) -> Value {
+    let json: Value = serde_json::from_str(&stdout(out)).expect("valid JSON");
+    assert_eq!(json["version"], 1, "{json}");
+    json
+}
+
+/// A JSON value's shape: every leaf replaced by its type's name, an array by its first
+/// element's shape, an object's keys kept; so the snapshot holds the contract, not the plan.
+fn shape(value: &Value) -> Value {
+    match value {
+        Value::Null => "null".into(),
+        Value::Bool(_) => "bool".into(),
+        Value::Number(_) => "number".into(),
+        Value::String(_) => "string".into(),
+        Value::Array(items) => Value::Array(items.first().map(shape).into_iter().collect()),
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(key, value)| (key.clone(), shape(value)))
+                .collect(),
+        ),
+    }
+}
+
+/// Task 008 (ice cream: eleven steps) is solved, its Simmer plan runs clean in strict mode both
+/// inside `kitchen solve` and when `kitchen run --mode strict` is given it; the JSON document
+/// has the documented shape.
+#[test]
+fn kitchen_solve_solves_a_small_task_and_its_plan_runs_clean() {
+    let Some(kitchen) = crate::common::shared_part(
+        "kitchen",
+        "kitchen_solve_solves_a_small_task_and_its_plan_runs_clean",
+    ) else {
+        return;
+    };
+    let simmer = kitchen.join("simmer/benchmark");
+    let simmer = simmer.to_string_lossy();
+    let args = ["kitchen", "solve", "--task", "008", "--simmer", &simmer];
+    let out = pddlc(&[&args[..], &["--format", "json"]].concat());
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    let json = document(&out);
+    let task = &json["tasks"][0];
+    assert_eq!(task["task"], "008");
+    assert_eq!(task["status"], "solved");
+    assert_eq!(task["clean"], true, "{task}");
+    assert_eq!(task["strict"]["failures"], Value::Array(Vec::new()));
+    let plan: Vec<&str> = task["plan"]
+        .as_array()
+        .expect("the plan's steps")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert_eq!(plan.len(), task["pddl_plan"].as_array().map_or(0, Vec::len));
+    assert!(plan.iter().any(|step| step.contains("[SERVE]")), "{plan:?}");
+    assert_eq!(json["summary"]["solved"], 1);
+    assert_eq!(json["summary"]["clean"], 1);
+    insta::assert_snapshot!(
+        "kitchen_solve_json_shape",
+        serde_json::to_string_pretty(&shape(&json)).expect("JSON")
+    );
+    // The plan, run on its own in strict mode.
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let path = write(dir.path(), "008.txt", (plan.join("\n") + "\n").as_bytes());
+    let env = kitchen.join("simmer/benchmark/tasks/008/env_008.json");
+    let out = pddlc(&[
+        "kitchen",
+        "run",
+        "--mode",
+        "strict",
+        "--env",
+        &env.to_string_lossy(),
+        &path.to_string_lossy(),
+    ]);
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    // Human: the task's line, then the Simmer plan.
+    let out = pddlc(&args);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.starts_with("008: solved, ") && text.contains("runs clean in strict mode"),
+        "{text}"
+    );
+    assert!(text.contains(&format!("\n{}\n", plan[0])), "{text}");
+}
+
+/// A limit reached is `unknown` and exit 1; inputs that cannot be used exit 2 with their
+/// diagnostics; a format that is not a plan's is refused.
+#[test]
+fn kitchen_solve_exit_codes() {
+    let Some(kitchen) = crate::common::shared_part("kitchen", "kitchen_solve_exit_codes") else {
+        return;
+    };
+    let simmer = kitchen.join("simmer/benchmark");
+    let simmer = simmer.to_string_lossy();
+    let base = ["kitchen", "solve", "--simmer", &simmer, "--format", "json"];
+    let out = pddlc(&[&base[..], &["--task", "008", "--time-limit", "0.000001"]].concat());
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let json = document(&out);
+    assert_eq!(json["tasks"][0]["status"], "unknown");
+    assert_eq!(json["tasks"][0]["limit"], "time");
+    assert_eq!(json["tasks"][0]["plan"], Value::Null);
+    // A task without a goal file: nothing to plan for.
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let tasks = dir.path().to_string_lossy();
+    let out = pddlc(&[&base[..], &["--task", "008", "--tasks-dir", &tasks]].concat());
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    let json = document(&out);
+    assert_eq!(json["diagnostics"][0]["code"], "P090", "{json}");
+    assert_eq!(json["tasks"], Value::Array(Vec::new()));
+    for bad in [
+        &["kitchen", "solve", "--task", "008", "--format", "gcc"][..],
+        &["kitchen", "solve", "--task", "008", "--time-limit", "0"],
+        &["kitchen", "solve"],
+        &["kitchen", "solve", "--task", "008", "--all"],
+    ] {
+        assert_eq!(code(&pddlc(bad)), 2, "{bad:?}");
+    }
+}
