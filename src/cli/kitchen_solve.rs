@@ -90,7 +90,7 @@ pub fn run(args: &SolveArgs, format: KitchenFormat, color: bool) -> Outcome {
 }
 
 /// The environment and goal of `task`; `None` after their diagnostics (a task without a goal
-/// file is a `P090`: there is nothing to plan for).
+/// file is a `P090`: there is nothing to plan for). A goal marked `unsolvable` adds its `K410`.
 fn inputs(
     args: &SolveArgs,
     task: &str,
@@ -109,6 +109,11 @@ fn inputs(
             return None;
         }
     };
+    // A goal that says why no plan reaches it (`K410`): the warning is shown, and the planner
+    // still runs, so that its answer confirms (or refutes) the goal file's claim.
+    if let Some(diagnostic) = goal.unsolvable_diagnostic() {
+        report.add_one(display_name(&path), text, vec![diagnostic]);
+    }
     Some((env?, goal))
 }
 

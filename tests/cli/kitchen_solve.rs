@@ -122,3 +122,30 @@ fn kitchen_solve_exit_codes() {
         assert_eq!(code(&pddlc(bad)), 2, "{bad:?}");
     }
 }
+
+/// A goal file that says no plan reaches its task (018: the icing is not spreadable) brings its
+/// `K410` warning, and the planner, which still runs, confirms it: `unsolvable`, exit 1, the
+/// reason naming the unreachable goal atom.
+#[test]
+fn kitchen_solve_reports_a_goal_marked_unsolvable() {
+    let Some(kitchen) =
+        crate::common::shared_part("kitchen", "kitchen_solve_reports_a_goal_marked_unsolvable")
+    else {
+        return;
+    };
+    let simmer = kitchen.join("simmer/benchmark");
+    let simmer = simmer.to_string_lossy();
+    let args = ["kitchen", "solve", "--task", "018", "--simmer", &simmer];
+    let out = pddlc(&[&args[..], &["--format", "json"]].concat());
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let json = document(&out);
+    assert_eq!(json["diagnostics"][0]["code"], "K410", "{json}");
+    assert_eq!(json["diagnostics"][0]["severity"], "warning", "{json}");
+    let task = &json["tasks"][0];
+    assert_eq!(task["status"], "unsolvable", "{task}");
+    let reason = task["reason"].as_str().expect("a reason");
+    assert!(reason.contains("cake_1"), "{reason}");
+    let out = pddlc(&args);
+    assert_eq!(code(&out), 1);
+    assert!(stderr(&out).contains("K410"), "{}", stderr(&out));
+}
