@@ -652,7 +652,13 @@ fn task_names(args: &CompileArgs, report: &mut Report) -> Option<Vec<String>> {
         let stem = env.file_stem().map(|s| s.to_string_lossy().into_owned());
         return Some(vec![stem.unwrap_or_else(|| "env".to_string())]);
     }
-    let dir = &args.tasks_dir;
+    goal_files(&args.tasks_dir, report)
+}
+
+/// The tasks with a goal file (`NNN.toml`) in `dir`, sorted; `None` after a `P090` when the
+/// directory cannot be listed or holds no goal. `kitchen compile --all` and `kitchen solve
+/// --all` both read their tasks here.
+pub(crate) fn goal_files(dir: &Path, report: &mut Report) -> Option<Vec<String>> {
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(e) => {

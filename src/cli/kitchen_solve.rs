@@ -14,7 +14,7 @@ use pddlc::diagnostics::render::JSON_VERSION;
 use pddlc::kitchen::{self, Env, Mode, World};
 use pddlc::solve::{self, Options, Outcome as Solved};
 use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 #[derive(clap::Args)]
@@ -182,30 +182,7 @@ fn task_names(args: &SolveArgs, report: &mut Report) -> Option<Vec<String>> {
     if let Some(task) = &args.task {
         return Some(vec![task.clone()]);
     }
-    let dir: &Path = &args.tasks_dir;
-    let entries = match std::fs::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(e) => {
-            report.io_error(dir, format!("{}: {e}", dir.display()));
-            return None;
-        }
-    };
-    let mut tasks: Vec<String> = entries
-        .flatten()
-        .map(|entry| entry.path())
-        .filter(|path| path.extension().is_some_and(|x| x == "toml"))
-        .filter_map(|path| Some(path.file_stem()?.to_string_lossy().into_owned()))
-        .collect();
-    tasks.sort();
-    if tasks.is_empty() {
-        let message = format!(
-            "{}: no task goal (NNN.toml) in this directory",
-            dir.display()
-        );
-        report.io_error(dir, message);
-        return None;
-    }
-    Some(tasks)
+    super::kitchen::goal_files(&args.tasks_dir, report)
 }
 
 fn status(solution: &Solution) -> &'static str {

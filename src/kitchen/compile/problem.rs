@@ -14,7 +14,7 @@ use super::vocabulary::{
 use super::{Flavour, Options, phantom_name};
 use crate::ast::{Init, InitKind, Name, Problem, Typed};
 use crate::kitchen::simmer::Env;
-use crate::kitchen::world::{Primitive, World};
+use crate::kitchen::world::World;
 use std::collections::BTreeSet;
 
 /// What a problem declares, and what its initial state is built from.
@@ -94,15 +94,7 @@ pub fn problem(
         init.extend(possible_source_atoms(&declared));
     }
     // What the `product` primitive makes (JUICE's juice) has no parent: its spare names its kind.
-    let product_kinds: BTreeSet<&str> = world
-        .actions
-        .values()
-        .flat_map(|a| &a.effects)
-        .filter_map(|e| match &e.primitive {
-            Primitive::Product(_, creation) => Some(creation.value.as_str()),
-            _ => None,
-        })
-        .collect();
+    let product_kinds = super::spares::product_kinds(world);
     for spare in &declared.spares {
         match &spare.parent {
             Some((parent, kind)) => init.push(init_atom(

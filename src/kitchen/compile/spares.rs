@@ -18,6 +18,20 @@ pub struct Spare {
     pub parent: Option<(String, String)>,
 }
 
+/// The kinds of object the `product` primitive makes (JUICE's juice, BREW's coffee): a spare
+/// of such a kind has no parent.
+pub fn product_kinds(world: &World) -> BTreeSet<&str> {
+    world
+        .actions
+        .values()
+        .flat_map(|a| &a.effects)
+        .filter_map(|e| match &e.primitive {
+            Primitive::Product(_, creation) => Some(creation.value.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
 /// The default pool of spares for a task: one derivative per object and creating action the
 /// goal needs (CHOP for an ingredient the goal wants `chopped`), and the COMBINE products the
 /// goal names.
@@ -72,15 +86,7 @@ pub fn default_spares(world: &World, env: &Env, goal: Option<&TaskGoal>) -> Vec<
     if let Some(goal) = goal {
         // A goal object no environment has, named like a product (`brewed_coffee_1`): the
         // product primitive makes it (BREW), so it is a spare of that kind.
-        let product_kinds: BTreeSet<&str> = world
-            .actions
-            .values()
-            .flat_map(|a| &a.effects)
-            .filter_map(|e| match &e.primitive {
-                Primitive::Product(_, creation) => Some(creation.value.as_str()),
-                _ => None,
-            })
-            .collect();
+        let product_kinds = product_kinds(world);
         for id in goal.objects() {
             let kind = goal::class_of(&id);
             let known = env.objects.iter().any(|o| o.id == id) || out.iter().any(|s| s.id == id);
