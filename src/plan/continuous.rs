@@ -246,17 +246,7 @@ impl<'a> Continuous<'a> {
                 } else {
                     events.push(instance);
                 }
-                // The next combination, like an odometer.
-                let mut at = 0;
-                while at < index.len() {
-                    index[at] += 1;
-                    if index[at] < domains[at].len() {
-                        break;
-                    }
-                    index[at] = 0;
-                    at += 1;
-                }
-                if at == index.len() {
+                if !super::next_combination(&mut index, &domains) {
                     break;
                 }
             }

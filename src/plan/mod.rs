@@ -132,20 +132,7 @@ pub fn applicable(
                         text.push(')');
                         found.push(text);
                     }
-                    // Next binding, like an odometer.
-                    let mut at = 0;
-                    loop {
-                        if at == index.len() {
-                            break;
-                        }
-                        index[at] += 1;
-                        if index[at] < domains[at].len() {
-                            break;
-                        }
-                        index[at] = 0;
-                        at += 1;
-                    }
-                    if at == index.len() {
+                    if !next_combination(&mut index, &domains) {
                         break;
                     }
                 }
@@ -702,4 +689,17 @@ fn initial_state(world: &mut World, report: &mut Report) -> Option<world::State>
             None
         }
     }
+}
+
+/// Moves `index` to the next combination of one member per domain, like an odometer (the first
+/// position turns fastest); `false` once every combination has been visited.
+pub(crate) fn next_combination<T>(index: &mut [usize], domains: &[Vec<T>]) -> bool {
+    for (at, digit) in index.iter_mut().enumerate() {
+        *digit += 1;
+        if *digit < domains.get(at).map_or(0, Vec::len) {
+            return true;
+        }
+        *digit = 0;
+    }
+    false
 }
