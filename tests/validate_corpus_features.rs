@@ -1,6 +1,7 @@
 //! `validate` on every domain of ../shared/corpus that uses durative actions, timed initial
 //! literals, PDDL3 (trajectory constraints, preferences) or PDDL+ (processes, events): for each
-//! such domain file, its smallest instance, and a plan written here of up to three steps, each
+//! such domain file, the smallest problem paired with it (files told apart and paired by content
+//! and name as ../shared/perf/corpus.py does), and a plan written here of up to three steps, each
 //! one the library's `applicable` lists after the steps before it, a durative one given a
 //! duration its constraint accepts. The plan need not reach the goal; what is asserted is that
 //! `validate` gives a verdict (valid, or invalid with a located reason) and never "no verdict"
@@ -68,34 +69,170 @@ fn features(domain: &Domain, problem: &Problem) -> Vec<&'static str> {
     found
 }
 
-/// The instances of the domain file `domain_path`: `instances/instance-N.pddl` for a
-/// per-instance `domains/domain-N.pddl`, otherwise every file of the variant's `instances/`
-/// whose `(:domain …)` names this domain.
-fn instances(domain_path: &Path) -> Vec<PathBuf> {
-    let Some(parent) = domain_path.parent() else {
-        return Vec::new();
+/// Whether a file defines a domain or a problem, told by content as ../shared/perf/corpus.py
+/// tells them: the form after the first `(define`, comments skipped.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Domain,
+    Problem,
+}
+
+/// The tokens of a PDDL text (parentheses and words), comments skipped.
+fn tokens(text: &str) -> impl Iterator<Item = &str> {
+    text.lines()
+        .flat_map(|line| {
+            line.split(';')
+                .next()
+                .unwrap_or_default()
+                .split_inclusive(['(', ')', ' ', '\t', '\r'])
+        })
+        .flat_map(|piece| {
+            let end = piece.len() - piece.ends_with(['(', ')', ' ', '\t', '\r']) as usize;
+            [&piece[..end], &piece[end..]]
+        })
+        .filter(|token| !token.trim().is_empty())
+}
+
+/// The file's kind and the name after `(domain` (for a domain) or `(:domain` (for a problem).
+fn kind_and_name(text: &str) -> Option<(Kind, String)> {
+    let tokens: Vec<&str> = tokens(text).take(4096).collect();
+    let at = tokens.windows(5).position(|w| {
+        w[0] == "("
+            && w[1].eq_ignore_ascii_case("define")
+            && w[2] == "("
+            && (w[3].eq_ignore_ascii_case("domain") || w[3].eq_ignore_ascii_case("problem"))
+    })?;
+    let kind = if tokens[at + 3].eq_ignore_ascii_case("domain") {
+        Kind::Domain
+    } else {
+        Kind::Problem
     };
-    let stem = domain_path
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .unwrap_or_default();
-    if parent.file_name().is_some_and(|n| n == "domains") {
-        let number = stem.trim_start_matches("domain-");
-        let Some(variant) = parent.parent() else {
-            return Vec::new();
-        };
-        let instance = variant.join(format!("instances/instance-{number}.pddl"));
-        return if instance.exists() {
-            vec![instance]
-        } else {
-            Vec::new()
-        };
+    let name = match kind {
+        Kind::Domain => tokens.get(at + 4).copied(),
+        Kind::Problem => tokens
+            .windows(3)
+            .find(|w| w[0] == "(" && w[1].eq_ignore_ascii_case(":domain"))
+            .map(|w| w[2]),
+    };
+    Some((kind, name.unwrap_or_default().to_lowercase()))
+}
+
+/// The domain file of the problem at `problem`, by ../shared/perf/corpus.py's rules, first
+/// match wins: a domain in the same folder named after the problem (`domain_<file>`,
+/// `<stem>-domain.pddl`, `<prefix>_domain.pddl` with the name up to its first dot, …); for a
+/// problem in `instances/`, `../domains/domain-<N>.pddl` with N its name's last number, then
+/// `../domain.pddl`; `domain.pddl` beside it; the only domain file of its folder, else of the
+/// parent; the first domain file there whose declared name is the problem's `(:domain …)`.
+fn domain_of(
+    problem: &Path,
+    declared: &str,
+    domains: &BTreeMap<PathBuf, String>,
+) -> Option<PathBuf> {
+    let folder = problem.parent()?;
+    let base = problem.file_name()?.to_str()?;
+    let stem = base.strip_suffix(".pddl").unwrap_or(base);
+    let prefix = base.split('.').next().unwrap_or(base);
+    let named = [
+        format!("domain_{base}"),
+        format!("domain-{base}"),
+        format!("{stem}-domain.pddl"),
+        format!("{stem}_domain.pddl"),
+        format!("domain_{stem}.pddl"),
+        format!("domain-{stem}.pddl"),
+        format!("{prefix}_domain.pddl"),
+    ];
+    let is_domain = |path: &PathBuf| domains.contains_key(path);
+    if let Some(found) = named.iter().map(|n| folder.join(n)).find(is_domain) {
+        return Some(found);
     }
-    let dir = parent.join("instances");
-    if !dir.is_dir() {
-        return Vec::new();
+    let parent = folder.parent().unwrap_or(folder);
+    if folder.file_name().is_some_and(|n| n == "instances") {
+        let last_number = stem
+            .split(|c: char| !c.is_ascii_digit())
+            .rfind(|run| !run.is_empty())
+            .and_then(|run| run.parse::<u64>().ok());
+        if let Some(number) = last_number {
+            let per_instance = parent.join(format!("domains/domain-{number}.pddl"));
+            if is_domain(&per_instance) {
+                return Some(per_instance);
+            }
+        }
+        let shared = parent.join("domain.pddl");
+        if is_domain(&shared) {
+            return Some(shared);
+        }
     }
-    common::pddl_files(&dir)
+    let beside = folder.join("domain.pddl");
+    if is_domain(&beside) {
+        return Some(beside);
+    }
+    let in_folder = |dir: &Path| -> Vec<&PathBuf> {
+        domains.keys().filter(|d| d.parent() == Some(dir)).collect()
+    };
+    for dir in [folder, parent] {
+        if let [only] = in_folder(dir)[..] {
+            return Some(only.clone());
+        }
+    }
+    [folder, parent].into_iter().find_map(|dir| {
+        in_folder(dir)
+            .into_iter()
+            .find(|d| domains.get(*d).is_some_and(|name| name == declared))
+            .cloned()
+    })
+}
+
+/// Every domain file of the corpus with the problem files paired with it, smallest first, those
+/// whose `(:domain …)` names the domain before those that name another (a misspelt name, as in
+/// generator and 1D-powered-descent, does not stop VAL either). A domain that the rules pair
+/// with no problem (a second domain beside `domain.pddl`, as agile_robot's `domain_no_jump`)
+/// takes the problems of its `instances/` that name it.
+fn corpus_tasks(corpus: &Path) -> Vec<(PathBuf, Vec<PathBuf>)> {
+    let mut domains: BTreeMap<PathBuf, String> = BTreeMap::new();
+    let mut problems: Vec<(PathBuf, String, u64)> = Vec::new();
+    for path in common::pddl_files(corpus) {
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        match kind_and_name(&text) {
+            Some((Kind::Domain, name)) => {
+                domains.insert(path, name);
+            }
+            Some((Kind::Problem, name)) => problems.push((path, name, text.len() as u64)),
+            None => {}
+        }
+    }
+    let mut paired: BTreeMap<PathBuf, Vec<(bool, u64, PathBuf)>> = BTreeMap::new();
+    for (path, declared, size) in &problems {
+        if let Some(domain) = domain_of(path, declared, &domains) {
+            let misnamed = domains.get(&domain) != Some(declared);
+            paired
+                .entry(domain)
+                .or_default()
+                .push((misnamed, *size, path.clone()));
+        }
+    }
+    domains
+        .iter()
+        .map(|(domain, name)| {
+            let mut candidates = paired.remove(domain).unwrap_or_default();
+            if candidates.is_empty() {
+                let instances = domain.parent().unwrap_or(corpus).join("instances");
+                candidates = problems
+                    .iter()
+                    .filter(|(p, declared, _)| {
+                        declared == name && p.parent() == Some(instances.as_path())
+                    })
+                    .map(|(p, _, size)| (false, *size, p.clone()))
+                    .collect();
+            }
+            candidates.sort();
+            (
+                domain.clone(),
+                candidates.into_iter().map(|(_, _, p)| p).collect(),
+            )
+        })
+        .collect()
 }
 
 /// The duration a durative step is given: the value its duration constraint wants, read from
@@ -206,31 +343,30 @@ fn corpus_temporal_pddl3_and_pddl_plus_domains_get_a_verdict() {
     let (mut total_steps, mut empty_plans) = (0, Vec::new());
     let mut problems = Vec::new();
     let mut seen = Vec::new();
-    for path in common::pddl_files(&corpus) {
-        if path.components().any(|c| c.as_os_str() == "instances") {
-            continue;
-        }
+    // PDDL+ domain files that no problem of the corpus goes with.
+    let mut pddl_plus_alone = Vec::new();
+    for (path, paired) in corpus_tasks(&corpus) {
         let Some(PddlFile::Domain(domain)) = load(&path) else {
             continue;
         };
-        // The smallest instance that names this domain.
-        let mut candidates: Vec<(u64, PathBuf)> = instances(&path)
-            .into_iter()
-            .map(|p| (std::fs::metadata(&p).map_or(u64::MAX, |m| m.len()), p))
-            .collect();
-        candidates.sort();
-        let problem = candidates.iter().find_map(|(_, p)| match load(p) {
-            Some(PddlFile::Problem(problem))
-                if problem
-                    .domain
-                    .as_ref()
-                    .is_some_and(|d| d.key() == domain.name.key()) =>
-            {
-                Some(problem)
-            }
+        // The smallest problem paired with this domain that parses.
+        let problem = paired.iter().find_map(|p| match load(p) {
+            Some(PddlFile::Problem(problem)) => Some(problem),
             _ => None,
         });
         let Some(problem) = problem else {
+            if domain
+                .structures
+                .iter()
+                .any(|s| matches!(s, Structure::Process(_) | Structure::Event(_)))
+            {
+                pddl_plus_alone.push(
+                    path.strip_prefix(&corpus)
+                        .unwrap_or(&path)
+                        .display()
+                        .to_string(),
+                );
+            }
             continue;
         };
         let found = features(&domain, &problem);
@@ -289,12 +425,17 @@ fn corpus_temporal_pddl3_and_pddl_plus_domains_get_a_verdict() {
     eprintln!(
         "corpus domains with these features {counts:?}: {} domains; plans valid {valid}, \
          invalid for the goal only {goal_only}, invalid at a step {}, listed V310 \
-         {no_verdict}; {total_steps} steps written, no step found for {empty_plans:?}\n{}",
+         {no_verdict}; {total_steps} steps written, no step found for {empty_plans:?}; PDDL+ \
+         domains without a problem {pddl_plus_alone:?}\n{}",
         seen.len(),
         step_failures.len(),
         step_failures.join("\n")
     );
     assert!(seen.len() >= 150, "only {} domains found", seen.len());
+    // Every PDDL+ folder of the corpus, whatever its layout (descent.pddl with instances/,
+    // AT1_domain.pddl beside AT1.1.instance.pddl, a misspelt `(:domain …)`), is reached.
+    let pddl_plus = counts.get("pddl+").copied().unwrap_or(0);
+    assert!(pddl_plus >= 33, "only {pddl_plus} PDDL+ domains found");
     assert!(
         empty_plans.len() <= 5,
         "no applicable first step for {empty_plans:?}"

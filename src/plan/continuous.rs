@@ -41,6 +41,32 @@ const MAX_INSTANCES: usize = 200_000;
 /// quantified: its condition, name and where it is declared.
 pub(super) type Constraint = (Gd, String, Span);
 
+/// The domain's state constraints, each one's parameters quantified universally.
+pub(super) fn state_constraints(domain: &Domain) -> Vec<Constraint> {
+    let mut constraints = Vec::new();
+    for structure in &domain.structures {
+        let Structure::Constraint(c) = structure else {
+            continue;
+        };
+        let Some(condition) = &c.condition else {
+            continue;
+        };
+        let gd = if c.parameters.is_empty() {
+            condition.clone()
+        } else {
+            Gd {
+                kind: GdKind::Forall {
+                    variables: c.parameters.clone(),
+                    body: Box::new(condition.clone()),
+                },
+                span: condition.span,
+            }
+        };
+        constraints.push((gd, c.name.text.to_string(), c.span));
+    }
+    constraints
+}
+
 /// State constraints as invariants.
 pub(super) fn invariants(constraints: &[Constraint]) -> impl Iterator<Item = Invariant<'_>> {
     constraints.iter().map(|(gd, name, span)| Invariant {
@@ -59,12 +85,31 @@ pub(super) fn constraint_failure(
     unmet: Vec<(String, Span)>,
     files: TaskFiles,
 ) -> Failure {
-    let atoms: Vec<String> = unmet.iter().map(|(atom, _)| atom.clone()).collect();
     let when = if from == to {
         format!("at time {}", show_time(from))
     } else {
         format!("between time {} and {}", show_time(from), show_time(to))
     };
+    let atoms: Vec<String> = unmet.iter().map(|(atom, _)| atom.clone()).collect();
+    let help = format!(
+        "change the plan so that {} stays true, before time {}",
+        atoms.join(" and "),
+        show_time(from)
+    );
+    constraint_diagnostic(name, span, &when, help, unmet, files).at(None, from)
+}
+
+/// A state constraint that does not hold in a state of a run, said `when` (`at time 2`, `after
+/// step 3 (move a b)`), with its `help`; no step or time set.
+pub(super) fn constraint_diagnostic(
+    name: &str,
+    span: Span,
+    when: &str,
+    help: String,
+    unmet: Vec<(String, Span)>,
+    files: TaskFiles,
+) -> Failure {
+    let atoms: Vec<String> = unmet.iter().map(|(atom, _)| atom.clone()).collect();
     let message = format!(
         "the state constraint `{name}` of the domain does not hold {when}: {} must hold at every moment",
         atoms.join(" and ")
@@ -72,15 +117,11 @@ pub(super) fn constraint_failure(
     let mut diagnostic = Diagnostic::new(Code::StateConstraintViolated, message, span)
         .in_file(files.domain)
         .with_primary_message(format!("`{name}` is declared here"))
-        .with_help(format!(
-            "change the plan so that {} stays true, before time {}",
-            atoms.join(" and "),
-            show_time(from)
-        ));
+        .with_help(help);
     for (atom, span) in &unmet {
         diagnostic = diagnostic.with_label_in(files.domain, *span, format!("{atom} is false"));
     }
-    Failure::new(None, atoms, diagnostic).at(None, from)
+    Failure::new(None, atoms, diagnostic)
 }
 
 /// A ground event that fires twice at the same moment.
@@ -189,28 +230,10 @@ impl<'a> Continuous<'a> {
     pub fn new(domain: &'a Domain, world: &mut World<'a>) -> Outcome<Continuous<'a>> {
         let mut processes = Vec::new();
         let mut events = Vec::new();
-        let mut constraints = Vec::new();
         for structure in &domain.structures {
             let (action, is_process) = match structure {
                 Structure::Process(a) => (a, true),
                 Structure::Event(a) => (a, false),
-                Structure::Constraint(c) => {
-                    if let Some(condition) = &c.condition {
-                        let gd = if c.parameters.is_empty() {
-                            condition.clone()
-                        } else {
-                            Gd {
-                                kind: GdKind::Forall {
-                                    variables: c.parameters.clone(),
-                                    body: Box::new(condition.clone()),
-                                },
-                                span: condition.span,
-                            }
-                        };
-                        constraints.push((gd, c.name.text.to_string(), c.span));
-                    }
-                    continue;
-                }
                 _ => continue,
             };
             let domains: Vec<Vec<u32>> = action
@@ -254,7 +277,7 @@ impl<'a> Continuous<'a> {
         Ok(Continuous {
             processes,
             events,
-            constraints: Rc::new(constraints),
+            constraints: Rc::new(state_constraints(domain)),
             fired_at: f64::NAN,
             fired: HashSet::new(),
             log: Vec::new(),

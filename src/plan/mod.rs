@@ -207,6 +207,17 @@ fn run(
         return report;
     };
 
+    // The domain's state constraints (`:constraint`, as ENHSP writes them) hold in every state.
+    let constraints = continuous::state_constraints(domain);
+    let holds = check_state_constraints(&world, &constraints, &state, None, files, &mut report);
+    if gave_up(&report) {
+        return report;
+    }
+    if !holds && !options.keep_going {
+        report.valid = Some(false);
+        return report;
+    }
+
     let mut pddl3 = trajectory::Pddl3::new(domain, problem, &state);
     let happenings = happenings(&steps, options.tolerance);
     let mut last_time = 0.0;
@@ -336,6 +347,18 @@ fn run(
                 return report;
             }
         }
+        if let Some(&first) = happening.steps.first() {
+            let after = Some((first + 1, &steps[first]));
+            let holds =
+                check_state_constraints(&world, &constraints, &state, after, files, &mut report);
+            if gave_up(&report) {
+                return report;
+            }
+            if !holds && !options.keep_going {
+                report.valid = Some(false);
+                return report;
+            }
+        }
         pddl3.after(happening.time, &state);
     }
 
@@ -366,6 +389,90 @@ fn run(
         };
     }
     report
+}
+
+/// Whether the run found something it does not interpret: no verdict.
+fn gave_up(report: &Report) -> bool {
+    report
+        .failures
+        .iter()
+        .any(|f| f.code() == Code::ValidateUnsupported)
+}
+
+/// Checks the domain's state constraints in a state of a sequential run: the initial one
+/// (`after` is `None`) or the one after a happening, given by its first step's number and step.
+/// Reports each that is false (V315) or cannot be evaluated; returns whether they all hold.
+fn check_state_constraints(
+    world: &World,
+    constraints: &[continuous::Constraint],
+    state: &State,
+    after: Option<(usize, &Step)>,
+    files: TaskFiles,
+    report: &mut Report,
+) -> bool {
+    let mut holds = true;
+    for (condition, name, span) in constraints {
+        let mut binding = Binding::default();
+        match world.holds(condition, &mut binding, state) {
+            Ok(true) => continue,
+            Ok(false) => {
+                let mut unmet = Vec::new();
+                world.unsatisfied(condition, &mut binding, state, &mut unmet);
+                let atoms: Vec<String> = unmet.iter().map(|(atom, _)| atom.clone()).collect();
+                let failure = match after {
+                    None => continuous::constraint_diagnostic(
+                        name,
+                        *span,
+                        "in the initial state",
+                        format!(
+                            "the problem's initial state must satisfy {}; no plan can repair it",
+                            atoms.join(" and ")
+                        ),
+                        unmet,
+                        files,
+                    ),
+                    Some((number, step)) => {
+                        let mut failure = continuous::constraint_diagnostic(
+                            name,
+                            *span,
+                            &format!("after step {number} {}", step.text()),
+                            format!(
+                                "change the plan so that {} stays true after step {number}",
+                                atoms.join(" and ")
+                            ),
+                            unmet,
+                            files,
+                        );
+                        failure.step = Some(number);
+                        failure.diagnostic = failure.diagnostic.with_label_in(
+                            files.plan,
+                            step.span,
+                            "the state after this step violates it",
+                        );
+                        failure
+                    }
+                };
+                report.fail(failure);
+            }
+            Err(EvalError::Unsupported(what)) => {
+                report.no_verdict(format!(
+                    "the state constraint `{name}`: {what} is not supported by `validate`"
+                ));
+            }
+            Err(e) => report.fail(Failure::new(
+                after.map(|(number, _)| number),
+                Vec::new(),
+                Diagnostic::new(
+                    Code::EvaluationFailed,
+                    format!("the state constraint `{name}` cannot be evaluated: {e}"),
+                    *span,
+                )
+                .in_file(files.domain),
+            )),
+        }
+        holds = false;
+    }
+    holds
 }
 
 /// Checks the goal in the final state, reporting what is false.
