@@ -2,6 +2,7 @@
 
 use crate::{code, pddlc, stderr, stdout, write};
 use serde_json::Value;
+use std::path::{Path, PathBuf};
 
 #[test]
 fn kitchen_runs_the_shipped_example_on_the_embedded_world() {
@@ -151,20 +152,27 @@ fn kitchen_compile_reports_a_malformed_or_missing_goal_as_a_diagnostic() {
     assert_eq!(json["diagnostics"][0]["file"], "no/such.toml");
 }
 
-/// `--all --out`: a task whose goal is malformed is reported, the others are written.
-#[test]
-fn kitchen_compile_all_keeps_the_tasks_that_compile() {
-    let dir = tempfile::tempdir().expect("temporary directory");
-    let tasks = dir.path().join("tasks");
-    let simmer = dir.path().join("simmer");
-    let out_dir = dir.path().join("out");
+/// A tasks directory and a Simmer benchmark directory under `root` where each of `ids` has the
+/// shipped salad kitchen as its environment (the goals are the test's to write), and where
+/// `--out` is to go: `(tasks, simmer, out)`.
+fn salad_tasks(root: &Path, ids: &[&str]) -> (PathBuf, PathBuf, PathBuf) {
+    let tasks = root.join("tasks");
+    let simmer = root.join("simmer");
     std::fs::create_dir_all(&tasks).expect("tasks directory");
     let env = std::fs::read(SALAD_ENV).expect("the salad env");
-    for task in ["900", "901"] {
+    for task in ids {
         let env_dir = simmer.join(format!("tasks/{task}"));
         std::fs::create_dir_all(&env_dir).expect("env directory");
         write(&env_dir, &format!("env_{task}.json"), &env);
     }
+    (tasks, simmer, root.join("out"))
+}
+
+/// `--all --out`: a task whose goal is malformed is reported, the others are written.
+#[test]
+fn kitchen_compile_all_keeps_the_tasks_that_compile() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let (tasks, simmer, out_dir) = salad_tasks(dir.path(), &["900", "901"]);
     write(
         &tasks,
         "900.toml",
@@ -235,16 +243,7 @@ fn kitchen_compile_all_keeps_the_tasks_that_compile() {
 #[test]
 fn kitchen_compile_reports_unsolvable_tasks() {
     let dir = tempfile::tempdir().expect("temporary directory");
-    let tasks = dir.path().join("tasks");
-    let simmer = dir.path().join("simmer");
-    let out_dir = dir.path().join("out");
-    std::fs::create_dir_all(&tasks).expect("tasks directory");
-    let env = std::fs::read(SALAD_ENV).expect("the salad env");
-    for task in ["900", "902"] {
-        let env_dir = simmer.join(format!("tasks/{task}"));
-        std::fs::create_dir_all(&env_dir).expect("env directory");
-        write(&env_dir, &format!("env_{task}.json"), &env);
-    }
+    let (tasks, simmer, out_dir) = salad_tasks(dir.path(), &["900", "902"]);
     write(
         &tasks,
         "900.toml",
