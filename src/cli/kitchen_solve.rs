@@ -51,6 +51,10 @@ struct Solution {
     /// The plan's run in strict mode.
     strict: Option<kitchen::Outcome>,
     seconds: f64,
+    /// The goal file's own reason why no plan reaches the task (`unsolvable = "…"`, K410):
+    /// the task is reported unsolvable for that reason and not planned, as `kitchen compile`
+    /// compiles no problem for it.
+    declared: Option<String>,
 }
 
 pub fn run(args: &SolveArgs, format: KitchenFormat, color: bool) -> Outcome {
@@ -78,7 +82,10 @@ pub fn run(args: &SolveArgs, format: KitchenFormat, color: bool) -> Outcome {
         let Some((env, goal)) = inputs(args, task, &mut report) else {
             continue;
         };
-        let solution = solve_task(&world, &domain, &env, &goal, task, args, &mut report);
+        let solution = match &goal.unsolvable {
+            Some(reason) => Some(declared_unsolvable(task, reason.get_ref())),
+            None => solve_task(&world, &domain, &env, &goal, task, args, &mut report),
+        };
         if let Some(solution) = solution {
             if format == KitchenFormat::Human {
                 print!("{}", human(&solution, tasks.len() == 1));
@@ -87,6 +94,23 @@ pub fn run(args: &SolveArgs, format: KitchenFormat, color: bool) -> Outcome {
         }
     }
     finish(report, &solutions, format)
+}
+
+/// A task whose goal file says why no plan reaches it: unsolvable for that reason, with no
+/// search run (the goal file may not even state a goal, as 023's does not).
+fn declared_unsolvable(task: &str, reason: &str) -> Solution {
+    Solution {
+        task: task.to_string(),
+        answer: solve::Answer {
+            outcome: Solved::Unsolvable(solve::Unsolvable::GoalUnreachable { atoms: Vec::new() }),
+            action_costs: false,
+            statistics: solve::Statistics::default(),
+        },
+        simmer_plan: None,
+        strict: None,
+        seconds: 0.0,
+        declared: Some(reason.to_string()),
+    }
 }
 
 /// The environment and goal of `task`; `None` after their diagnostics (a task without a goal
@@ -109,8 +133,8 @@ fn inputs(
             return None;
         }
     };
-    // A goal that says why no plan reaches it (`K410`): the warning is shown, and the planner
-    // still runs, so that its answer confirms (or refutes) the goal file's claim.
+    // A goal that says why no plan reaches it (`K410`): the warning is shown, and the task is
+    // reported unsolvable for the goal file's reason (`declared_unsolvable`).
     if let Some(diagnostic) = goal.unsolvable_diagnostic() {
         report.add_one(display_name(&path), text, vec![diagnostic]);
     }
@@ -173,6 +197,7 @@ fn solve_task(
         simmer_plan,
         strict,
         seconds: started.elapsed().as_secs_f64(),
+        declared: None,
     })
 }
 
@@ -220,7 +245,13 @@ fn human(solution: &Solution, with_plan: bool) -> String {
                 plan.len()
             )
         }
-        (Solved::Unsolvable(why), _) => format!("{}: unsolvable: {why} ({times})\n", solution.task),
+        (Solved::Unsolvable(why), _) => match &solution.declared {
+            Some(reason) => format!(
+                "{}: unsolvable, as its goal file says: {reason}\n",
+                solution.task
+            ),
+            None => format!("{}: unsolvable: {why} ({times})\n", solution.task),
+        },
         _ => format!(
             "{}: unknown: the limit was reached before a plan or a proof was found ({times})\n",
             solution.task
@@ -250,8 +281,9 @@ fn row(solution: &Solution) -> Value {
         Solved::Solved { plan, .. } => json!(plan),
         _ => Value::Null,
     };
-    let reason = match &answer.outcome {
-        Solved::Unsolvable(why) => json!(why.to_string()),
+    let reason = match (&answer.outcome, &solution.declared) {
+        (_, Some(reason)) => json!(format!("as its goal file says: {reason}")),
+        (Solved::Unsolvable(why), None) => json!(why.to_string()),
         _ => Value::Null,
     };
     let limit = match &answer.outcome {

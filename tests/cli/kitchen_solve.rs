@@ -123,9 +123,9 @@ fn kitchen_solve_exit_codes() {
     }
 }
 
-/// A goal file that says no plan reaches its task (018: the icing is not spreadable) brings its
-/// `K410` warning, and the planner, which still runs, confirms it: `unsolvable`, exit 1, the
-/// reason naming the unreachable goal atom.
+/// A goal file that says no plan reaches its task (018: the icing is not spreadable; 023 states
+/// no goal at all) brings its `K410` warning, and the task is reported `unsolvable` for the goal
+/// file's reason, with no plan and exit 1, never `solved` with an empty plan.
 #[test]
 fn kitchen_solve_reports_a_goal_marked_unsolvable() {
     let Some(kitchen) =
@@ -135,17 +135,25 @@ fn kitchen_solve_reports_a_goal_marked_unsolvable() {
     };
     let simmer = kitchen.join("simmer/benchmark");
     let simmer = simmer.to_string_lossy();
-    let args = ["kitchen", "solve", "--task", "018", "--simmer", &simmer];
-    let out = pddlc(&[&args[..], &["--format", "json"]].concat());
-    assert_eq!(code(&out), 1, "{}", stderr(&out));
-    let json = document(&out);
-    assert_eq!(json["diagnostics"][0]["code"], "K410", "{json}");
-    assert_eq!(json["diagnostics"][0]["severity"], "warning", "{json}");
-    let task = &json["tasks"][0];
-    assert_eq!(task["status"], "unsolvable", "{task}");
-    let reason = task["reason"].as_str().expect("a reason");
-    assert!(reason.contains("cake_1"), "{reason}");
-    let out = pddlc(&args);
-    assert_eq!(code(&out), 1);
-    assert!(stderr(&out).contains("K410"), "{}", stderr(&out));
+    for (task, phrase) in [("018", "spreadable"), ("023", "ferments")] {
+        let args = ["kitchen", "solve", "--task", task, "--simmer", &simmer];
+        let out = pddlc(&[&args[..], &["--format", "json"]].concat());
+        assert_eq!(code(&out), 1, "{task}: {}", stderr(&out));
+        let json = document(&out);
+        assert_eq!(json["diagnostics"][0]["code"], "K410", "{json}");
+        assert_eq!(json["diagnostics"][0]["severity"], "warning", "{json}");
+        let row = &json["tasks"][0];
+        assert_eq!(row["status"], "unsolvable", "{row}");
+        assert_eq!(row["plan"], Value::Null, "{row}");
+        let reason = row["reason"].as_str().expect("a reason");
+        assert!(reason.contains(phrase), "{reason}");
+        let out = pddlc(&args);
+        assert_eq!(code(&out), 1);
+        assert!(stderr(&out).contains("K410"), "{}", stderr(&out));
+        assert!(
+            stdout(&out).contains("unsolvable, as its goal file says"),
+            "{}",
+            stdout(&out)
+        );
+    }
 }
