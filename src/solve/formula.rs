@@ -25,6 +25,21 @@ impl Formula {
         }
     }
 
+    /// Marks every atom the formula reads.
+    pub fn mark_atoms(&self, marked: &mut [bool]) {
+        match self {
+            Formula::True | Formula::False => {}
+            Formula::Literal(atom, _) => {
+                if let Some(slot) = marked.get_mut(*atom as usize) {
+                    *slot = true;
+                }
+            }
+            Formula::And(parts) | Formula::Or(parts) => {
+                parts.iter().for_each(|p| p.mark_atoms(marked));
+            }
+        }
+    }
+
     /// The literals every way of satisfying the formula needs: those of its top-level
     /// conjunction.
     pub fn necessary(&self) -> Conjunction {

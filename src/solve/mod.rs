@@ -14,6 +14,7 @@ mod ground;
 mod heuristic;
 mod landmarks;
 mod search;
+mod simplify;
 mod support;
 mod task;
 
@@ -226,15 +227,16 @@ fn run(
             });
         }
     };
-    let task = grounded.task;
+    let mut task = grounded.task;
     statistics.atoms = task.atoms.len();
     statistics.operators = task.operators.len();
     statistics.axioms = task.strata.iter().map(Vec::len).sum();
     statistics.grounding_seconds = started.elapsed().as_secs_f64();
+    let action_costs = task.action_costs;
     let answer = |outcome, statistics| {
         Ok(Answer {
             outcome,
-            action_costs: task.action_costs,
+            action_costs,
             statistics,
         })
     };
@@ -250,6 +252,9 @@ fn run(
         None => (task.init.clone(), Vec::new()),
         Some(text) => replay(&task, text)?,
     };
+    // After the prefix is replayed: its steps may be ones the goal does not need.
+    simplify::prune_irrelevant(&mut task);
+    task.reindex();
     let searching = Instant::now();
     let ending = if options.optimal {
         search::astar(&task, start, &budget, &mut statistics, progress)

@@ -87,6 +87,8 @@ pub struct GroundTask {
     /// Operators indexed by their first positive precondition atom; `always` has the others.
     by_first_atom: Vec<Vec<u32>>,
     always: Vec<u32>,
+    /// Each atom's predicate, which `index` reads.
+    predicate_of: Vec<u32>,
 }
 
 impl GroundTask {
@@ -99,6 +101,7 @@ impl GroundTask {
     /// the one whose predicate has the fewest atoms true initially (a guess at the atom least
     /// often true, so that few operators are tried in each state).
     pub fn index(&mut self, predicate_of: &[u32]) {
+        self.predicate_of = predicate_of.to_vec();
         let mut true_per_predicate: Vec<usize> = Vec::new();
         for (atom, &predicate) in predicate_of.iter().enumerate() {
             let slot = predicate as usize;
@@ -131,6 +134,12 @@ impl GroundTask {
                 None => self.always.push(i as u32),
             }
         }
+    }
+
+    /// Fills the index again, after operators were removed.
+    pub fn reindex(&mut self) {
+        let predicate_of = std::mem::take(&mut self.predicate_of);
+        self.index(&predicate_of);
     }
 
     pub fn is_goal(&self, state: &[u64]) -> bool {

@@ -133,6 +133,7 @@ impl Grounder<'_, '_> {
         }
         task.derive(&mut bits);
         task.init = bits;
+        crate::solve::simplify::fold_constants(&mut task);
         let predicate_of: Vec<u32> = facts
             .iter()
             .map(|f| f.first().copied().unwrap_or(0))
