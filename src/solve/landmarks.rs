@@ -1,4 +1,5 @@
-//! Fact landmarks and the landmark-count heuristic (LAMA's second heuristic, without orderings).
+//! Fact landmarks and the landmark-count heuristic (LAMA's second heuristic; of the orderings,
+//! only the greedy-necessary ones backchaining finds, for landmarks required again).
 //!
 //! A landmark is a literal (an atom true, or a basic atom false) that every plan makes true at
 //! some point. They are found by backchaining from the goal: a literal that is not true
@@ -9,7 +10,11 @@
 //!
 //! The landmark count of a state is path-dependent: a landmark is reached once it has been true
 //! on the path to the state, and the estimate counts the landmarks not reached yet plus the goal
-//! landmarks reached but false now. It guides the search only: nothing is pruned by it, so it
+//! landmarks reached but false now; the exploring configuration of the search also counts a
+//! reached landmark that is false now and must hold again right before one not reached yet is
+//! first achieved (LAMA's landmarks required again, over the greedy-necessary orderings that
+//! backchaining finds: a landmark is a condition of every first achiever of the one it was
+//! found for). It guides the search only: nothing is pruned by it, so it
 //! has no bearing on unsolvability claims.
 
 use super::task::{Bits, GroundTask, bit, set_bit};
@@ -39,6 +44,9 @@ pub struct Landmarks {
     literals: Vec<(u32, bool)>,
     /// Whether the landmark is a literal of the goal.
     goal: Vec<bool>,
+    /// For each landmark, the landmarks it is greedy-necessary for: it is a condition of every
+    /// first achiever of each of them, so it must hold right before they are first achieved.
+    needed_for: Vec<Vec<u32>>,
     /// For each operator, the landmarks its effects achieve: (landmark, effect index).
     achieved_by: Vec<Vec<(u32, u32)>>,
 }
@@ -50,6 +58,7 @@ impl Landmarks {
         let mut landmarks = Landmarks {
             literals: Vec::new(),
             goal: Vec::new(),
+            needed_for: Vec::new(),
             achieved_by: vec![Vec::new(); task.operators.len()],
         };
         let [goal] = task.goal.as_slice() else {
@@ -92,28 +101,56 @@ impl Landmarks {
                    index: &mut std::collections::HashMap<(u32, bool), u32>,
                    queue: &mut Vec<u32>,
                    literal: (u32, bool),
-                   goal: bool| {
-            if let Some(&known) = index.get(&literal) {
-                if goal && let Some(slot) = landmarks.goal.get_mut(known as usize) {
-                    *slot = true;
+                   goal: bool,
+                   needed_for: Option<u32>| {
+            let id = match index.get(&literal) {
+                Some(&known) => {
+                    if goal && let Some(slot) = landmarks.goal.get_mut(known as usize) {
+                        *slot = true;
+                    }
+                    known
                 }
-                return;
+                None => {
+                    if landmarks.literals.len() >= MAX_LANDMARKS {
+                        return;
+                    }
+                    let id = landmarks.literals.len() as u32;
+                    index.insert(literal, id);
+                    landmarks.literals.push(literal);
+                    landmarks.goal.push(goal);
+                    landmarks.needed_for.push(Vec::new());
+                    queue.push(id);
+                    id
+                }
+            };
+            if let Some(later) = needed_for
+                && later != id
+                && let Some(list) = landmarks.needed_for.get_mut(id as usize)
+                && !list.contains(&later)
+            {
+                list.push(later);
             }
-            if landmarks.literals.len() >= MAX_LANDMARKS {
-                return;
-            }
-            let id = landmarks.literals.len() as u32;
-            index.insert(literal, id);
-            landmarks.literals.push(literal);
-            landmarks.goal.push(goal);
-            queue.push(id);
         };
         for &a in &goal.positive {
-            add(&mut landmarks, &mut index, &mut queue, (a, true), true);
+            add(
+                &mut landmarks,
+                &mut index,
+                &mut queue,
+                (a, true),
+                true,
+                None,
+            );
         }
         for &a in &goal.negative {
             if !task.derived.get(a as usize).copied().unwrap_or(true) {
-                add(&mut landmarks, &mut index, &mut queue, (a, false), true);
+                add(
+                    &mut landmarks,
+                    &mut index,
+                    &mut queue,
+                    (a, false),
+                    true,
+                    None,
+                );
             }
         }
         while let Some(id) = queue.pop() {
@@ -172,7 +209,14 @@ impl Landmarks {
                     .copied()
                     .unwrap_or(true);
                 if literal.1 || !derived {
-                    add(&mut landmarks, &mut index, &mut queue, literal, false);
+                    add(
+                        &mut landmarks,
+                        &mut index,
+                        &mut queue,
+                        literal,
+                        false,
+                        Some(id),
+                    );
                 }
             }
         }
@@ -219,27 +263,40 @@ impl Landmarks {
         }
     }
 
-    /// The landmark count: landmarks not reached, plus goal landmarks reached but false now.
-    pub fn value(&self, reached: &[u64], state: &[u64]) -> u64 {
-        let mut count = 0u64;
-        for id in 0..self.literals.len() {
-            if !bit(reached, id as u32)
-                || (self.goal.get(id) == Some(&true) && !self.holds(id, state))
-            {
-                count += 1;
-            }
+    /// Whether a landmark counts in a state: not reached yet, or reached but false now and
+    /// required again (a goal literal, or greedy-necessary for a landmark not reached yet).
+    fn open(&self, id: usize, reached: &[u64], state: &[u64], required_again: bool) -> bool {
+        if !bit(reached, id as u32) {
+            return true;
         }
-        count
+        if self.holds(id, state) {
+            return false;
+        }
+        self.goal.get(id) == Some(&true)
+            || required_again
+                && self
+                    .needed_for
+                    .get(id)
+                    .is_some_and(|later| later.iter().any(|&l| !bit(reached, l)))
+    }
+
+    /// The landmark count: landmarks not reached, plus goal landmarks false now, plus (with
+    /// `required_again`) the other landmarks `open` counts.
+    pub fn value(&self, reached: &[u64], state: &[u64], required_again: bool) -> u64 {
+        (0..self.literals.len())
+            .filter(|&id| self.open(id, reached, state, required_again))
+            .count() as u64
     }
 
     /// The operators among `applicable` one of whose effects (its condition holding in `state`)
-    /// achieves a landmark not reached yet, or a goal landmark false now.
+    /// achieves a landmark that counts (`open`).
     pub fn preferred(
         &self,
         task: &GroundTask,
         reached: &[u64],
         state: &[u64],
         applicable: &[u32],
+        required_again: bool,
         out: &mut Vec<u32>,
     ) {
         out.clear();
@@ -248,14 +305,12 @@ impl Landmarks {
                 continue;
             };
             let wanted = achieved.iter().any(|&(id, effect)| {
-                let open = !bit(reached, id)
-                    || (self.goal.get(id as usize) == Some(&true)
-                        && !self.holds(id as usize, state));
-                open && task
-                    .operators
-                    .get(op as usize)
-                    .and_then(|o| o.effects.get(effect as usize))
-                    .is_some_and(|e| e.condition.holds(state))
+                self.open(id as usize, reached, state, required_again)
+                    && task
+                        .operators
+                        .get(op as usize)
+                        .and_then(|o| o.effects.get(effect as usize))
+                        .is_some_and(|e| e.condition.holds(state))
             });
             if wanted {
                 out.push(op);

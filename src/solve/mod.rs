@@ -9,7 +9,9 @@
 //! No I/O and no printing: limits come in through [`Options`], progress goes out through a
 //! callback, and what cannot be planned for is a diagnostic (`S501`).
 
+mod explore;
 mod formula;
+mod greedy;
 mod ground;
 mod heuristic;
 mod landmarks;

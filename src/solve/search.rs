@@ -4,6 +4,7 @@
 //! Both register every state they reach once, so that running out of states proves the task
 //! unsolvable; states whose relaxed goal is unreachable are dead ends and are not expanded.
 
+use super::greedy::{Config, Greedy};
 use super::heuristic::{INFINITE, Kind, Relaxed};
 use super::landmarks::Landmarks;
 use super::task::{Bits, GroundTask};
@@ -26,16 +27,16 @@ pub enum Ending {
 }
 
 /// No parent: the start state.
-const ROOT: u32 = u32::MAX;
+pub const ROOT: u32 = u32::MAX;
 
-struct Space {
+pub struct Space {
     states: Registry,
     /// For each registered state, its parent and the operator that reached it.
     parents: Vec<(u32, u32)>,
 }
 
 impl Space {
-    fn new() -> Space {
+    pub fn new() -> Space {
         Space {
             states: Registry::default(),
             parents: Vec::new(),
@@ -43,7 +44,7 @@ impl Space {
     }
 
     /// Registers a state; `None` when it was registered before.
-    fn register(&mut self, state: Bits, parent: u32, op: u32) -> Option<u32> {
+    pub fn register(&mut self, state: Bits, parent: u32, op: u32) -> Option<u32> {
         let (id, new) = self.states.insert_full(state);
         if !new {
             return None;
@@ -52,13 +53,13 @@ impl Space {
         Some(id as u32)
     }
 
-    fn state(&self, id: u32) -> &[u64] {
+    pub fn state(&self, id: u32) -> &[u64] {
         self.states
             .get_index(id as usize)
             .map_or(&[][..], |s| &s[..])
     }
 
-    fn plan(&self, mut id: u32) -> Vec<u32> {
+    pub fn plan(&self, mut id: u32) -> Vec<u32> {
         let mut ops = Vec::new();
         while let Some(&(parent, op)) = self.parents.get(id as usize) {
             if parent == ROOT {
@@ -71,27 +72,27 @@ impl Space {
         ops
     }
 
-    fn bytes(&self, words: usize) -> usize {
+    pub fn bytes(&self, words: usize) -> usize {
         self.states.len() * (words * 8 + 48)
     }
 }
 
-/// One open list of the greedy search: entries `(heuristic value of the parent, order of
-/// insertion, parent, operator)`, smallest first, so that ties go to the oldest.
-struct OpenList {
-    heap: BinaryHeap<Reverse<(u64, u64, u32, u32)>>,
-    /// Which estimate orders it: 0 for h^FF, 1 for the landmark count.
-    heuristic: usize,
-    /// Whether it holds only the successors reached by preferred operators.
-    preferred_only: bool,
-    /// Lower is picked first; taking an entry adds 1, progress takes 1000 off a preferred list.
-    priority: i64,
-}
+/// Expansions of the first configuration before the second joins it: tasks solved sooner pay
+/// nothing for the portfolio.
+const SECOND_AFTER: u64 = 5_000;
 
-/// Lazy greedy best-first search in the style of LAMA's first iteration: h^FF and, when the
-/// task has landmarks, the landmark count, each with an open list of every successor and one of
-/// preferred successors (preferred by either estimate), taken in turn by priority; the preferred
-/// lists are boosted by 1000 whenever either estimate reaches a new best value.
+/// Expansions per turn once both configurations run, and between limit checks.
+const TURN: u64 = 256;
+
+/// Greedy best-first search as a portfolio of two configurations of one lazy search
+/// (`greedy::Greedy`): LAMA's first iteration alone at first, then, from `SECOND_AFTER`
+/// expansions on, in turns with an exploring configuration (forced type-based exploration on
+/// plateaus, landmarks required again). Greedy search on the kitchen's tasks has a heavy tail:
+/// an early choice the estimates cannot tell is wrong (an ingredient contaminated, a tool put
+/// in the bowl) can hold one configuration for minutes while another finds a plan at once.
+///
+/// Each configuration registers the states it reaches; either running out of states proves the
+/// task unsolvable, as both prune only dead ends of the relaxation.
 pub fn greedy(
     task: &GroundTask,
     start: Bits,
@@ -99,181 +100,36 @@ pub fn greedy(
     statistics: &mut Statistics,
     progress: &mut dyn FnMut(&Progress),
 ) -> Ending {
-    let mut relaxed = Relaxed::new(task, Kind::FastForward);
     let landmarks = Landmarks::extract(task);
-    let use_landmarks = landmarks.len() > 0;
-    let mut space = Space::new();
-    let words = task.words();
-    let mut preferred = Vec::new();
-    let mut preferred_by_landmarks = Vec::new();
-    let mut applicable = Vec::new();
-    let h = relaxed.evaluate(&start, Some(&mut preferred));
-    statistics.evaluated += 1;
-    if h == INFINITE {
-        return Ending::DeadStart;
-    }
-    if task.is_goal(&start) {
-        return Ending::Plan(Vec::new());
-    }
-    let start_reached = landmarks.start(&start);
-    let Some(root) = space.register(start, ROOT, 0) else {
-        return Ending::Limit;
+    let mut first = match Greedy::new(task, &landmarks, Config::LAMA, start.clone(), statistics) {
+        Ok(search) => search,
+        Err(ending) => return ending,
     };
-    // The landmarks reached on the path to each registered state, by state id.
-    let mut reached: Vec<Bits> = vec![start_reached];
-    let heuristics = if use_landmarks { 2 } else { 1 };
-    let mut lists: Vec<OpenList> = (0..heuristics)
-        .flat_map(|heuristic| {
-            [false, true].map(|preferred_only| OpenList {
-                heap: BinaryHeap::new(),
-                heuristic,
-                preferred_only,
-                priority: 0,
-            })
-        })
-        .collect();
-    let mut order = 0u64;
-    let mut best = [h, INFINITE];
-    statistics.best_h = Some(h);
-    let mut push = |lists: &mut Vec<OpenList>,
-                    values: [u64; 2],
-                    parent: u32,
-                    preferred: &[u32],
-                    applicable: &[u32],
-                    statistics: &mut Statistics| {
-        // Preferred successors first, so that ties go to them.
-        let favoured = applicable.iter().filter(|op| preferred.contains(op));
-        let others = applicable.iter().filter(|op| !preferred.contains(op));
-        for (is_preferred, &op) in favoured
-            .map(|op| (true, op))
-            .chain(others.map(|op| (false, op)))
-        {
-            order += 1;
-            statistics.generated += 1;
-            for list in lists.iter_mut() {
-                if is_preferred || !list.preferred_only {
-                    let value = values.get(list.heuristic).copied().unwrap_or(0);
-                    list.heap.push(Reverse((value, order, parent, op)));
-                }
-            }
-        }
-    };
-    statistics.expanded += 1;
-    let start_state: Bits = space.state(root).into();
-    task.applicable(&start_state, &mut applicable);
-    let mut lm_value = 0;
-    if use_landmarks {
-        let root_reached = reached.first().map_or(&[][..], |r| &r[..]);
-        lm_value = landmarks.value(root_reached, &start_state);
-        best[1] = lm_value;
-        landmarks.preferred(
-            task,
-            root_reached,
-            &start_state,
-            &applicable,
-            &mut preferred_by_landmarks,
-        );
-        merge(&mut preferred, &preferred_by_landmarks);
-    }
-    push(
-        &mut lists,
-        [h, lm_value],
-        root,
-        &preferred,
-        &applicable,
-        statistics,
-    );
+    let mut second: Option<Greedy> = None;
     loop {
-        let chosen = lists
-            .iter()
-            .enumerate()
-            .filter(|(_, list)| !list.heap.is_empty())
-            .min_by_key(|(i, list)| (list.priority, *i))
-            .map(|(i, _)| i);
-        let Some(list) = chosen.and_then(|i| lists.get_mut(i)) else {
-            return Ending::Exhausted;
-        };
-        list.priority += 1;
-        let Some(Reverse((_, _, parent, op))) = list.heap.pop() else {
-            return Ending::Exhausted;
-        };
-        let next = task.successor(space.state(parent), op);
-        let Some(id) = space.register(next, parent, op) else {
-            continue;
-        };
-        let state: Bits = space.state(id).into();
-        let mut path_reached = reached
-            .get(parent as usize)
-            .cloned()
-            .unwrap_or_else(|| landmarks.start(&state));
-        landmarks.progress(&mut path_reached, &state);
-        reached.push(path_reached);
-        if statistics.expanded.is_multiple_of(256)
-            && budget.expired(
-                space.bytes(words)
-                    + reached.len() * (landmarks.len().div_ceil(64) * 8 + 16)
-                    + lists.iter().map(|l| l.heap.len()).sum::<usize>() * 24,
-            )
-        {
-            return Ending::Limit;
+        if let Some(ending) = first.run(TURN, statistics, progress) {
+            return ending;
         }
-        let h = relaxed.evaluate(&state, Some(&mut preferred));
-        statistics.evaluated += 1;
-        if h == INFINITE {
-            continue;
-        }
-        if task.is_goal(&state) {
-            return Ending::Plan(space.plan(id));
-        }
-        statistics.expanded += 1;
-        task.applicable(&state, &mut applicable);
-        let mut lm_value = 0;
-        if use_landmarks {
-            let state_reached = reached.last().map_or(&[][..], |r| &r[..]);
-            lm_value = landmarks.value(state_reached, &state);
-            landmarks.preferred(
+        if second.is_none() && first.expanded >= SECOND_AFTER {
+            match Greedy::new(
                 task,
-                state_reached,
-                &state,
-                &applicable,
-                &mut preferred_by_landmarks,
-            );
-            merge(&mut preferred, &preferred_by_landmarks);
-        }
-        let mut improved = false;
-        if h < best[0] {
-            best[0] = h;
-            statistics.best_h = Some(h);
-            improved = true;
-        }
-        if use_landmarks && lm_value < best[1] {
-            best[1] = lm_value;
-            improved = true;
-        }
-        if improved {
-            for list in lists.iter_mut().filter(|l| l.preferred_only) {
-                list.priority -= 1000;
+                &landmarks,
+                Config::EXPLORING,
+                start.clone(),
+                statistics,
+            ) {
+                Ok(search) => second = Some(search),
+                Err(ending) => return ending,
             }
-            progress(&Progress::from(&*statistics));
-        } else if statistics.expanded.is_multiple_of(10_000) {
-            progress(&Progress::from(&*statistics));
         }
-        push(
-            &mut lists,
-            [h, lm_value],
-            id,
-            &preferred,
-            &applicable,
-            statistics,
-        );
-    }
-}
-
-/// Adds to `into` the operators of `from` it does not hold yet.
-fn merge(into: &mut Vec<u32>, from: &[u32]) {
-    for &op in from {
-        if !into.contains(&op) {
-            into.push(op);
+        if let Some(search) = second.as_mut()
+            && let Some(ending) = search.run(TURN, statistics, progress)
+        {
+            return ending;
+        }
+        let bytes = first.bytes() + second.as_ref().map_or(0, Greedy::bytes);
+        if budget.expired(bytes) {
+            return Ending::Limit;
         }
     }
 }
