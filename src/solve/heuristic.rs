@@ -36,9 +36,15 @@ pub enum Kind {
 /// The relaxed task and the scratch space of its exploration, reused state after state.
 pub struct Relaxed {
     kind: Kind,
-    operators: Vec<RelaxedOperator>,
+    /// Each relaxed operator's added atoms, conditions, cost, and the real operator behind it
+    /// (`NONE` for an axiom or the goal): flat arrays, which the exploration reads in every
+    /// evaluation.
+    adds: Lists,
+    conditions: Lists,
+    operator_cost: Vec<u64>,
+    real: Vec<u32>,
     /// For each atom, the relaxed operators needing it.
-    needed_by: Vec<Vec<u32>>,
+    needed_by: Lists,
     goal_atom: u32,
     /// The atoms with a complement, in the order of their complements' ids (after the task's).
     negated: Vec<u32>,
@@ -203,6 +209,7 @@ impl Relaxed {
                 }
             }
         }
+        let needed_by = Lists::new(needed_by.iter().map(Vec::as_slice));
         let preconditions: Vec<u32> = operators
             .iter()
             .map(|op| op.precondition.len() as u32)
@@ -228,7 +235,10 @@ impl Relaxed {
             },
             marked_atom: vec![false; atoms],
             marked_operator: vec![false; task.operators.len()],
-            operators,
+            adds: Lists::new(operators.iter().map(|op| op.adds.as_slice())),
+            conditions: Lists::new(operators.iter().map(|op| op.precondition.as_slice())),
+            operator_cost: operators.iter().map(|op| op.cost).collect(),
+            real: operators.iter().map(|op| op.operator).collect(),
         }
     }
 
@@ -283,30 +293,58 @@ impl Relaxed {
                 self.queue.push(0, complement);
             }
         }
-        for i in 0..self.free.len() {
-            let op = self.free[i] as usize;
-            self.fire(op, 0);
-        }
-        while let Some((cost, atom)) = self.queue.pop() {
-            if cost > self.cost[atom as usize] {
-                continue;
-            }
-            if atom == self.goal_atom {
-                break;
-            }
-            let needed_by = std::mem::take(&mut self.needed_by[atom as usize]);
-            for &op in &needed_by {
-                let op = op as usize;
-                self.reached_cost[op] = match self.kind {
-                    Kind::FastForward => self.reached_cost[op].saturating_add(cost),
-                    Kind::Max => self.reached_cost[op].max(cost),
-                };
-                self.unsatisfied[op] -= 1;
-                if self.unsatisfied[op] == 0 {
-                    self.fire(op, self.reached_cost[op]);
+        let Relaxed {
+            kind,
+            adds,
+            operator_cost,
+            needed_by,
+            goal_atom,
+            cost: atom_cost,
+            supporter,
+            unsatisfied,
+            free,
+            reached_cost,
+            queue,
+            ..
+        } = self;
+        // Reaches the atoms a relaxed operator adds, at the cost of its conditions plus its own.
+        let fire = |op: usize,
+                    precondition_cost: u64,
+                    atom_cost: &mut [u64],
+                    supporter: &mut [u32],
+                    queue: &mut Queue| {
+            let cost = precondition_cost.saturating_add(operator_cost[op]);
+            for &a in adds.get(op) {
+                let slot = &mut atom_cost[a as usize];
+                if cost < *slot {
+                    *slot = cost;
+                    supporter[a as usize] = op as u32;
+                    queue.push(cost, a);
                 }
             }
-            self.needed_by[atom as usize] = needed_by;
+        };
+        for &op in free.iter() {
+            fire(op as usize, 0, atom_cost, supporter, queue);
+        }
+        while let Some((cost, atom)) = queue.pop() {
+            // A stale entry: the atom was reached more cheaply since.
+            if cost > atom_cost[atom as usize] {
+                continue;
+            }
+            if atom == *goal_atom {
+                break;
+            }
+            for &op in needed_by.get(atom as usize) {
+                let op = op as usize;
+                reached_cost[op] = match kind {
+                    Kind::FastForward => reached_cost[op].saturating_add(cost),
+                    Kind::Max => reached_cost[op].max(cost),
+                };
+                unsatisfied[op] -= 1;
+                if unsatisfied[op] == 0 {
+                    fire(op, reached_cost[op], atom_cost, supporter, queue);
+                }
+            }
         }
     }
 
@@ -320,19 +358,6 @@ impl Relaxed {
             self.negated
                 .get((atom - first_complement) as usize)
                 .is_some_and(|&a| !bit(state, a))
-        }
-    }
-
-    fn fire(&mut self, op: usize, precondition_cost: u64) {
-        let operator = &self.operators[op];
-        let cost = precondition_cost.saturating_add(operator.cost);
-        for &a in &operator.adds {
-            let slot = &mut self.cost[a as usize];
-            if cost < *slot {
-                *slot = cost;
-                self.supporter[a as usize] = op as u32;
-                self.queue.push(cost, a);
-            }
         }
     }
 
@@ -350,20 +375,21 @@ impl Relaxed {
                 continue;
             }
             self.marked_atom[atom as usize] = true;
-            let supporter = self.supporter[atom as usize];
-            let Some(op) = self.operators.get(supporter as usize) else {
+            let supporter = self.supporter[atom as usize] as usize;
+            let Some(&real) = self.real.get(supporter) else {
                 continue;
             };
-            if op.operator != NONE && !self.marked_operator[op.operator as usize] {
-                self.marked_operator[op.operator as usize] = true;
-                total += op.cost;
+            let conditions = self.conditions.get(supporter);
+            if real != NONE && !self.marked_operator[real as usize] {
+                self.marked_operator[real as usize] = true;
+                total += self.operator_cost[supporter];
                 if let Some(list) = preferred.as_deref_mut()
-                    && op.precondition.iter().all(|&a| self.holds(state, a))
+                    && conditions.iter().all(|&a| self.holds(state, a))
                 {
-                    list.push(op.operator);
+                    list.push(real);
                 }
             }
-            stack.extend(op.precondition.iter().copied());
+            stack.extend(conditions.iter().copied());
         }
         total
     }
@@ -491,6 +517,33 @@ fn enter(
             }
         }
         _ => {}
+    }
+}
+
+/// Lists of ids stored end to end: list `i` is `items[offsets[i]..offsets[i + 1]]`.
+struct Lists {
+    offsets: Vec<u32>,
+    items: Vec<u32>,
+}
+
+impl Lists {
+    fn new<'l>(lists: impl Iterator<Item = &'l [u32]>) -> Lists {
+        let mut offsets = vec![0u32];
+        let mut items = Vec::new();
+        for list in lists {
+            items.extend_from_slice(list);
+            offsets.push(items.len() as u32);
+        }
+        Lists { offsets, items }
+    }
+
+    fn get(&self, i: usize) -> &[u32] {
+        match (self.offsets.get(i), self.offsets.get(i + 1)) {
+            (Some(&start), Some(&end)) => {
+                self.items.get(start as usize..end as usize).unwrap_or(&[])
+            }
+            _ => &[],
+        }
     }
 }
 
