@@ -292,3 +292,96 @@ impl<'a> Greedy<'a> {
         None
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::task::{Conjunction, EffectGroup, Operator, bit, set_bit};
+
+    /// A row of `cells` cells with a token at cell 0: `(step i)` moves it from cell `i` to cell
+    /// `i + 1`; `(trap i)` moves it from cell `i` to a pit it never leaves. The goal is the
+    /// token at `goal`.
+    fn row(cells: u32, goal: u32) -> GroundTask {
+        let pit = cells;
+        let mut task = GroundTask::default();
+        task.atoms = (0..cells)
+            .map(|i| format!("(at c{i})"))
+            .chain(["(at pit)".to_string()])
+            .collect();
+        task.derived = vec![false; task.atoms.len()];
+        let step = |name: String, from: u32, to: u32| Operator {
+            name,
+            precondition: Conjunction {
+                positive: vec![from],
+                negative: Vec::new(),
+                rest: None,
+            },
+            effects: vec![EffectGroup {
+                condition: Conjunction::default(),
+                adds: vec![to],
+                deletes: vec![from],
+            }],
+            cost: 1,
+        };
+        for i in 0..cells - 1 {
+            task.operators.push(step(format!("(step {i})"), i, i + 1));
+            task.operators.push(step(format!("(trap {i})"), i, pit));
+        }
+        task.goal = vec![Conjunction {
+            positive: vec![goal],
+            negative: Vec::new(),
+            rest: None,
+        }];
+        let mut init = vec![0u64; task.words()].into_boxed_slice();
+        set_bit(&mut init, 0, true);
+        task.init = init;
+        task.index(&vec![0; task.atoms.len()]);
+        task
+    }
+
+    fn run(task: &GroundTask, config: Config) -> Ending {
+        let landmarks = Landmarks::extract(task);
+        let mut statistics = Statistics::default();
+        let mut search =
+            match Greedy::new(task, &landmarks, config, task.init.clone(), &mut statistics) {
+                Ok(search) => search,
+                Err(ending) => return ending,
+            };
+        loop {
+            if let Some(ending) = search.run(64, &mut statistics, &mut |_| {}) {
+                return ending;
+            }
+        }
+    }
+
+    #[test]
+    fn both_configurations_find_a_plan_that_reaches_the_goal() {
+        let task = row(40, 39);
+        for config in [Config::LAMA, Config::EXPLORING] {
+            let Ending::Plan(plan) = run(&task, config) else {
+                panic!("{config:?}: no plan");
+            };
+            let mut state = task.init.clone();
+            for &op in &plan {
+                assert!(task.operators[op as usize].precondition.holds(&state));
+                state = task.successor(&state, op);
+            }
+            assert!(task.is_goal(&state), "{config:?}");
+            assert_eq!(plan.len(), 39, "{config:?}: the row has one plan");
+        }
+    }
+
+    #[test]
+    fn both_configurations_run_out_of_states_on_a_goal_no_state_reaches() {
+        // The goal is the pit and cell 5 at once: each is reachable, never both.
+        let mut task = row(8, 5);
+        task.goal[0].positive.push(8);
+        assert!(!bit(&task.init, 8));
+        for config in [Config::LAMA, Config::EXPLORING] {
+            assert!(
+                matches!(run(&task, config), Ending::Exhausted),
+                "{config:?}"
+            );
+        }
+    }
+}
