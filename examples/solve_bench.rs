@@ -8,7 +8,7 @@
 //! `cargo run --release --example solve_bench -- [--limit SECONDS] [--set plans|kitchen|variants]…
 //! [--max N] [--pddlc-only]` (N tasks per set at most; `--pddlc-only` leaves Fast Downward out,
 //! its column then empty). Times are CPU seconds (user and system) of each planner's process
-//! and its children; the limit is pddlc's `--time-limit` (wall time) and Fast Downward's
+//! and its children; the limit is pddlc's `--time-limit` and Fast Downward's
 //! `--overall-time-limit` (CPU time). Needs `../shared` and `pip install up-fast-downward`;
 //! runs the `pddlc` binary built in `target/release`.
 
