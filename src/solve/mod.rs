@@ -1,8 +1,9 @@
 //! The planner: grounds a classical task and searches it for a plan, or proves there is none.
 //!
-//! `solve::solve` grounds the task by relaxed reachability (`ground`), then runs greedy
-//! best-first search with h^FF and preferred operators (`search::greedy`), or A* with h^max for
-//! an optimal plan. Every plan is checked by `plan::validate` before it is returned. The answer
+//! `solve::solve` grounds the task by relaxed reachability (`ground`), folds its constants and
+//! prunes what the goal does not depend on (`simplify`), then runs greedy best-first search with
+//! h^FF, the landmark count and preferred operators, a portfolio of two configurations
+//! (`search::greedy`), or A* with h^max for an optimal plan. Every plan is checked by `plan::validate` before it is returned. The answer
 //! is one of three, never confused: solved (with the plan), unsolvable (with the reason: goal
 //! atoms no relaxed plan reaches, or every reachable state visited), unknown (a limit reached).
 //!

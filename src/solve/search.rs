@@ -1,7 +1,8 @@
 //! The searches: greedy best-first with lazy evaluation and preferred operators (LAMA's first
-//! iteration: h^FF and the landmark count), and A* with h^max for optimal plans.
+//! iteration: h^FF and the landmark count; `greedy.rs`), run as a portfolio of two
+//! configurations, and A* with h^max for optimal plans.
 //!
-//! Both register every state they reach once, so that running out of states proves the task
+//! Each search registers every state they reach once, so that running out of states proves the task
 //! unsolvable; states whose relaxed goal is unreachable are dead ends and are not expanded.
 
 use super::greedy::{Config, Greedy};
