@@ -3,9 +3,10 @@
 //! `solve::solve` grounds the task by relaxed reachability (`ground`), folds its constants and
 //! prunes what the goal does not depend on (`simplify`), then runs greedy best-first search with
 //! h^FF, the landmark count and preferred operators, a portfolio of two configurations
-//! (`search::greedy`), or A* with h^max for an optimal plan. Every plan is checked by `plan::validate` before it is returned. The answer
-//! is one of three, never confused: solved (with the plan), unsolvable (with the reason: goal
-//! atoms no relaxed plan reaches, or every reachable state visited), unknown (a limit reached).
+//! (`search::greedy`), or A* with h^max for an optimal plan. Every plan is checked by
+//! `plan::validate` before it is returned. The answer is one of three, never confused: solved
+//! (with the plan), unsolvable (with the reason: goal atoms no relaxed plan reaches, or every
+//! reachable state visited), unknown (a limit reached).
 //!
 //! No I/O and no printing: limits come in through [`Options`], progress goes out through a
 //! callback, and what cannot be planned for is a diagnostic (`S501`).

@@ -2,8 +2,8 @@
 //! iteration: h^FF and the landmark count; `greedy.rs`), run as a portfolio of two
 //! configurations, and A* with h^max for optimal plans.
 //!
-//! Each search registers every state they reach once, so that running out of states proves the task
-//! unsolvable; states whose relaxed goal is unreachable are dead ends and are not expanded.
+//! Each search registers every state it reaches once, so that running out of states proves the
+//! task unsolvable; states whose relaxed goal is unreachable are dead ends and are not expanded.
 
 use super::greedy::{Config, Greedy};
 use super::heuristic::{INFINITE, Kind, Relaxed};
