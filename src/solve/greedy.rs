@@ -25,6 +25,9 @@ pub struct Config {
     pub forced_exploration: Option<(u64, u64)>,
     /// Count reached landmarks that are false now and greedy-necessary for one not reached yet.
     pub required_again: bool,
+    /// Type successors for exploration by the parent's h^FF and landmark count, instead of h^FF
+    /// and depth (Xie et al.'s pair).
+    pub landmark_types: bool,
 }
 
 impl Config {
@@ -32,11 +35,13 @@ impl Config {
     pub const LAMA: Config = Config {
         forced_exploration: None,
         required_again: false,
+        landmark_types: false,
     };
-    /// More exploration on plateaus, and landmarks required again.
+    /// More exploration on plateaus, typed by the landmark count, and landmarks required again.
     pub const EXPLORING: Config = Config {
         forced_exploration: Some((4, 1000)),
         required_again: true,
+        landmark_types: true,
     };
 }
 
@@ -269,7 +274,13 @@ impl<'a> Greedy<'a> {
                 list.priority -= 1000;
             }
         }
-        let depth = self.depth.get(id as usize).copied().unwrap_or(0);
+        // The successors' type for exploration: h^FF of the parent and its landmark count or the
+        // successors' depth.
+        let kind = if use_landmarks && self.config.landmark_types {
+            u32::try_from(lm_value).unwrap_or(u32::MAX)
+        } else {
+            self.depth.get(id as usize).map_or(0, |d| d + 1)
+        };
         let values = [h, lm_value];
         // Preferred successors first, so that ties go to them.
         let preferred = &self.preferred;
@@ -287,7 +298,7 @@ impl<'a> Greedy<'a> {
                     list.heap.push(Reverse((value, self.order, id, op)));
                 }
             }
-            self.explore.push(h, depth + 1, (id, op));
+            self.explore.push(h, kind, (id, op));
         }
         None
     }
