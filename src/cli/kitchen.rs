@@ -78,6 +78,20 @@ enum FlavourArg {
     Planning,
 }
 
+/// Where a kitchen task comes from: `kitchen compile` and `kitchen solve` read the same.
+#[derive(clap::Args)]
+pub struct TaskSources {
+    /// The task goals (`NNN.toml`).
+    #[arg(long, default_value = "domains/kitchen/tasks")]
+    pub tasks_dir: PathBuf,
+    /// Simmer's benchmark directory, holding `tasks/NNN/env_NNN.json`.
+    #[arg(long, default_value = "../shared/kitchen/simmer/benchmark")]
+    pub simmer: PathBuf,
+    /// A world directory instead of the embedded one.
+    #[arg(long)]
+    pub world: Option<PathBuf>,
+}
+
 #[derive(clap::Args)]
 #[command(group(
     clap::ArgGroup::new("tasks").required(true).multiple(true).args(["task", "env", "all"])
@@ -94,15 +108,8 @@ struct CompileArgs {
     out: Option<PathBuf>,
     #[arg(long = "for", value_enum, default_value_t = FlavourArg::Audit)]
     flavour: FlavourArg,
-    /// The task goals (`NNN.toml`).
-    #[arg(long, default_value = "domains/kitchen/tasks")]
-    tasks_dir: PathBuf,
-    /// Simmer's benchmark directory, holding `tasks/NNN/env_NNN.json`.
-    #[arg(long, default_value = "../shared/kitchen/simmer/benchmark")]
-    simmer: PathBuf,
-    /// A world directory instead of the embedded one.
-    #[arg(long)]
-    world: Option<PathBuf>,
+    #[command(flatten)]
+    sources: TaskSources,
     /// A Simmer plan to check against the problem (one task): declares the objects it
     /// creates and the ids it names that do not exist, so that its `plan --to-pddl`
     /// translation validates against the problem.
@@ -557,7 +564,7 @@ fn describe(args: &DescribeArgs, mut report: Report) -> Outcome {
 /// on standard output, nothing is printed unless every input could be used.
 fn compile(args: &CompileArgs, mut report: Report) -> Outcome {
     use kitchen::compile::{self, Flavour, Options};
-    let Some(world) = load_world(args.world.as_deref(), &mut report) else {
+    let Some(world) = load_world(args.sources.world.as_deref(), &mut report) else {
         return report.finish(None, None);
     };
     let flavour = match args.flavour {
@@ -585,7 +592,10 @@ fn compile(args: &CompileArgs, mut report: Report) -> Outcome {
     for task in &tasks {
         let env_path = match &args.env {
             Some(path) => path.clone(),
-            None => args.simmer.join(format!("tasks/{task}/env_{task}.json")),
+            None => args
+                .sources
+                .simmer
+                .join(format!("tasks/{task}/env_{task}.json")),
         };
         let env = load_env(&env_path, &mut report);
         let goal = load_goal(args, task, &mut report);
@@ -652,7 +662,7 @@ fn task_names(args: &CompileArgs, report: &mut Report) -> Option<Vec<String>> {
         let stem = env.file_stem().map(|s| s.to_string_lossy().into_owned());
         return Some(vec![stem.unwrap_or_else(|| "env".to_string())]);
     }
-    goal_files(&args.tasks_dir, report)
+    goal_files(&args.sources.tasks_dir, report)
 }
 
 /// The tasks with a goal file (`NNN.toml`) in `dir`, sorted; `None` after a `P090` when the
@@ -697,7 +707,7 @@ fn load_goal(
     let path = match &args.goal {
         Some(path) => path.clone(),
         None => {
-            let path = args.tasks_dir.join(format!("{task}.toml"));
+            let path = args.sources.tasks_dir.join(format!("{task}.toml"));
             if !path.exists() {
                 return Some(None);
             }

@@ -14,7 +14,6 @@ use pddlc::diagnostics::render::JSON_VERSION;
 use pddlc::kitchen::{self, Env, Mode, World};
 use pddlc::solve::{self, Options, Outcome as Solved};
 use serde_json::{Value, json};
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 #[derive(clap::Args)]
@@ -31,15 +30,8 @@ pub struct SolveArgs {
     /// Give up on a task (`unknown`) after this many seconds of CPU time, grounding included.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     time_limit: f64,
-    /// The task goals (`NNN.toml`).
-    #[arg(long, default_value = "domains/kitchen/tasks")]
-    tasks_dir: PathBuf,
-    /// Simmer's benchmark directory, holding `tasks/NNN/env_NNN.json`.
-    #[arg(long, default_value = "../shared/kitchen/simmer/benchmark")]
-    simmer: PathBuf,
-    /// A world directory instead of the embedded one.
-    #[arg(long)]
-    world: Option<PathBuf>,
+    #[command(flatten)]
+    sources: super::kitchen::TaskSources,
 }
 
 /// What became of one task.
@@ -70,7 +62,7 @@ pub fn run(args: &SolveArgs, format: KitchenFormat, color: bool) -> Outcome {
         return Outcome::Failure;
     }
     let mut report = Report::new(format.diagnostics(), color);
-    let Some(world) = load_world(args.world.as_deref(), &mut report) else {
+    let Some(world) = load_world(args.sources.world.as_deref(), &mut report) else {
         return finish(report, &[], format);
     };
     let Some(tasks) = task_names(args, &mut report) else {
@@ -121,10 +113,13 @@ fn inputs(
     report: &mut Report,
 ) -> Option<(Env, kitchen::compile::TaskGoal)> {
     let env = load_env(
-        &args.simmer.join(format!("tasks/{task}/env_{task}.json")),
+        &args
+            .sources
+            .simmer
+            .join(format!("tasks/{task}/env_{task}.json")),
         report,
     );
-    let path = args.tasks_dir.join(format!("{task}.toml"));
+    let path = args.sources.tasks_dir.join(format!("{task}.toml"));
     let text = report.read(&path)?;
     let goal = match kitchen::compile::TaskGoal::from_toml(&text) {
         Ok(goal) => goal,
@@ -207,7 +202,7 @@ fn task_names(args: &SolveArgs, report: &mut Report) -> Option<Vec<String>> {
     if let Some(task) = &args.task {
         return Some(vec![task.clone()]);
     }
-    super::kitchen::goal_files(&args.tasks_dir, report)
+    super::kitchen::goal_files(&args.sources.tasks_dir, report)
 }
 
 fn status(solution: &Solution) -> &'static str {
