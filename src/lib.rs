@@ -16,6 +16,7 @@
 
 pub mod ast;
 pub mod check;
+pub mod choice;
 pub mod diagnostics;
 pub mod kitchen;
 pub mod parse;
@@ -23,4 +24,5 @@ pub mod plan;
 pub mod print;
 pub mod score;
 pub mod solve;
+pub mod task;
 pub mod text2world;

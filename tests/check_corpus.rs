@@ -1,13 +1,14 @@
 //! `check` on the IPC corpora in ../shared/corpus: every domain on its own, every problem
-//! against its domain. Files with genuine errors are listed, with the reason, in
+//! against its domain. TaskFiles with genuine errors are listed, with the reason, in
 //! fixtures/corpus/check-known-invalid.txt; every other file must check without errors.
 
 mod common;
 
 use common::*;
 use pddlc::ast::{Domain, PddlFile, Problem};
-use pddlc::check::{self, Files};
+use pddlc::check;
 use pddlc::diagnostics::FileId;
+use pddlc::diagnostics::TaskFiles;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -119,11 +120,11 @@ fn every_corpus_file_checks_without_errors_but_the_listed_ones() {
                 skipped.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 return None;
             };
-            let whole = check::problem(domain, p, Files::default());
+            let whole = check::problem(domain, p, TaskFiles::default());
             // The check that runs while the text is read, dropping facts and goal as it goes,
             // finds exactly what the check of the whole tree finds.
             let text = std::fs::read_to_string(path).expect("readable corpus file");
-            let (_, streamed) = check::problem_source(domain, &text, Files::default());
+            let (_, streamed) = check::problem_source(domain, &text, TaskFiles::default());
             if streamed.as_deref() != Some(&whole[..]) {
                 streaming_differs
                     .lock()

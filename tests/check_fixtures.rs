@@ -6,7 +6,8 @@
 mod common;
 
 use pddlc::ast::PddlFile;
-use pddlc::check::{self, Files};
+use pddlc::check;
+use pddlc::diagnostics::TaskFiles;
 use pddlc::diagnostics::render::{self, HumanOptions, Sources};
 use pddlc::diagnostics::{Diagnostic, FileId, LineIndex, SourceFile};
 use std::path::Path;
@@ -37,10 +38,11 @@ fn diagnose(dir: &Path) -> (Vec<SourceFile>, Vec<Diagnostic>) {
                 let d = domain
                     .as_ref()
                     .expect("the domain parses before its problem");
-                let whole = check::problem(d, &p, Files::default());
+                let whole = check::problem(d, &p, TaskFiles::default());
                 // Checking while the text is read, facts and goal dropped as they go, finds
                 // exactly what checking the whole tree finds.
-                let (streamed_parse, streamed) = check::problem_source(d, &text, Files::default());
+                let (streamed_parse, streamed) =
+                    check::problem_source(d, &text, TaskFiles::default());
                 assert_eq!(
                     streamed.as_deref(),
                     Some(&whole[..]),

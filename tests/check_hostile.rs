@@ -3,7 +3,8 @@
 //! all counted, and the same report whether a problem is checked as it is read or as a tree.
 
 use pddlc::ast::PddlFile;
-use pddlc::check::{self, Files};
+use pddlc::check;
+use pddlc::diagnostics::TaskFiles;
 use pddlc::diagnostics::{Code, Diagnostic, FileId, MAX_PER_FILE, Severity};
 use pddlc::parse;
 
@@ -91,7 +92,7 @@ fn thousands_of_undeclared_objects_are_capped_alike_streamed_or_whole() {
          (:init (arm-empty) {facts})\n(:goal (clear a)))"
     );
     let domain = domain_of(BLOCKS);
-    let files = Files::default();
+    let files = TaskFiles::default();
     let (parsed, streamed) = check::problem_source(&domain, &problem, files);
     let streamed = streamed.expect("a problem");
     let tree = match parsed.value {
@@ -135,7 +136,7 @@ fn undeclared_objects_among_many_declared_ones_are_reported_without_searching_ea
          (:init (arm-empty) {uses}{distinct})\n(:goal (clear b1)))"
     );
     let domain = domain_of(BLOCKS);
-    let (_, found) = check::problem_source(&domain, &problem, Files::default());
+    let (_, found) = check::problem_source(&domain, &problem, TaskFiles::default());
     let found = found.expect("a problem");
     let zz = found
         .iter()

@@ -3,26 +3,15 @@
 use crate::input::{Source, source};
 use crate::report::Report;
 use pddlc::ast::PddlFile;
-use pddlc::check::{self as checker, Files};
+use pddlc::check::{self as checker, Profile};
+use pddlc::diagnostics::TaskFiles;
 use pddlc::diagnostics::{Diagnostic, FileId};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-#[derive(Clone, Copy, PartialEq)]
-enum Profile {
-    Pddl,
-    Tarski,
-}
-
+/// The library's profile, spelled as `pddlc check --profile` spells it.
 fn profile(name: &str) -> PyResult<Profile> {
-    match name {
-        "default" | "pddl" => Ok(Profile::Pddl),
-        "tarski" => Ok(Profile::Tarski),
-        other => Err(PyValueError::new_err(format!(
-            "unknown profile {other:?}: use \"default\" (what PDDL requires) or \"tarski\" \
-             (exactly tarski 0.8.2's verdict, Text2World's EXEC)"
-        ))),
-    }
+    name.parse().map_err(PyValueError::new_err)
 }
 
 /// The diagnostic of an input that could not be decoded, in file `id`.
@@ -32,10 +21,6 @@ fn undecodable(input: &Source, id: FileId) -> Vec<Diagnostic> {
         .iter()
         .map(|d| d.clone().in_file(id))
         .collect()
-}
-
-fn in_file(diagnostics: Vec<Diagnostic>, id: FileId) -> Vec<Diagnostic> {
-    diagnostics.into_iter().map(|d| d.in_file(id)).collect()
 }
 
 /// Replaces a decoded chat answer by the PDDL extracted from it, as Text2World extracts it.
@@ -63,45 +48,22 @@ fn check_one(input: &Source) -> (Vec<Diagnostic>, Option<String>) {
     (diagnostics, note)
 }
 
-/// Checks a domain (file 0) and a problem (file 1) against it.
+/// Checks a domain (file 0) and a problem (file 1) against it, through the library's task layer
+/// (as `pddlc validate` loads a task): a problem given as the domain, or the two swapped, is
+/// named as such.
 fn check_pair(domain: &Source, problem: &Source) -> (Vec<Diagnostic>, Option<String>) {
-    let mut diagnostics = Vec::new();
-    let parsed_domain = match domain.text() {
-        Some(text) => {
-            let parsed = pddlc::parse::domain(text);
-            diagnostics.extend(parsed.diagnostics);
-            parsed.value
-        }
-        None => {
-            diagnostics.extend(undecodable(domain, FileId(0)));
-            None
-        }
-    };
-    let parsed_problem = match problem.text() {
-        Some(text) => {
-            let parsed = pddlc::parse::problem(text);
-            diagnostics.extend(in_file(parsed.diagnostics, FileId(1)));
-            parsed.value
-        }
-        None => {
-            diagnostics.extend(undecodable(problem, FileId(1)));
-            None
-        }
-    };
-    let mut note = None;
-    if let Some(domain) = &parsed_domain {
-        diagnostics.extend(checker::domain(domain, FileId(0)));
-        if let Some(problem) = &parsed_problem {
-            let files = Files {
-                domain: FileId(0),
-                problem: FileId(1),
-            };
-            diagnostics.extend(checker::problem(domain, problem, files));
-        }
-    } else if parsed_problem.is_some() {
-        note =
-            Some("the domain could not be parsed, so only the problem's syntax was checked".into());
-    }
+    let files = TaskFiles::default();
+    let parsed_domain = domain.text().map(pddlc::parse::file);
+    let parsed_problem = problem.text().map(pddlc::parse::file);
+    let checked = pddlc::task::check_parsed(parsed_domain.as_ref(), parsed_problem.as_ref(), files);
+    let mut diagnostics = checked.diagnostics;
+    diagnostics.extend(undecodable(domain, files.domain));
+    diagnostics.extend(undecodable(problem, files.problem));
+    let domain_parsed = parsed_domain.is_some_and(|p| p.value.is_some());
+    let problem_parsed = parsed_problem.is_some_and(|p| p.value.is_some());
+    let note = (!domain_parsed && problem_parsed).then(|| {
+        "the domain could not be parsed, so only the problem's syntax was checked".to_string()
+    });
     (diagnostics, note)
 }
 
@@ -114,7 +76,7 @@ fn check_pair(domain: &Source, problem: &Source) -> (Vec<Diagnostic>, Option<Str
 /// (else any fenced block, else the whole text) is checked, as `pddlc check --extract` does, and
 /// the diagnostics point into that extracted text.
 #[pyfunction]
-#[pyo3(signature = (domain, problem = None, profile = "default", extract = false))]
+#[pyo3(signature = (domain, problem = None, profile = "pddl", extract = false))]
 pub fn check(
     py: Python<'_>,
     domain: &Bound<'_, PyAny>,

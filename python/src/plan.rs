@@ -5,13 +5,12 @@ use crate::input::{Source, source};
 use crate::report::{Diagnostic, Report, render_in};
 use crate::value::to_py;
 use pddlc::ast::{Domain, Problem};
-use pddlc::check::{self, Files};
 use pddlc::diagnostics::render::{self, Sources};
-use pddlc::diagnostics::{self as diag, FileId, SourceFile};
-use pddlc::plan::{self, TaskFiles, ValidateOptions};
+use pddlc::diagnostics::{self as diag, FileId, SourceFile, TaskFiles};
+use pddlc::plan::{self, PlanRow, ValidateOptions};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 /// The verdict on a plan: valid or not, the first failing step, the unmet goals, the metric,
 /// every failure, and their diagnostics (located on the plan step, and on the precondition or
@@ -37,28 +36,17 @@ impl PlanReport {
         }
     }
 
-    /// The diagnostics located, as in the CLI's JSON. Made when asked for: a damaged plan can
-    /// have a diagnostic per line.
-    fn located(&self) -> Value {
-        render::json_diagnostics(&self.diagnostics, &Sources::new(&self.sources))
-    }
-
-    /// The row of `pddlc validate --format json`.
+    /// The row of `pddlc validate --format json` (the library's typed `PlanRow`), with
+    /// `version`.
     fn row(&self) -> Value {
-        let plan_name = self.sources.get(2).map(|s| s.name.clone());
-        let mut row = json!({ "version": render::JSON_VERSION, "plan": plan_name });
-        let fields = match &self.report {
-            Some(report) => serde_json::to_value(report).unwrap_or_default(),
-            None => json!({
-                "valid": null, "steps": null, "failed_step": null, "unsatisfied": [],
-                "unmet_goals": [], "metric": null, "failures": [],
-            }),
-        };
-        if let (Some(out), Value::Object(fields)) = (row.as_object_mut(), fields) {
-            out.extend(fields);
-            out.insert("diagnostics".into(), self.located());
+        let sources = Sources::new(&self.sources);
+        let name = self.sources.get(2).map_or("", |s| s.name.as_str());
+        let row = PlanRow::new(name, self.report.as_ref(), &self.diagnostics, &sources);
+        let mut value = serde_json::to_value(row).unwrap_or_default();
+        if let Some(object) = value.as_object_mut() {
+            object.insert("version".into(), render::JSON_VERSION.into());
         }
-        row
+        value
     }
 }
 
@@ -124,7 +112,7 @@ impl PlanReport {
     /// The failures' diagnostics, or the task's errors when nothing was validated.
     #[getter]
     fn diagnostics(&self) -> Vec<Diagnostic> {
-        Diagnostic::list(&self.located())
+        Diagnostic::located(&self.diagnostics, &Sources::new(&self.sources))
     }
 
     /// The diagnostics as a `Report` (domain, problem and plan are its inputs).
@@ -160,45 +148,32 @@ impl PlanReport {
     }
 }
 
-/// The task, parsed and checked; or the errors that keep it from being used (file 0 is the
-/// domain, file 1 the problem).
+/// The task, parsed and checked by the library's task layer (as `pddlc validate` loads it); or
+/// the errors that keep it from being used (file 0 is the domain, file 1 the problem).
 fn task(domain: &Source, problem: &Source) -> Result<(Domain, Problem), Vec<diag::Diagnostic>> {
-    let mut diagnostics = Vec::new();
-    let d = match domain.text() {
-        Some(text) => {
-            let parsed = pddlc::parse::domain(text);
-            diagnostics.extend(parsed.diagnostics);
-            parsed.value
+    let files = TaskFiles::default();
+    let mut unreadable: Vec<diag::Diagnostic> = Vec::new();
+    unreadable.extend(
+        domain
+            .undecodable
+            .iter()
+            .map(|d| d.clone().in_file(files.domain)),
+    );
+    unreadable.extend(
+        problem
+            .undecodable
+            .iter()
+            .map(|d| d.clone().in_file(files.problem)),
+    );
+    match pddlc::task::load(domain.text(), problem.text(), files) {
+        Ok(task) if unreadable.is_empty() => Ok((task.domain, task.problem)),
+        Ok(_) => Err(unreadable),
+        Err(mut diagnostics) => {
+            diagnostics.retain(diag::Diagnostic::is_error);
+            diagnostics.extend(unreadable);
+            diag::sort(&mut diagnostics);
+            Err(diagnostics)
         }
-        None => {
-            diagnostics.extend(domain.undecodable.clone());
-            None
-        }
-    };
-    let p = match problem.text() {
-        Some(text) => {
-            let parsed = pddlc::parse::problem(text);
-            diagnostics.extend(parsed.diagnostics.into_iter().map(|d| d.in_file(FileId(1))));
-            parsed.value
-        }
-        None => {
-            diagnostics.extend(
-                problem
-                    .undecodable
-                    .iter()
-                    .map(|d| d.clone().in_file(FileId(1))),
-            );
-            None
-        }
-    };
-    if let (Some(d), Some(p)) = (&d, &p) {
-        diagnostics.extend(check::domain(d, FileId(0)));
-        diagnostics.extend(check::problem(d, p, Files::default()));
-    }
-    let errors: Vec<diag::Diagnostic> = diagnostics.into_iter().filter(|d| d.is_error()).collect();
-    match (d, p) {
-        (Some(d), Some(p)) if errors.is_empty() => Ok((d, p)),
-        _ => Err(errors),
     }
 }
 

@@ -3,7 +3,7 @@
 //! field), and rendered by the library's renderers.
 
 use crate::value::to_py;
-use pddlc::diagnostics::render::{self, HumanOptions, JSON_VERSION, Sources};
+use pddlc::diagnostics::render::{self, DiagnosticRow, HumanOptions, JSON_VERSION, Sources};
 use pddlc::diagnostics::{self, Severity, SourceFile};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -93,56 +93,53 @@ pub struct Diagnostic {
     json: Value,
 }
 
-fn text(value: &Value, key: &str) -> String {
-    value[key].as_str().unwrap_or_default().to_string()
-}
-
-fn number(value: &Value, key: &str) -> usize {
-    value[key].as_u64().unwrap_or_default() as usize
-}
-
 impl Diagnostic {
-    /// From one entry of the renderer's `json_diagnostics`.
-    pub fn from_json(value: &Value) -> Diagnostic {
-        let labels = value["labels"]
-            .as_array()
-            .map(|labels| {
-                labels
-                    .iter()
-                    .map(|l| Label {
-                        file: text(l, "file"),
-                        line: number(l, "line"),
-                        column: number(l, "column"),
-                        offset: number(l, "offset"),
-                        length: number(l, "length"),
-                        message: l["message"].as_str().map(str::to_string),
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
+    /// From the library's typed row of the JSON contract (`render::DiagnosticRow`), field for
+    /// field: nothing is rebuilt here.
+    pub fn from_row(row: &DiagnosticRow) -> Diagnostic {
         Diagnostic {
-            code: text(value, "code"),
-            name: text(value, "name"),
-            severity: text(value, "severity"),
-            message: text(value, "message"),
-            help: value["help"].as_str().map(str::to_string),
-            file: text(value, "file"),
-            line: number(value, "line"),
-            column: number(value, "column"),
-            end_line: number(value, "end_line"),
-            end_column: number(value, "end_column"),
-            offset: number(value, "offset"),
-            length: number(value, "length"),
-            labels,
-            json: value.clone(),
+            code: row.code.to_string(),
+            name: row.name.to_string(),
+            severity: row.severity.to_string(),
+            message: row.message.to_string(),
+            help: row.help.as_ref().map(|h| h.to_string()),
+            file: row.file.to_string(),
+            line: row.line,
+            column: row.column,
+            end_line: row.end_line,
+            end_column: row.end_column,
+            offset: row.offset,
+            length: row.length,
+            labels: row
+                .labels
+                .iter()
+                .map(|l| Label {
+                    file: l.file.to_string(),
+                    line: l.line,
+                    column: l.column,
+                    offset: l.offset,
+                    length: l.length,
+                    message: l.message.as_ref().map(|m| m.to_string()),
+                })
+                .collect(),
+            json: serde_json::to_value(row).unwrap_or_default(),
         }
     }
 
+    /// The library's diagnostics, located in `sources`.
+    pub fn located(diagnostics: &[diagnostics::Diagnostic], sources: &Sources) -> Vec<Diagnostic> {
+        render::rows(diagnostics, sources)
+            .iter()
+            .map(Diagnostic::from_row)
+            .collect()
+    }
+
+    /// From the `diagnostics` array of a JSON row the library serialized (a score or kitchen
+    /// row), read back into the typed row; an entry that is not one is left out.
     pub fn list(values: &Value) -> Vec<Diagnostic> {
-        values
-            .as_array()
-            .map(|items| items.iter().map(Diagnostic::from_json).collect())
-            .unwrap_or_default()
+        let rows: Vec<DiagnosticRow<'static>> =
+            serde_json::from_value(values.clone()).unwrap_or_default();
+        rows.iter().map(Diagnostic::from_row).collect()
     }
 }
 
@@ -222,10 +219,7 @@ impl Report {
             .filter(|d| keep(d.severity))
             .cloned()
             .collect();
-        Diagnostic::list(&render::json_diagnostics(
-            &kept,
-            &Sources::new(&self.sources),
-        ))
+        Diagnostic::located(&kept, &Sources::new(&self.sources))
     }
 }
 
@@ -269,7 +263,7 @@ impl Report {
     /// Every diagnostic, sorted by input and position.
     #[getter]
     fn diagnostics(&self) -> Vec<Diagnostic> {
-        Diagnostic::list(&self.json_diagnostics())
+        Diagnostic::located(&self.diagnostics, &Sources::new(&self.sources))
     }
 
     /// The diagnostics of severity error.

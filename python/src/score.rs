@@ -13,14 +13,7 @@ use rayon::prelude::*;
 use serde_json::{Value, json};
 
 fn mode(name: &str) -> PyResult<Mode> {
-    match name {
-        "text2world" => Ok(Mode::Text2World),
-        "clean" => Ok(Mode::Clean),
-        other => Err(PyValueError::new_err(format!(
-            "unknown mode {other:?}: use \"text2world\" (the official scorer's values) or \
-             \"clean\" (the metrics computed on the syntax tree)"
-        ))),
-    }
+    name.parse().map_err(PyValueError::new_err)
 }
 
 /// One pair's scores: the six metrics (percentages with one decimal, as published), the mode's

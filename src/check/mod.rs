@@ -21,7 +21,7 @@ use crate::ast::{Domain, PddlFile, Problem};
 /// short names a task is made of, and seeded per map so hostile names cannot force collisions.
 type Map<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
 type Set<K> = std::collections::HashSet<K, foldhash::fast::RandomState>;
-use crate::diagnostics::{Diagnostic, FileId};
+use crate::diagnostics::{Diagnostic, FileId, TaskFiles};
 use domain::Checker;
 
 /// The candidate closest to `name`, when it is close enough to be a likely typo.
@@ -51,21 +51,18 @@ pub fn is_known_requirement(flag: &str) -> bool {
     requirements::is_known(flag)
 }
 
-/// Which inputs the labels of a check point into.
-#[derive(Clone, Copy, Debug)]
-pub struct Files {
-    pub domain: FileId,
-    pub problem: FileId,
+/// Which rules a domain is checked by: PDDL's (this module), or exactly tarski 0.8.2's verdict
+/// (`text2world::tarski::check`, Text2World's EXEC), which checks domains only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Profile {
+    Pddl,
+    Tarski,
 }
 
-impl Default for Files {
-    fn default() -> Files {
-        Files {
-            domain: FileId(0),
-            problem: FileId(1),
-        }
-    }
-}
+crate::choice::choice!(Profile, "profile", {
+    "pddl" => Profile::Pddl: "what PDDL requires: every check of `pddlc check`",
+    "tarski" => Profile::Tarski: "exactly tarski 0.8.2's verdict (Text2World's EXEC), for domains",
+});
 
 /// Checks a domain on its own: names, arities, types, variables, requirements, duplicates, and
 /// warnings for what is declared but unused.
@@ -92,7 +89,7 @@ fn domain_report(mut checker: Checker) -> Vec<Diagnostic> {
 /// Checks a problem against its domain. Returns only the problem's diagnostics; check the
 /// domain itself with [`domain`]. To check several problems of one domain, make a
 /// [`ProblemChecker`] once.
-pub fn problem(domain: &Domain, problem: &Problem, files: Files) -> Vec<Diagnostic> {
+pub fn problem(domain: &Domain, problem: &Problem, files: TaskFiles) -> Vec<Diagnostic> {
     ProblemChecker::new(domain, files.domain).problem(problem, files.problem)
 }
 
@@ -107,7 +104,7 @@ pub fn problem(domain: &Domain, problem: &Problem, files: Files) -> Vec<Diagnost
 pub fn problem_source(
     domain: &Domain,
     source: &str,
-    files: Files,
+    files: TaskFiles,
 ) -> (
     crate::parse::Parsed<Option<PddlFile>>,
     Option<Vec<Diagnostic>>,
@@ -127,9 +124,10 @@ pub struct ProblemChecker<'d> {
 impl<'d> ProblemChecker<'d> {
     /// Prepares `domain`, whose labels point into `domain_file`.
     pub fn new(domain: &'d Domain, domain_file: FileId) -> ProblemChecker<'d> {
-        let files = Files {
+        let files = TaskFiles {
             domain: domain_file,
             problem: domain_file,
+            ..TaskFiles::default()
         };
         let template = crate::parse::with_stack(|| {
             problem::ProblemCheck::from_walked(domain, files, walked(domain, domain_file))
@@ -143,9 +141,10 @@ impl<'d> ProblemChecker<'d> {
         domain: &'d Domain,
         domain_file: FileId,
     ) -> (ProblemChecker<'d>, Vec<Diagnostic>) {
-        let files = Files {
+        let files = TaskFiles {
             domain: domain_file,
             problem: domain_file,
+            ..TaskFiles::default()
         };
         crate::parse::with_stack(|| {
             let checker = walked(domain, domain_file);

@@ -1,12 +1,12 @@
 //! Checks of a problem against its domain: the domain's name, objects, initial state, goal,
 //! constraints and metric, and goals that provably cannot be reached.
 
-use super::Files;
 use super::Set;
 use super::domain::{At, Checker, GdPlace, Objects, Scope, type_names};
 use super::requirements::{self, Requirements};
 use super::suggest;
 use crate::ast::*;
+use crate::diagnostics::TaskFiles;
 use crate::diagnostics::{Code, Diagnostic, FileId};
 use crate::parse::FactSink;
 use indexmap::map::Entry;
@@ -19,7 +19,7 @@ use std::rc::Rc;
 #[derive(Clone)]
 pub(crate) struct ProblemCheck<'d> {
     domain: &'d Domain,
-    files: Files,
+    files: TaskFiles,
     checker: Checker<'d>,
     objects: Objects,
     objects_seen: bool,
@@ -36,7 +36,7 @@ impl<'d> ProblemCheck<'d> {
     /// effects add and delete; their diagnostics belong to `check::domain`, not here).
     pub fn from_walked(
         domain: &'d Domain,
-        files: Files,
+        files: TaskFiles,
         mut checker: Checker<'d>,
     ) -> ProblemCheck<'d> {
         checker.clear_diagnostics();
@@ -210,7 +210,7 @@ impl FactSink for ProblemCheck<'_> {
 }
 
 /// What the problem's header says wrong: the domain it names, its requirement flags.
-fn header(domain: &Domain, problem: &Problem, files: Files) -> Vec<Diagnostic> {
+fn header(domain: &Domain, problem: &Problem, files: TaskFiles) -> Vec<Diagnostic> {
     let pf = files.problem;
     let mut diagnostics = Vec::new();
     match &problem.domain {
@@ -359,7 +359,7 @@ fn undecided(checker: &Checker, goal: &Gd) -> Vec<(Atom, bool)> {
 /// Goal literals that no action can make true: a positive atom of a predicate no effect adds
 /// and the initial state lacks, or a negative one of a predicate no effect deletes and the
 /// initial state has. `literals` are the goal's [`undecided`] ones.
-fn unreachable(checker: &mut Checker, literals: &[(Atom, bool)], init: &[Init], files: Files) {
+fn unreachable(checker: &mut Checker, literals: &[(Atom, bool)], init: &[Init], files: TaskFiles) {
     if literals.is_empty() {
         return;
     }

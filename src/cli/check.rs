@@ -3,9 +3,9 @@
 use super::input::{ReadInput, expand, parse_source, read_expanded_extracting};
 use super::{Color, Format, Outcome, outcome_of};
 use pddlc::ast::{Domain, PddlFile};
-use pddlc::check::{self, Files};
+use pddlc::check::{self, Profile};
 use pddlc::diagnostics::render::Sources;
-use pddlc::diagnostics::{Diagnostic, FileId, Severity, SourceFile};
+use pddlc::diagnostics::{Diagnostic, FileId, Severity, SourceFile, TaskFiles};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
@@ -34,7 +34,7 @@ pub struct Args {
     color: Color,
     /// `pddl`: what PDDL requires. `tarski`: accept and reject exactly what tarski 0.8.2 does
     /// (Text2World's executability), for domains.
-    #[arg(long, value_enum, default_value_t = Profile::Pddl)]
+    #[arg(long, default_value = "pddl", value_parser = super::choice::<Profile>())]
     profile: Profile,
     /// Exit 1 on warnings too.
     #[arg(long)]
@@ -51,12 +51,6 @@ struct Checked {
     kind: Option<&'static str>,
     domain: Option<usize>,
     note: Option<String>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Profile {
-    Pddl,
-    Tarski,
 }
 
 pub fn run(args: &Args) -> Outcome {
@@ -320,9 +314,10 @@ fn check_deferred(
         let text = &sources[index].text;
         let named = named.as_deref();
         if let Some((d, domain)) = choose(named, &paths[index], files, paths, clean) {
-            let against = Files {
+            let against = TaskFiles {
                 domain: FileId(d as u32),
                 problem: id,
+                ..TaskFiles::default()
             };
             let checker = checkers[d]
                 .get_or_insert_with(|| check::ProblemChecker::new(domain, against.domain));
@@ -366,9 +361,10 @@ fn semantics(
         let named = problem.domain.as_ref().map(|n| n.text.as_str());
         match choose(named, &paths[i], files, paths, clean) {
             Some((d, domain)) => {
-                let files = Files {
+                let files = TaskFiles {
                     domain: FileId(d as u32),
                     problem: FileId(i as u32),
+                    ..TaskFiles::default()
                 };
                 diagnostics.extend(check::problem(domain, problem, files));
                 checked[i].domain = Some(d);

@@ -194,6 +194,16 @@ fn read_extracting(path: &Path, id: FileId, extract: bool) -> ReadInput {
     ReadInput::Text(SourceFile::new(name, text))
 }
 
+/// The source of `path` as input `id`, read and decoded but not parsed, and the diagnostic that
+/// says why it cannot be used when it cannot be read or decoded (then its text is not PDDL to
+/// parse).
+pub fn read_source(path: &Path, id: FileId) -> (SourceFile, Vec<Diagnostic>) {
+    match read_extracting(path, id, false) {
+        ReadInput::Text(source) => (source, Vec::new()),
+        ReadInput::Failed(loaded) => (loaded.source, loaded.diagnostics),
+    }
+}
+
 /// Parses a source that was read, as input number `id`.
 pub fn parse_source(source: SourceFile, id: FileId) -> Loaded {
     let parsed = pddlc::parse::file(&source.text);

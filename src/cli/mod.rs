@@ -16,6 +16,7 @@ mod solve;
 mod validate;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use pddlc::choice::Choice;
 use pddlc::diagnostics::render::{self, HumanOptions, Sources};
 use pddlc::diagnostics::{Code, Diagnostic, Severity};
 use std::io::IsTerminal;
@@ -124,6 +125,16 @@ pub fn render_diagnostics(
         Format::Gcc => render::gcc(diagnostics, sources),
         Format::Val => render::val(diagnostics, sources),
     }
+}
+
+/// The argument parser of an option spelled as words: the library's own spellings and help, read
+/// by the library's `FromStr`, so the CLI and the Python binding accept the same words.
+pub fn choice<T: Choice + Send + Sync>() -> impl clap::builder::TypedValueParser<Value = T> {
+    let values = T::CHOICES
+        .iter()
+        .map(|(name, _, help)| clap::builder::PossibleValue::new(*name).help(*help));
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(values).try_map(|word: String| T::parse_choice(&word))
 }
 
 /// The exit code diagnostics call for: 2 when an input could not be read (`P090`), 1 on errors

@@ -28,14 +28,6 @@ pub enum Format {
     Val,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum ModeArg {
-    /// What the metrics were meant to measure, computed on the syntax tree.
-    Clean,
-    /// The official Text2World scorer's values, quirks included.
-    Text2world,
-}
-
 #[derive(clap::Args)]
 pub struct Args {
     /// The gold domain (`-` reads standard input).
@@ -43,8 +35,8 @@ pub struct Args {
     gold: Option<PathBuf>,
     /// The predicted domain (or, with `--response`, the raw LLM answer); `-` reads stdin.
     pred: Option<PathBuf>,
-    #[arg(long, value_enum, default_value_t = ModeArg::Clean)]
-    mode: ModeArg,
+    #[arg(long, default_value = "clean", value_parser = super::choice::<Mode>())]
+    mode: Mode,
     #[arg(long, value_enum)]
     format: Option<Format>,
     /// PRED is an LLM response: extract the domain as Text2World does (the longest ```pddl
@@ -70,13 +62,6 @@ pub struct Args {
     color: Color,
 }
 
-fn mode(arg: ModeArg) -> Mode {
-    match arg {
-        ModeArg::Clean => Mode::Clean,
-        ModeArg::Text2world => Mode::Text2World,
-    }
-}
-
 pub fn run(args: &Args) -> Outcome {
     if matches!(args.format, Some(Format::Gcc | Format::Val)) {
         eprintln!(
@@ -95,7 +80,7 @@ pub fn run(args: &Args) -> Outcome {
             }
             batch(
                 file,
-                mode(args.mode),
+                args.mode,
                 args.response,
                 format,
                 args.jobs,
@@ -171,7 +156,7 @@ fn one(args: &Args) -> Outcome {
             return io_failure(&unreadable, format, args.color);
         }
     };
-    let scored = score::compare(&gold, &pred, mode(args.mode), args.response);
+    let scored = score::compare(&gold, &pred, args.mode, args.response);
     match format {
         Format::Human => print!("{}", table(&scored)),
         _ => {

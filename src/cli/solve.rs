@@ -6,7 +6,7 @@
 
 use super::input::{display_name, io_error, read_text};
 use super::validate::{Task, task};
-use super::{Color, Format, Outcome, render_diagnostics};
+use super::{Color, Format, Outcome, outcome_of, render_diagnostics};
 use pddlc::diagnostics::render::{self, JSON_VERSION, Sources};
 use pddlc::diagnostics::{Diagnostic, FileId, SourceFile};
 use pddlc::solve::{self, Answer, Options, Outcome as Solved, Progress};
@@ -201,7 +201,8 @@ fn write_plan(path: &std::path::Path, text: &str, force: bool) -> std::io::Resul
     file.write_all(text.as_bytes())
 }
 
-/// The task cannot be solved as given: its diagnostics, exit 2.
+/// The task cannot be solved as given: its diagnostics; exit 1 (2 when an input could not be
+/// read), as `validate` exits on a task it cannot use.
 fn input_errors(
     format: Format,
     sources: &[pddlc::diagnostics::SourceFile],
@@ -225,7 +226,7 @@ fn input_errors(
             "error: no plan was searched for: the task (or the prefix) cannot be used as given"
         );
     }
-    Outcome::Failure
+    outcome_of(diagnostics, false).max(Outcome::InputErrors)
 }
 
 fn status(outcome: &Solved) -> &'static str {

@@ -1,12 +1,12 @@
 //! `pddlc validate` and `pddlc applicable`: plans against a domain and problem.
 
-use super::input::{display_name, io_error, load, read_text};
+use super::input::{display_name, io_error, read_source, read_text};
 use super::{Color, Format, Outcome, outcome_of, render_diagnostics};
-use pddlc::ast::{Domain, PddlFile, Problem};
-use pddlc::check::{self, Files};
+use pddlc::ast::{Domain, Problem};
+use pddlc::diagnostics::TaskFiles;
 use pddlc::diagnostics::render::{self, JSON_VERSION, Sources};
 use pddlc::diagnostics::{Diagnostic, FileId, SourceFile};
-use pddlc::plan::{Report, TaskFiles, ValidateOptions};
+use pddlc::plan::{PlanRow, Report, ValidateOptions};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
@@ -63,36 +63,37 @@ pub(super) struct Task {
     warnings: Vec<Diagnostic>,
 }
 
-/// The task, parsed and checked; when it cannot be used, its sources and the diagnostics that
-/// say why (unreadable inputs, parse and check errors).
+/// The task, read and handed to the library's task layer; when it cannot be used, its sources
+/// and the errors that say why (unreadable inputs, parse and check errors, a problem given as
+/// the domain or the two swapped).
 pub(super) fn task(
     domain: &Path,
     problem: &Path,
 ) -> Result<Task, (Vec<SourceFile>, Vec<Diagnostic>)> {
-    let d = load(domain, FileId(0));
-    let p = load(problem, FileId(1));
-    let mut diagnostics: Vec<Diagnostic> = d.diagnostics;
-    diagnostics.extend(p.diagnostics);
-    let sources = vec![d.source, p.source];
-    let pair = match (d.file, p.file) {
-        (Some(PddlFile::Domain(domain)), Some(PddlFile::Problem(problem))) => {
-            diagnostics.extend(check::domain(&domain, FileId(0)));
-            diagnostics.extend(check::problem(&domain, &problem, Files::default()));
-            Some((domain, problem))
-        }
-        _ => None,
-    };
-    pddlc::diagnostics::sort(&mut diagnostics);
-    let (errors, warnings): (Vec<Diagnostic>, Vec<Diagnostic>) =
-        diagnostics.into_iter().partition(Diagnostic::is_error);
-    match pair {
-        Some((domain, problem)) if errors.is_empty() => Ok(Task {
-            domain,
-            problem,
+    let files = TaskFiles::default();
+    let (domain_source, mut unreadable) = read_source(domain, files.domain);
+    let (problem_source, problem_unreadable) = read_source(problem, files.problem);
+    let domain_text = unreadable.is_empty().then_some(domain_source.text.as_str());
+    let problem_text = problem_unreadable
+        .is_empty()
+        .then_some(problem_source.text.as_str());
+    let loaded = pddlc::task::load(domain_text, problem_text, files);
+    unreadable.extend(problem_unreadable);
+    let sources = vec![domain_source, problem_source];
+    match loaded {
+        Ok(task) if unreadable.is_empty() => Ok(Task {
+            domain: task.domain,
+            problem: task.problem,
             sources,
-            warnings,
+            warnings: task.warnings,
         }),
-        _ => Err((sources, errors)),
+        Ok(_) => Err((sources, unreadable)),
+        Err(mut diagnostics) => {
+            diagnostics.retain(Diagnostic::is_error);
+            diagnostics.extend(unreadable);
+            pddlc::diagnostics::sort(&mut diagnostics);
+            Err((sources, diagnostics))
+        }
     }
 }
 
@@ -127,24 +128,12 @@ fn report_task(
     outcome
 }
 
-/// A report with the plan it is about, fields in the order of the JSON contract, and its
-/// diagnostics located in the domain, problem and plan.
-#[derive(serde::Serialize)]
-struct PlanReport<'a> {
-    plan: String,
-    #[serde(flatten)]
-    report: &'a Report,
-    diagnostics: serde_json::Value,
-}
-
+/// A plan's row of the JSON contract, the library's typed `PlanRow`.
 fn json(report: &Report, plan: &Path, sources: &Sources) -> serde_json::Value {
     let diagnostics: Vec<Diagnostic> = report.diagnostics().cloned().collect();
-    let value = PlanReport {
-        plan: display_name(plan),
-        report,
-        diagnostics: render::json_diagnostics(&diagnostics, sources),
-    };
-    serde_json::to_value(value).unwrap_or_default()
+    let name = display_name(plan);
+    let row = PlanRow::new(&name, Some(report), &diagnostics, sources);
+    serde_json::to_value(row).unwrap_or_default()
 }
 
 fn human(report: &Report, plan: &Path, sources: &Sources, color: bool) -> String {
@@ -218,11 +207,11 @@ pub fn run(args: &Args) -> Outcome {
                 let diagnostics = [io_error(&message, file)];
                 let view = Sources::new(&sources);
                 match format {
-                    Format::Json => reports.push(serde_json::json!({
-                        "plan": display_name(path),
-                        "valid": null,
-                        "diagnostics": render::json_diagnostics(&diagnostics, &view),
-                    })),
+                    Format::Json => {
+                        let name = display_name(path);
+                        let row = PlanRow::new(&name, None, &diagnostics, &view);
+                        reports.push(serde_json::to_value(row).unwrap_or_default());
+                    }
                     _ => print!("{}", render_diagnostics(format, &diagnostics, &view, color)),
                 }
                 continue;

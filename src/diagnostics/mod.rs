@@ -18,6 +18,26 @@ use std::fmt;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub struct FileId(pub u32);
 
+/// Which inputs the labels of a task's diagnostics point into: its domain, its problem and (for
+/// validation) its plan. Checking, validation, planning and the task layer all label by it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TaskFiles {
+    pub domain: FileId,
+    pub problem: FileId,
+    pub plan: FileId,
+}
+
+impl Default for TaskFiles {
+    /// The domain is input 0, the problem 1 and the plan 2, as the CLI numbers them.
+    fn default() -> TaskFiles {
+        TaskFiles {
+            domain: FileId(0),
+            problem: FileId(1),
+            plan: FileId(2),
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Severity {

@@ -3,7 +3,8 @@
 
 use super::{Diagnostic, FileId, LineCol, LineIndex, Severity, SourceFile};
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::cell::OnceCell;
 use std::fmt;
 
@@ -202,34 +203,43 @@ pub const JSON_VERSION: u32 = 1;
 #[derive(Serialize)]
 struct JsonOutput<'a> {
     version: u32,
-    diagnostics: Vec<JsonDiagnostic<'a>>,
+    diagnostics: Vec<DiagnosticRow<'a>>,
 }
 
-#[derive(Serialize)]
-struct JsonDiagnostic<'a> {
-    file: &'a str,
-    line: usize,
-    column: usize,
-    end_line: usize,
-    end_column: usize,
-    offset: usize,
-    length: usize,
-    severity: &'static str,
-    code: &'static str,
-    name: &'static str,
-    message: &'a str,
-    help: Option<&'a str>,
-    labels: Vec<JsonLabel<'a>>,
+/// One diagnostic as the JSON contract writes it (docs/cli.md): the row every surface shares,
+/// typed, so that the CLI's JSON, the Python binding's objects and the language server read the
+/// same fields. Lines and columns are 1-based (columns in characters), offsets and lengths in
+/// bytes; `file` is the input's shown name. Read back from JSON, every string is owned.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DiagnosticRow<'a> {
+    pub file: Cow<'a, str>,
+    pub line: usize,
+    pub column: usize,
+    pub end_line: usize,
+    pub end_column: usize,
+    pub offset: usize,
+    pub length: usize,
+    /// `error`, `warning` or `advice`.
+    pub severity: Cow<'a, str>,
+    /// The stable code, such as `C101`.
+    pub code: Cow<'a, str>,
+    /// The code's kebab-case name.
+    pub name: Cow<'a, str>,
+    pub message: Cow<'a, str>,
+    pub help: Option<Cow<'a, str>>,
+    /// Every label, the primary one first.
+    pub labels: Vec<LabelRow<'a>>,
 }
 
-#[derive(Serialize)]
-struct JsonLabel<'a> {
-    file: &'a str,
-    line: usize,
-    column: usize,
-    offset: usize,
-    length: usize,
-    message: Option<&'a str>,
+/// One label of a [`DiagnosticRow`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LabelRow<'a> {
+    pub file: Cow<'a, str>,
+    pub line: usize,
+    pub column: usize,
+    pub offset: usize,
+    pub length: usize,
+    pub message: Option<Cow<'a, str>>,
 }
 
 /// The versioned JSON envelope: 1-based lines and columns (columns in characters), byte offsets
@@ -237,7 +247,7 @@ struct JsonLabel<'a> {
 pub fn json(diagnostics: &[Diagnostic], sources: &Sources) -> String {
     let output = JsonOutput {
         version: JSON_VERSION,
-        diagnostics: json_list(diagnostics, sources),
+        diagnostics: rows(diagnostics, sources),
     };
     serde_json::to_string_pretty(&output).unwrap_or_else(|e| {
         // Serialising plain strings and numbers cannot fail; keep the envelope regardless.
@@ -248,48 +258,49 @@ pub fn json(diagnostics: &[Diagnostic], sources: &Sources) -> String {
 /// The envelope's `diagnostics` array, for outputs that embed diagnostics in their own JSON
 /// (a plan's report, a kitchen run).
 pub fn json_diagnostics(diagnostics: &[Diagnostic], sources: &Sources) -> serde_json::Value {
-    serde_json::to_value(json_list(diagnostics, sources)).unwrap_or_default()
+    serde_json::to_value(rows(diagnostics, sources)).unwrap_or_default()
 }
 
-fn json_list<'a>(diagnostics: &'a [Diagnostic], sources: &'a Sources) -> Vec<JsonDiagnostic<'a>> {
-    diagnostics
-        .iter()
-        .map(|d| {
-            let file = d.primary().map(|l| l.file).unwrap_or_default();
-            let span = d.primary().map(|l| l.span).unwrap_or_default();
-            let start = sources.line_col(file, span.start);
-            let end = sources.line_col(file, span.end);
-            JsonDiagnostic {
-                file: sources.name(file),
-                line: start.line,
-                column: start.column,
-                end_line: end.line,
-                end_column: end.column,
-                offset: span.start,
-                length: span.len(),
-                severity: d.severity.as_str(),
-                code: d.code.as_str(),
-                name: d.code.name(),
-                message: &d.message,
-                help: d.help.as_deref(),
-                labels: d
-                    .labels
-                    .iter()
-                    .map(|l| {
-                        let at = sources.line_col(l.file, l.span.start);
-                        JsonLabel {
-                            file: sources.name(l.file),
-                            line: at.line,
-                            column: at.column,
-                            offset: l.span.start,
-                            length: l.span.len(),
-                            message: l.message.as_deref(),
-                        }
-                    })
-                    .collect(),
-            }
-        })
-        .collect()
+/// The diagnostics as the JSON contract's typed rows, located in `sources`.
+pub fn rows<'a>(diagnostics: &'a [Diagnostic], sources: &'a Sources) -> Vec<DiagnosticRow<'a>> {
+    diagnostics.iter().map(|d| row(d, sources)).collect()
+}
+
+/// One diagnostic as a typed row, located in `sources`.
+pub fn row<'a>(d: &'a Diagnostic, sources: &'a Sources) -> DiagnosticRow<'a> {
+    let file = d.primary().map(|l| l.file).unwrap_or_default();
+    let span = d.primary().map(|l| l.span).unwrap_or_default();
+    let start = sources.line_col(file, span.start);
+    let end = sources.line_col(file, span.end);
+    DiagnosticRow {
+        file: Cow::Borrowed(sources.name(file)),
+        line: start.line,
+        column: start.column,
+        end_line: end.line,
+        end_column: end.column,
+        offset: span.start,
+        length: span.len(),
+        severity: Cow::Borrowed(d.severity.as_str()),
+        code: Cow::Borrowed(d.code.as_str()),
+        name: Cow::Borrowed(d.code.name()),
+        message: Cow::Borrowed(&d.message),
+        help: d.help.as_deref().map(Cow::Borrowed),
+        labels: d
+            .labels
+            .iter()
+            .map(|l| {
+                let at = sources.line_col(l.file, l.span.start);
+                LabelRow {
+                    file: Cow::Borrowed(sources.name(l.file)),
+                    line: at.line,
+                    column: at.column,
+                    offset: l.span.start,
+                    length: l.span.len(),
+                    message: l.message.as_deref().map(Cow::Borrowed),
+                }
+            })
+            .collect(),
+    }
 }
 
 /// GCC's shape, which Vim's quickfix and Emacs's compile-mode read: a line per diagnostic,

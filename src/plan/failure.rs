@@ -1,6 +1,7 @@
 //! A plan's verdict: its failures, each one a [`Diagnostic`] with the step and ground atoms it
 //! is about, and the fields of the validator's JSON contract.
 
+use crate::diagnostics::render::{self, DiagnosticRow, Sources};
 use crate::diagnostics::{Code, Diagnostic};
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
@@ -156,5 +157,44 @@ impl Report {
                  is its limit, not the plan's",
             ),
         ));
+    }
+}
+
+/// The verdict's fields when nothing was validated (the task or the plan could not be used).
+static NOT_VALIDATED: Report = Report {
+    valid: None,
+    steps: 0,
+    failed_step: None,
+    unsatisfied: Vec::new(),
+    unmet_goals: Vec::new(),
+    metric: None,
+    failures: Vec::new(),
+};
+
+/// One plan's row of `pddlc validate --format json` (docs/cli.md), typed: the plan's name, the
+/// verdict's fields, and the diagnostics located. The CLI prints it and the Python binding's
+/// `PlanReport.to_dict` is it, so the two cannot differ.
+#[derive(Debug, serde::Serialize)]
+pub struct PlanRow<'a> {
+    pub plan: &'a str,
+    #[serde(flatten)]
+    pub report: &'a Report,
+    pub diagnostics: Vec<DiagnosticRow<'a>>,
+}
+
+impl<'a> PlanRow<'a> {
+    /// The row of `plan` (its shown name): `report`'s fields, or null and empty ones when
+    /// nothing was validated, and `diagnostics` located in `sources`.
+    pub fn new(
+        plan: &'a str,
+        report: Option<&'a Report>,
+        diagnostics: &'a [Diagnostic],
+        sources: &'a Sources,
+    ) -> PlanRow<'a> {
+        PlanRow {
+            plan,
+            report: report.unwrap_or(&NOT_VALIDATED),
+            diagnostics: render::rows(diagnostics, sources),
+        }
     }
 }

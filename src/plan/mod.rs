@@ -20,31 +20,15 @@ pub mod text;
 mod trajectory;
 pub(crate) mod world;
 
-pub use failure::{Failure, Report};
+pub use failure::{Failure, PlanRow, Report};
 pub use text::Step;
 pub use world::EvalError;
 
 use crate::ast::{Domain, ExprKind, Problem};
-use crate::diagnostics::{Code, Diagnostic, FileId};
+use crate::diagnostics::{Code, Diagnostic};
 use world::{Binding, Changes, State, World};
 
-/// Which inputs the labels of a validation point into.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TaskFiles {
-    pub domain: FileId,
-    pub problem: FileId,
-    pub plan: FileId,
-}
-
-impl Default for TaskFiles {
-    fn default() -> TaskFiles {
-        TaskFiles {
-            domain: FileId(0),
-            problem: FileId(1),
-            plan: FileId(2),
-        }
-    }
-}
+pub use crate::diagnostics::TaskFiles;
 
 /// How to validate.
 #[derive(Clone, Debug)]

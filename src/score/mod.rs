@@ -38,6 +38,11 @@ pub enum Mode {
     Clean,
 }
 
+crate::choice::choice!(Mode, "mode", {
+    "clean" => Mode::Clean: "what the metrics were meant to measure, computed on the syntax tree",
+    "text2world" => Mode::Text2World: "the official Text2World scorer's values, quirks included",
+});
+
 /// One of the two domains of a pair.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

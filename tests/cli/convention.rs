@@ -251,7 +251,10 @@ fn every_subcommand_speaks_every_format() {
         // A plan is not a diagnostic either: gcc and val are refused.
         (vec!["solve", D, P], Some(P), [0, 0, 2, 2]),
         (vec!["solve", D, UNSOLVABLE], Some(UNSOLVABLE), [1, 1, 2, 2]),
-        (vec!["solve", D, BAD], Some(BAD), [2, 2, 2, 2]),
+        (vec!["solve", D, BAD], Some(BAD), [1, 1, 2, 2]),
+        // Swapped inputs are named, and exit as any other input error.
+        (vec!["solve", P, D], Some(P), [1, 1, 2, 2]),
+        (vec!["validate", P, D, PLAN], Some(PLAN), [1; 4]),
         // A score is not a diagnostic: gcc and val are refused.
         (vec!["score", D, D], Some(D), [0, 0, 2, 2]),
         // A batch has no table.

@@ -11,6 +11,7 @@ mod kitchen_eval;
 mod kitchen_solve;
 mod plans;
 mod score;
+mod surfaces;
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};

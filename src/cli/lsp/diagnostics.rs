@@ -7,9 +7,9 @@ use lsp_types::{
     Uri,
 };
 use pddlc::ast::PddlFile;
-use pddlc::check::{self, Files};
-use pddlc::diagnostics::{Code, Diagnostic, FileId, Severity};
-use pddlc::plan::{TaskFiles, ValidateOptions};
+use pddlc::check;
+use pddlc::diagnostics::{Code, Diagnostic, FileId, Severity, TaskFiles};
+use pddlc::plan::ValidateOptions;
 use serde_json::Value;
 use std::str::FromStr;
 use std::sync::Arc;
@@ -30,9 +30,10 @@ pub fn of(state: &mut State, source: &Arc<Source>) -> Vec<lsp_types::Diagnostic>
             if let Some(domain) = state.domain_of(source)
                 && let Some(tree) = domain.domain()
             {
-                let files = Files {
+                let files = TaskFiles {
                     domain: FileId(1),
                     problem: FileId(0),
+                    ..TaskFiles::default()
                 };
                 found.extend(check::problem(tree, problem, files));
                 domain_source = Some(domain);
@@ -60,43 +61,22 @@ fn of_plan(state: &mut State, plan: &Arc<Source>) -> Vec<lsp_types::Diagnostic> 
         domain: FileId(1),
         problem: FileId(2),
     };
-    let mut task: Vec<Diagnostic> = domain_source
-        .parsed()
-        .diagnostics
-        .iter()
-        .map(|d| d.clone().in_file(files.domain))
-        .chain(
-            problem_source
-                .parsed()
-                .diagnostics
-                .iter()
-                .map(|d| d.clone().in_file(files.problem)),
-        )
-        .collect();
-    let found = match (domain_source.domain(), problem_source.problem()) {
-        (Some(domain), Some(problem)) => {
-            task.extend(check::domain(domain, files.domain));
-            let pair = Files {
-                domain: files.domain,
-                problem: files.problem,
+    // The task layer decides, as for `pddlc validate`: the task's errors, or the plan's failures.
+    let checked = pddlc::task::check_parsed(
+        Some(domain_source.parsed()),
+        Some(problem_source.parsed()),
+        files,
+    );
+    let found: Vec<Diagnostic> = match checked.usable() {
+        Some((domain, problem)) => {
+            let options = ValidateOptions {
+                files,
+                ..ValidateOptions::default()
             };
-            task.extend(check::problem(domain, problem, pair));
-            task.retain(Diagnostic::is_error);
-            if task.is_empty() {
-                let options = ValidateOptions {
-                    files,
-                    ..ValidateOptions::default()
-                };
-                let report = pddlc::plan::validate(domain, problem, &plan.text, &options);
-                report.diagnostics().cloned().collect()
-            } else {
-                task
-            }
+            let report = pddlc::plan::validate(domain, problem, &plan.text, &options);
+            report.diagnostics().cloned().collect()
         }
-        _ => {
-            task.retain(Diagnostic::is_error);
-            task
-        }
+        None => checked.errors().cloned().collect(),
     };
     let mut found = found;
     pddlc::diagnostics::sort(&mut found);

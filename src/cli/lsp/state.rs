@@ -4,7 +4,7 @@
 use super::position::Utf16Index;
 use super::symbols::{self, Occurrence};
 use lsp_types::Uri;
-use pddlc::ast::{Domain, PddlFile, Problem};
+use pddlc::ast::{Domain, PddlFile};
 use pddlc::parse::Parsed;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -59,13 +59,6 @@ impl Source {
     /// Whether the text has been parsed already (asking for it then costs nothing).
     pub fn is_parsed(&self) -> bool {
         self.parsed.get().is_some()
-    }
-
-    pub fn problem(&self) -> Option<&Problem> {
-        match self.file() {
-            Some(PddlFile::Problem(problem)) => Some(problem),
-            _ => None,
-        }
     }
 
     pub fn file(&self) -> Option<&PddlFile> {
