@@ -171,10 +171,6 @@ fn wrong_kind(file: &PddlFile, expected: Kind, swapped: bool, id: FileId) -> Dia
         PddlFile::Domain(d) => (Kind::Domain, d.name.span),
         PddlFile::Problem(p) => (Kind::Problem, p.name.span),
     };
-    let place = match expected {
-        Kind::Domain => "first",
-        Kind::Problem => "second",
-    };
     let help = if swapped {
         "the domain and the problem are swapped: give the domain first, then the problem"
             .to_string()
@@ -192,10 +188,9 @@ fn wrong_kind(file: &PddlFile, expected: Kind, swapped: bool, id: FileId) -> Dia
     Diagnostic::new(
         Code::SyntaxError,
         format!(
-            "expected a {}, found a {} (the {place} input is the {})",
+            "expected a {}, found a {}",
             expected.as_str(),
-            found.as_str(),
-            expected.as_str()
+            found.as_str()
         ),
         span,
     )

@@ -23,6 +23,7 @@ from ._pddlc import (
     Problem,
     Report,
     Scores,
+    Solution,
     __version__,
     applicable,
     check,
@@ -30,6 +31,7 @@ from ._pddlc import (
     parse,
     score,
     score_many,
+    solve,
     validate,
 )
 
@@ -44,6 +46,7 @@ __all__ = [
     "Problem",
     "Report",
     "Scores",
+    "Solution",
     "__version__",
     "applicable",
     "check",
@@ -52,5 +55,6 @@ __all__ = [
     "parse",
     "score",
     "score_many",
+    "solve",
     "validate",
 ]

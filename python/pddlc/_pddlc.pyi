@@ -160,6 +160,26 @@ class Scores:
     def to_dict(self) -> Dict[str, Any]: ...
     def __getitem__(self, key: str) -> Any: ...
 
+class Solution:
+    """The planner's answer (`pddlc solve`)."""
+
+    @property
+    def status(self) -> Optional[Literal["solved", "unsolvable", "unknown"]]: ...
+    @property
+    def ok(self) -> bool: ...
+    @property
+    def plan(self) -> Optional[List[str]]: ...
+    @property
+    def cost(self) -> Optional[int]: ...
+    @property
+    def reason(self) -> Optional[str]: ...
+    @property
+    def diagnostics(self) -> List[Diagnostic]: ...
+    @property
+    def report(self) -> Report: ...
+    def plan_text(self) -> Optional[str]: ...
+    def to_dict(self) -> Dict[str, Any]: ...
+
 class PlanReport:
     """The verdict on a plan."""
 
@@ -217,7 +237,7 @@ def format(text: Text, *, width: int = 80) -> Union[str, Report]:
 def check(
     domain: Text,
     problem: Optional[Text] = None,
-    profile: Literal["default", "pddl", "tarski"] = "default",
+    profile: Literal["pddl", "tarski"] = "pddl",
     extract: bool = False,
 ) -> Report:
     """Check a domain, or a problem against its domain."""
@@ -251,6 +271,17 @@ def applicable(
     domain: Text, problem: Text, prefix: Optional[Text] = None
 ) -> Union[List[str], PlanReport]:
     """Ground actions applicable after a plan prefix; the `PlanReport` when it fails."""
+
+def solve(
+    domain: Text,
+    problem: Text,
+    *,
+    time_limit: Optional[float] = None,
+    memory_limit: Optional[int] = None,
+    optimal: bool = False,
+    from_: Optional[Text] = None,
+) -> Solution:
+    """Find a plan with the built-in planner, or prove there is none (`pddlc solve`)."""
 
 def kitchen_run(env: Text, plan: Text, mode: Literal["simmer", "strict"] = "simmer") -> Union[KitchenRun, Report]: ...
 def kitchen_describe(env: Optional[Text] = None) -> Union[str, Report]: ...

@@ -14,6 +14,7 @@ mod kitchen;
 mod plan;
 mod report;
 mod score;
+mod solve;
 mod tree;
 mod value;
 
@@ -62,6 +63,7 @@ fn _pddlc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<tree::Problem>()?;
     m.add_class::<score::Scores>()?;
     m.add_class::<plan::PlanReport>()?;
+    m.add_class::<solve::Solution>()?;
     m.add_class::<kitchen::KitchenRun>()?;
     m.add_function(wrap_pyfunction!(tree::parse, m)?)?;
     m.add_function(wrap_pyfunction!(tree::format, m)?)?;
@@ -70,6 +72,7 @@ fn _pddlc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(score::score_many, m)?)?;
     m.add_function(wrap_pyfunction!(plan::validate, m)?)?;
     m.add_function(wrap_pyfunction!(plan::applicable, m)?)?;
+    m.add_function(wrap_pyfunction!(solve::solve, m)?)?;
     m.add_function(wrap_pyfunction!(kitchen::kitchen_run, m)?)?;
     m.add_function(wrap_pyfunction!(kitchen::kitchen_describe, m)?)?;
     m.add_function(wrap_pyfunction!(kitchen::kitchen_compile, m)?)?;

@@ -149,7 +149,7 @@ def test_misuse_raises_type_and_value_errors():
         pddlc.check(42)
     with pytest.raises(TypeError, match="`problem` must be PDDL text .* not list"):
         pddlc.check("", [])
-    with pytest.raises(ValueError, match='unknown profile "strict"'):
+    with pytest.raises(ValueError, match='unknown profile `strict`: use `pddl` or `tarski`'):
         pddlc.check("", profile="strict")
     with pytest.raises(ValueError, match="tarski profile checks domains only"):
         pddlc.check("", "", profile="tarski")

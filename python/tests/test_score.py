@@ -164,7 +164,7 @@ def test_score_many_leaves_the_interpreter_free():
 
 
 def test_misuse():
-    with pytest.raises(ValueError, match='unknown mode "official"'):
+    with pytest.raises(ValueError, match='unknown mode `official`: use `clean` or `text2world`'):
         pddlc.score(GOLD, GOLD, mode="official")
     with pytest.raises(ValueError, match="unknown mode"):
         pddlc.score_many([], mode="x")

@@ -7,9 +7,9 @@
 use super::input::{display_name, io_error, read_text};
 use super::validate::{Task, task};
 use super::{Color, Format, Outcome, outcome_of, render_diagnostics};
-use pddlc::diagnostics::render::{self, JSON_VERSION, Sources};
+use pddlc::diagnostics::render::Sources;
 use pddlc::diagnostics::{Diagnostic, FileId, SourceFile};
-use pddlc::solve::{self, Answer, Options, Outcome as Solved, Progress};
+use pddlc::solve::{self, Answer, Options, Outcome as Solved, Progress, SolveRow};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -174,7 +174,7 @@ pub fn run(args: &Args) -> Outcome {
     let peak = peak_memory_mb();
     match format {
         Format::Json => {
-            let document = json(&answer, written, peak);
+            let document = SolveRow::answer(&answer, written, Some(peak));
             println!(
                 "{}",
                 serde_json::to_string_pretty(&document).unwrap_or_default()
@@ -211,11 +211,7 @@ fn input_errors(
 ) -> Outcome {
     let view = Sources::new(sources);
     if format == Format::Json {
-        let document = serde_json::json!({
-            "version": JSON_VERSION,
-            "diagnostics": render::json_diagnostics(diagnostics, &view),
-            "status": null,
-        });
+        let document = SolveRow::unusable(diagnostics, &view);
         println!(
             "{}",
             serde_json::to_string_pretty(&document).unwrap_or_default()
@@ -227,51 +223,6 @@ fn input_errors(
         );
     }
     outcome_of(diagnostics, false).max(Outcome::InputErrors)
-}
-
-fn status(outcome: &Solved) -> &'static str {
-    match outcome {
-        Solved::Solved { .. } => "solved",
-        Solved::Unsolvable(_) => "unsolvable",
-        Solved::Unknown(_) => "unknown",
-    }
-}
-
-fn json(answer: &Answer, plan_file: Option<String>, peak: f64) -> serde_json::Value {
-    let (plan, cost) = match &answer.outcome {
-        Solved::Solved { plan, cost } => (serde_json::json!(plan), serde_json::json!(cost)),
-        _ => (serde_json::Value::Null, serde_json::Value::Null),
-    };
-    let reason = match &answer.outcome {
-        Solved::Unsolvable(why) => {
-            let mut value = serde_json::to_value(why).unwrap_or_default();
-            if let Some(object) = value.as_object_mut() {
-                object.insert("message".into(), why.to_string().into());
-            }
-            value
-        }
-        _ => serde_json::Value::Null,
-    };
-    let limit = match &answer.outcome {
-        Solved::Unknown(limit) => serde_json::to_value(limit).unwrap_or_default(),
-        _ => serde_json::Value::Null,
-    };
-    let mut statistics = serde_json::to_value(&answer.statistics).unwrap_or_default();
-    if let Some(object) = statistics.as_object_mut() {
-        object.insert("peak_memory_mb".into(), serde_json::json!(peak));
-    }
-    serde_json::json!({
-        "version": JSON_VERSION,
-        "diagnostics": [],
-        "status": status(&answer.outcome),
-        "plan": plan,
-        "cost": cost,
-        "unit_cost": !answer.action_costs,
-        "reason": reason,
-        "limit": limit,
-        "plan_file": plan_file,
-        "statistics": statistics,
-    })
 }
 
 fn human(answer: &Answer, peak: f64) {
@@ -291,7 +242,7 @@ fn human(answer: &Answer, peak: f64) {
     let s = &answer.statistics;
     eprintln!(
         "{}: grounding {:.3} s ({} atoms, {} operators, {} axioms), search {:.3} s ({} expanded, {} evaluated, {} generated), peak memory {:.0} MB",
-        status(&answer.outcome),
+        solve::status(&answer.outcome),
         s.grounding_seconds,
         s.atoms,
         s.operators,

@@ -17,6 +17,7 @@ mod greedy;
 mod ground;
 mod heuristic;
 mod landmarks;
+mod row;
 mod search;
 mod simplify;
 mod support;
@@ -25,6 +26,7 @@ mod task;
 use crate::ast::{Domain, Problem};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::plan::{TaskFiles, ValidateOptions};
+pub use row::{Reason, SolveRow, StatisticsRow, status};
 use search::Ending;
 use std::time::{Duration, Instant};
 
