@@ -23,10 +23,11 @@ fn undecodable(input: &Source, id: FileId) -> Vec<Diagnostic> {
         .collect()
 }
 
-/// Replaces a decoded chat answer by the PDDL extracted from it, as Text2World extracts it.
+/// Replaces a decoded chat answer by the PDDL in it, the rest blanked (as `pddlc check
+/// --extract` reads it), so that positions are the answer's own.
 fn extracted(input: &mut Source) {
     if input.undecodable.is_none() {
-        input.file.text = pddlc::text2world::extract_response(&input.file.text);
+        input.file.text = pddlc::parse::extract_answer(&input.file.text);
     }
 }
 
@@ -72,9 +73,9 @@ fn check_pair(domain: &Source, problem: &Source) -> (Vec<Diagnostic>, Option<Str
 /// `domain` and `problem` are PDDL text (`str`, or `bytes` read as UTF-8) or paths
 /// (`os.PathLike`). With `profile="tarski"`, the domain is accepted or rejected exactly as
 /// tarski 0.8.2 does (Text2World's EXEC); that profile checks domains only. With
-/// `extract=True` each input is an LLM's answer: the PDDL in its longest ```` ```pddl ```` block
-/// (else any fenced block, else the whole text) is checked, as `pddlc check --extract` does, and
-/// the diagnostics point into that extracted text.
+/// `extract=True` each input is an LLM's answer: the PDDL in it is checked as `pddlc check
+/// --extract` reads it (the fenced block holding `(define`, any fence and info string, prose and
+/// CRLF allowed), and the diagnostics name the answer's own lines and columns.
 #[pyfunction]
 #[pyo3(signature = (domain, problem = None, profile = "pddl", extract = false))]
 pub fn check(

@@ -93,11 +93,7 @@ fn run(job: &Job, mode: Mode) -> Scored {
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let scored = scorer::compare(gold, &pred.text, mode, response);
         // Diagnostics point into the prediction as scored: extracted from a chat answer.
-        let text = if response {
-            pddlc::text2world::extract_response(&pred.text)
-        } else {
-            pred.text.clone()
-        };
+        let text = scorer::scored_text(&pred.text, mode, response).into_owned();
         let source = SourceFile::new(pred.name.clone(), text);
         let exec: Vec<diag::Diagnostic> = scored.exec_diagnostics().to_vec();
         let diagnostics =

@@ -39,8 +39,10 @@ pub struct Args {
     /// Exit 1 on warnings too.
     #[arg(long)]
     deny_warnings: bool,
-    /// Each input is an LLM's answer: check the PDDL in its longest ```pddl block (else any
-    /// fenced block, else the whole text), as `score --response` and Text2World read it.
+    /// Each input is an LLM's answer: check the PDDL in it, as `score --response` reads it in
+    /// clean mode: the fenced block holding `(define` (any fence, ``` or ~~~, any info string
+    /// such as pddl or lisp, any case), else the longest block, else the text without the prose
+    /// around the definition. Positions are the answer's own lines and columns.
     #[arg(long)]
     extract: bool,
 }

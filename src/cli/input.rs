@@ -93,9 +93,9 @@ pub fn load_expanded(input: &Expanded, id: FileId) -> Loaded {
     load_expanded_extracting(input, id, false)
 }
 
-/// [`load_expanded`], taking the PDDL out of a chat answer first when `extract` is set (the
-/// longest ```` ```pddl ```` block, as `score --response` and Text2World do); labels then
-/// point into the extracted text, which is what the renderers show.
+/// [`load_expanded`], taking the PDDL out of a chat answer first when `extract` is set
+/// (`parse::extract_answer`: any fence, prose, CRLF); the rest of the answer is blanked, so
+/// labels name the answer's own lines and columns.
 pub fn load_expanded_extracting(input: &Expanded, id: FileId, extract: bool) -> Loaded {
     match read_expanded_extracting(input, id, extract) {
         ReadInput::Text(source) => parse_source(source, id),
@@ -186,8 +186,9 @@ fn read_extracting(path: &Path, id: FileId, extract: bool) -> ReadInput {
     // The bytes are the text: keep them rather than a copy of a large file.
     let text = String::from_utf8(bytes)
         .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+    // The answer's own lines and columns: what is not the definition is blanked, not cut.
     let text = if extract {
-        pddlc::text2world::extract_response(&text)
+        pddlc::parse::extract_answer(&text)
     } else {
         text
     };

@@ -39,8 +39,11 @@ pub struct Args {
     mode: Mode,
     #[arg(long, value_enum)]
     format: Option<Format>,
-    /// PRED is an LLM response: extract the domain as Text2World does (the longest ```pddl
-    /// block, else any fenced block, else the whole text).
+    /// PRED is an LLM response. `--mode clean` reads the domain as a person would: the fenced
+    /// block holding `(define` (any fence and info string, such as ```lisp or ~~~), prose and
+    /// CRLF allowed. `--mode text2world` extracts exactly as Text2World does: the longest
+    /// ```pddl block, else the longest ``` block with nothing after the backticks, else the
+    /// whole text.
     #[arg(long)]
     response: bool,
     /// A file of pairs, one a line: a JSON object with `gold` and `pred` (paths relative to the

@@ -5,6 +5,7 @@
 //! parentheses (nesting bound, unclosed forms) → the pest grammar with recovery rules → lowering
 //! of pest pairs into [`crate::ast`].
 
+mod answer;
 mod errors;
 mod flat;
 mod grammar;
@@ -12,6 +13,7 @@ mod lower;
 mod prose;
 mod scan;
 
+pub use answer::extract_answer;
 pub use scan::MAX_DEPTH;
 
 /// The sections a domain may have, `:requirements` first.

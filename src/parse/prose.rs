@@ -68,7 +68,7 @@ pub(super) fn unwrap(source: &str, first_close: Option<usize>) -> Option<(String
 /// the word `define` in any case, ended by whitespace, a parenthesis, a comment or the end. One
 /// pass over the bytes: each `(` looks only at what follows it up to its first word, so a text
 /// of millions of `(` costs one look each.
-fn find_define(source: &str) -> Option<usize> {
+pub(super) fn find_define(source: &str) -> Option<usize> {
     let bytes = source.as_bytes();
     let mut at = 0;
     while let Some(&byte) = bytes.get(at) {

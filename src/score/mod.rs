@@ -43,6 +43,19 @@ crate::choice::choice!(Mode, "mode", {
     "text2world" => Mode::Text2World: "the official Text2World scorer's values, quirks included",
 });
 
+/// The text a prediction is scored as: itself, or with `response` the PDDL taken out of an LLM's
+/// answer: in `text2world` mode exactly as Text2World takes it (the longest ```` ```pddl ````
+/// block, else the longest ```` ``` ```` block, else the whole answer), in `clean` mode as a
+/// person reads it (`parse::extract_answer`: any fence and info string, prose and CRLF, every
+/// position kept). The diagnostics of a scored prediction point into this text.
+pub fn scored_text(pred: &str, mode: Mode, response: bool) -> std::borrow::Cow<'_, str> {
+    match (response, mode) {
+        (false, _) => std::borrow::Cow::Borrowed(pred),
+        (true, Mode::Text2World) => crate::text2world::extract_response(pred).into(),
+        (true, Mode::Clean) => crate::parse::extract_answer(pred).into(),
+    }
+}
+
 /// One of the two domains of a pair.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -231,13 +244,8 @@ impl Gold {
     }
 
     fn compare_here(&self, pred: &str, response: bool) -> Scored {
-        let extracted;
-        let pred = if response {
-            extracted = crate::text2world::extract_response(pred);
-            extracted.as_str()
-        } else {
-            pred
-        };
+        let pred = scored_text(pred, self.mode, response);
+        let pred = pred.as_ref();
         match &self.prepared {
             PreparedGold::Text2World(gold) => {
                 let t = text2world::score_prepared(gold, pred);

@@ -2,6 +2,7 @@
 //! what the user wrote. One test program; its modules group the tests by subcommand and by the
 //! convention every subcommand follows (docs/cli.md).
 
+mod answers;
 #[path = "../common/mod.rs"]
 mod common;
 mod convention;
