@@ -23,11 +23,11 @@ fn undecodable(input: &Source, id: FileId) -> Vec<Diagnostic> {
         .collect()
 }
 
-/// Replaces a decoded chat answer by the PDDL in it, the rest blanked (as `pddlc check
-/// --extract` reads it), so that positions are the answer's own.
-fn extracted(input: &mut Source) {
+/// Replaces a decoded chat answer by the PDDL in it, as the profile reads answers (as `pddlc
+/// check --extract` does): with PDDL's, the rest blanked so that positions are the answer's own.
+fn extracted(input: &mut Source, profile: Profile) {
     if input.undecodable.is_none() {
-        input.file.text = pddlc::parse::extract_answer(&input.file.text);
+        input.file.text = profile.extract_answer(&input.file.text);
     }
 }
 
@@ -96,8 +96,10 @@ pub fn check(
         let mut problem = problem.map(|p| source(p, "problem")).transpose()?;
         if extract {
             py.detach(|| {
-                extracted(&mut domain);
-                problem.as_mut().map(extracted);
+                extracted(&mut domain, profile);
+                if let Some(problem) = problem.as_mut() {
+                    extracted(problem, profile);
+                }
             });
         }
         let (diagnostics, note) = py.detach(|| match (profile, &problem) {

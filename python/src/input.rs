@@ -4,6 +4,7 @@ use pddlc::ast::Span;
 use pddlc::diagnostics::{Code, Diagnostic, SourceFile};
 use pyo3::exceptions::{
     PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError, PyTypeError,
+    PyValueError,
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyString};
@@ -32,6 +33,12 @@ pub fn source(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Source> {
     let name = format!("<{what}>");
     if let Ok(s) = obj.cast::<PyString>() {
         return Ok(match s.to_cow() {
+            Ok(text) if names_a_file(&text) => {
+                return Err(PyValueError::new_err(format!(
+                    "`{what}` is the str {text:?}, which names a file but is not PDDL text: a str \
+                     is read as PDDL; pass pathlib.Path({text:?}) to read the file"
+                )));
+            }
             Ok(text) => from_text(name, text.into_owned()),
             // A lone surrogate (`"\ud800"`) cannot be UTF-8: report it as undecodable input.
             Err(_) => surrogates(name, s.to_string_lossy().into_owned()),
@@ -54,6 +61,16 @@ pub fn source(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Source> {
         "`{what}` must be PDDL text (str or bytes) or a path (os.PathLike), not {}",
         type_name(obj)
     )))
+}
+
+/// Whether a `str` given as PDDL text is rather a file's name: it holds no `(` (no PDDL does),
+/// is one line, and an existing file has that name.
+fn names_a_file(text: &str) -> bool {
+    !text.contains('(')
+        && !text.contains('\n')
+        && !text.trim().is_empty()
+        && text.len() < 4096
+        && std::path::Path::new(text).is_file()
 }
 
 /// The name of an object's type, for messages.

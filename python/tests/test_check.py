@@ -157,3 +157,13 @@ def test_misuse_raises_type_and_value_errors():
         pddlc.check("").render("xml")
     with pytest.raises(FileNotFoundError):
         pddlc.check(Path("/nonexistent/domain.pddl"))
+
+
+def test_a_path_is_a_file_and_a_str_naming_a_file_is_refused(monkeypatch):
+    monkeypatch.chdir(BLOCKS)
+    assert pddlc.check(Path("domain.pddl")).ok
+    with pytest.raises(ValueError, match=r'names a file but is not PDDL text.*pathlib\.Path\("domain\.pddl"\)'):
+        pddlc.check("domain.pddl")
+    # In a batch, the pair fails with the reason instead of scoring zeros.
+    [scores] = pddlc.score_many([("domain.pddl", "(define (domain d))")])
+    assert scores.error and "names a file" in scores.error

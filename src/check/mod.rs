@@ -59,6 +59,18 @@ pub enum Profile {
     Tarski,
 }
 
+impl Profile {
+    /// The PDDL in an LLM's answer, as this profile reads answers: PDDL's profile as a person
+    /// reads it (`parse::extract_answer`, the answer's own positions kept), tarski's as the
+    /// Text2World benchmark extracts it (`text2world::extract_response`), whose EXEC it is.
+    pub fn extract_answer(self, answer: &str) -> String {
+        match self {
+            Profile::Pddl => crate::parse::extract_answer(answer),
+            Profile::Tarski => crate::text2world::extract_response(answer),
+        }
+    }
+}
+
 crate::choice::choice!(Profile, "profile", {
     "pddl" => Profile::Pddl: "what PDDL requires: every check of `pddlc check`",
     "tarski" => Profile::Tarski: "exactly tarski 0.8.2's verdict (Text2World's EXEC), for domains",

@@ -42,7 +42,9 @@ pub struct Args {
     /// Each input is an LLM's answer: check the PDDL in it, as `score --response` reads it in
     /// clean mode: the fenced block holding `(define` (any fence, ``` or ~~~, any info string
     /// such as pddl or lisp, any case), else the longest block, else the text without the prose
-    /// around the definition. Positions are the answer's own lines and columns.
+    /// around the definition; positions are the answer's own lines and columns. With `--profile
+    /// tarski`, as Text2World extracts it (the longest ```pddl block, else the longest ```
+    /// block, else the whole text), positions in the extracted text.
     #[arg(long)]
     extract: bool,
 }
@@ -69,7 +71,8 @@ pub fn run(args: &Args) -> Outcome {
     let mut deferred: Vec<Deferred> = Vec::new();
     for (i, input) in inputs.iter().enumerate() {
         let id = FileId(i as u32);
-        let read = read_expanded_extracting(input, id, args.extract);
+        let extract = args.extract.then_some(args.profile);
+        let read = read_expanded_extracting(input, id, extract);
         // `Some` for a text that looks like a problem: the domain its `(:domain …)` names.
         let looks_like_problem = match &read {
             ReadInput::Text(source) if args.profile == Profile::Pddl && inputs.len() > 1 => {

@@ -3,6 +3,7 @@
 //! the format asked for next to the other inputs' results.
 
 use pddlc::ast::{PddlFile, Span};
+use pddlc::check::Profile;
 use pddlc::diagnostics::{Code, Diagnostic, FileId, SourceFile};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -90,13 +91,13 @@ pub fn expand(paths: &[PathBuf]) -> Vec<Expanded> {
 
 /// [`load`] for an expanded input.
 pub fn load_expanded(input: &Expanded, id: FileId) -> Loaded {
-    load_expanded_extracting(input, id, false)
+    load_expanded_extracting(input, id, None)
 }
 
 /// [`load_expanded`], taking the PDDL out of a chat answer first when `extract` is set
 /// (`parse::extract_answer`: any fence, prose, CRLF); the rest of the answer is blanked, so
 /// labels name the answer's own lines and columns.
-pub fn load_expanded_extracting(input: &Expanded, id: FileId, extract: bool) -> Loaded {
+pub fn load_expanded_extracting(input: &Expanded, id: FileId, extract: Option<Profile>) -> Loaded {
     match read_expanded_extracting(input, id, extract) {
         ReadInput::Text(source) => parse_source(source, id),
         ReadInput::Failed(loaded) => *loaded,
@@ -130,10 +131,10 @@ pub struct Loaded {
 /// Reads and parses `path` as input number `id`. Unreadable and undecodable inputs yield
 /// diagnostics, never an error.
 pub fn load(path: &Path, id: FileId) -> Loaded {
-    load_extracting(path, id, false)
+    load_extracting(path, id, None)
 }
 
-fn load_extracting(path: &Path, id: FileId, extract: bool) -> Loaded {
+fn load_extracting(path: &Path, id: FileId, extract: Option<Profile>) -> Loaded {
     match read_extracting(path, id, extract) {
         ReadInput::Text(source) => parse_source(source, id),
         ReadInput::Failed(loaded) => *loaded,
@@ -149,7 +150,11 @@ pub enum ReadInput {
 }
 
 /// [`load_expanded_extracting`] without the parse.
-pub fn read_expanded_extracting(input: &Expanded, id: FileId, extract: bool) -> ReadInput {
+pub fn read_expanded_extracting(
+    input: &Expanded,
+    id: FileId,
+    extract: Option<Profile>,
+) -> ReadInput {
     match &input.1 {
         None => read_extracting(&input.0, id, extract),
         Some(message) => ReadInput::Failed(Box::new(Loaded {
@@ -161,7 +166,7 @@ pub fn read_expanded_extracting(input: &Expanded, id: FileId, extract: bool) -> 
     }
 }
 
-fn read_extracting(path: &Path, id: FileId, extract: bool) -> ReadInput {
+fn read_extracting(path: &Path, id: FileId, extract: Option<Profile>) -> ReadInput {
     let name = display_name(path);
     let bytes = match read_bytes(path) {
         Ok(bytes) => bytes,
@@ -186,11 +191,10 @@ fn read_extracting(path: &Path, id: FileId, extract: bool) -> ReadInput {
     // The bytes are the text: keep them rather than a copy of a large file.
     let text = String::from_utf8(bytes)
         .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
-    // The answer's own lines and columns: what is not the definition is blanked, not cut.
-    let text = if extract {
-        pddlc::parse::extract_answer(&text)
-    } else {
-        text
+    // The profile says how an answer is read (`Profile::extract_answer`).
+    let text = match extract {
+        Some(profile) => profile.extract_answer(&text),
+        None => text,
     };
     ReadInput::Text(SourceFile::new(name, text))
 }
@@ -199,7 +203,7 @@ fn read_extracting(path: &Path, id: FileId, extract: bool) -> ReadInput {
 /// says why it cannot be used when it cannot be read or decoded (then its text is not PDDL to
 /// parse).
 pub fn read_source(path: &Path, id: FileId) -> (SourceFile, Vec<Diagnostic>) {
-    match read_extracting(path, id, false) {
+    match read_extracting(path, id, None) {
         ReadInput::Text(source) => (source, Vec::new()),
         ReadInput::Failed(loaded) => (loaded.source, loaded.diagnostics),
     }
