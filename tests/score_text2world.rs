@@ -10,7 +10,6 @@ use pddlc::text2world::extract_response;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 /// `../shared/text2world` with its scored pairs and gold domains, or `None` with a message.
 fn text2world(test: &str) -> Option<PathBuf> {
@@ -232,24 +231,4 @@ fn dev_summaries_are_the_official_ones() {
         }
     }
     assert!(differ.is_empty(), "{}", differ.join("\n"));
-}
-
-#[test]
-fn scoring_throughput() {
-    let Some(dir) = text2world("scoring_throughput") else {
-        return;
-    };
-    let mut all = pairs(&dir, "dev");
-    all.extend(pairs(&dir, "handmade"));
-    let start = Instant::now();
-    for pair in &all {
-        std::hint::black_box(score(&pair.gold, &pair.pred));
-    }
-    let elapsed = start.elapsed();
-    eprintln!(
-        "scored {} pairs in {:.3} s: {:.0} pairs/s",
-        all.len(),
-        elapsed.as_secs_f64(),
-        all.len() as f64 / elapsed.as_secs_f64()
-    );
 }
