@@ -33,9 +33,12 @@ fn env_of(shared: &Path, task: &str) -> Env {
     Env::from_json(&read(&path)).expect("the env loads")
 }
 
-/// Every task goal in `domains/kitchen/tasks/`, by task number.
+/// Every task goal in `domains/kitchen/tasks/`, by task number; fails unless there is one for
+/// each of Simmer's 100 tasks, so that no loop over them passes on none.
 fn goals() -> BTreeMap<String, TaskGoal> {
-    goals_in(&root().join("domains/kitchen/tasks"))
+    let goals = goals_in(&root().join("domains/kitchen/tasks"));
+    assert!(goals.len() >= 100, "only {} task goals", goals.len());
+    goals
 }
 
 /// The task goals in a directory (`*.toml`), by task number.
@@ -461,6 +464,10 @@ fn audit_flavour_agrees_with_the_executor() {
             ));
         }
     }
+    assert!(
+        plans >= common::DEV_PLANS_AT_LEAST,
+        "only {plans} dev verdicts"
+    );
     eprintln!(
         "faithfulness: {plans} plans ({expressible} without syntax failures); same failing steps {same_steps}, same audit failures {same_audit}; at most {copies} copies of an id in one container"
     );

@@ -203,6 +203,7 @@ fn dev_summaries_are_the_official_ones() {
             (id, score(&pair.gold, &pair.pred).official)
         })
         .collect();
+    assert_eq!(scored.len(), 1200, "the dev set holds 1,200 pairs");
     let summaries: Value =
         serde_json::from_str(&read(&dir.join("pairs/dev/summary.json"))).expect("summary JSON");
     let models = summaries["models"].as_array().expect("a list of models");
@@ -219,6 +220,12 @@ fn dev_summaries_are_the_official_ones() {
         assert_eq!(
             per_domain.len() as u64,
             model["n_domains"].as_u64().unwrap()
+        );
+        // Each model's summary covers 53 domains; an emptied list of pairs must not pass.
+        assert!(
+            per_domain.len() >= 53,
+            "{name}: only {} pairs",
+            per_domain.len()
         );
         let ours = values(&summary(&per_domain));
         for (i, metric) in NAMES.iter().enumerate() {

@@ -256,3 +256,7 @@ pub fn run_each<T>(cases: impl IntoIterator<Item = (String, T)>, mut run: impl F
         failed.join("\n")
     );
 }
+
+/// The fewest dev plans a test over ../shared/kitchen/plans/dev (`verdicts.jsonl`,
+/// `states.jsonl`) must find: the dev set holds 642, so an empty or truncated file fails.
+pub const DEV_PLANS_AT_LEAST: usize = 640;
