@@ -85,23 +85,21 @@ macro_rules! per_corpus_family {
     ($(#[$attribute:meta])* $module:ident => $run:ident) => {
         $(#[$attribute])*
         mod $module {
-            #[test]
-            fn potassco() {
-                super::$run("potassco")
-            }
-            #[test]
-            fn ipc2023_classical() {
-                super::$run("ipc2023-classical")
-            }
-            #[test]
-            fn ipc2023_numeric() {
-                super::$run("ipc2023-numeric")
-            }
-            #[test]
-            fn pddl_plus_domains() {
-                super::$run("pddl-plus-domains")
-            }
+            $crate::per_corpus_family!(@tests $run:
+                potassco "potassco",
+                ipc2023_classical "ipc2023-classical",
+                ipc2023_numeric "ipc2023-numeric",
+                pddl_plus_domains "pddl-plus-domains"
+            );
         }
+    };
+    (@tests $run:ident: $($test:ident $family:literal),*) => {
+        $(
+            #[test]
+            fn $test() {
+                super::$run($family)
+            }
+        )*
     };
 }
 
