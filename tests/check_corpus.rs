@@ -1,6 +1,7 @@
 //! `check` on the IPC corpora in ../shared/corpus: every domain on its own, every problem
-//! against its domain. TaskFiles with genuine errors are listed, with the reason, in
-//! fixtures/corpus/check-known-invalid.txt; every other file must check without errors.
+//! against its domain. Files with genuine errors are listed, with the reason, in
+//! fixtures/corpus/check-known-invalid.txt; every other file must check without errors. One test
+//! per corpus family, so that libtest runs them in parallel and each says what it checked.
 
 mod common;
 
@@ -75,13 +76,19 @@ fn root_of_domain(path: &Path) -> PathBuf {
     root(path)
 }
 
-#[test]
-fn every_corpus_file_checks_without_errors_but_the_listed_ones() {
-    let Some(shared) = shared("check_corpus") else {
+per_corpus_family! {
+    /// Every file of the family checks without errors but those listed with their codes.
+    every_file_checks_without_errors_but_the_listed_ones => checks_as_listed
+}
+
+/// The test of `family`: its domains on their own and its problems against their domain (a
+/// problem's domain is always in its own family) have the errors
+/// fixtures/corpus/check-known-invalid.txt lists for them under `family/`, and no others.
+fn checks_as_listed(family: &str) {
+    let Some((corpus, files)) = corpus_family(family, &format!("check corpus {family}")) else {
         return;
     };
-    let corpus = shared.join("corpus");
-    let parsed: Vec<(PathBuf, Option<PddlFile>)> = pddl_files(&corpus)
+    let parsed: Vec<(PathBuf, Option<PddlFile>)> = files
         .par_iter()
         .map(|path| {
             let text = std::fs::read_to_string(path).expect("readable corpus file");
@@ -153,11 +160,6 @@ fn every_corpus_file_checks_without_errors_but_the_listed_ones() {
         "check::problem_source differs from check::problem on:\n{}",
         streaming_differs.join("\n")
     );
-    eprintln!(
-        "checked {} domains and {} problems; {skipped} problems skipped: their per-instance domain is not in the corpus",
-        domains.len(),
-        problems.len() - skipped
-    );
     assert!(
         skipped < problems.len() / 5,
         "too many problems without a domain: {skipped}"
@@ -167,6 +169,8 @@ fn every_corpus_file_checks_without_errors_but_the_listed_ones() {
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/corpus/check-known-invalid.txt"),
     )
     .into_iter()
+    // The table lists the whole corpus; this test answers for its family's files only.
+    .filter(|(path, _, _)| path.starts_with(&format!("{family}/")))
     .map(|(path, codes, _)| {
         (
             path,
@@ -193,4 +197,11 @@ fn every_corpus_file_checks_without_errors_but_the_listed_ones() {
         "files whose errors differ from the list:\n{}",
         wrong.join("\n")
     );
+    progress(&format!(
+        "check corpus {family}: {} domains and {} problems checked, {} with their listed errors; \
+         {skipped} problems skipped: their per-instance domain is not in the corpus",
+        thousands(domains.len()),
+        thousands(problems.len() - skipped),
+        listed.len()
+    ));
 }

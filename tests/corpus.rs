@@ -1,5 +1,6 @@
 //! The IPC corpora in ../shared/corpus: every file parses (the known-invalid ones with their
-//! located error), and printing is lossless.
+//! located error), and printing is lossless. One test per corpus family and check, so that
+//! libtest runs them in parallel and each says what it checked when it finishes.
 
 mod common;
 
@@ -16,18 +17,40 @@ fn fixture(name: &str) -> std::path::PathBuf {
         .join(name)
 }
 
+per_corpus_family! {
+    /// Every file of the family parses (the known-invalid ones with their located error).
+    every_file_parses_and_the_invalid_ones_are_located => parses_and_locates_the_invalid_ones
+}
+
+per_corpus_family! {
+    /// Printing every file of the family is lossless and keeps its comments.
+    printing_every_file_is_lossless_and_keeps_its_comments => prints_losslessly
+}
+
+/// A folder of ../shared/corpus that `CORPUS_FAMILIES` does not name would be tested by nothing.
 #[test]
-fn every_corpus_file_parses_and_the_invalid_ones_are_located() {
-    let Some(shared) = shared("every_corpus_file_parses") else {
+fn the_corpus_families_are_the_folders_of_the_corpus() {
+    let Some(shared) = shared("the_corpus_families_are_the_folders_of_the_corpus") else {
         return;
     };
-    let corpus = shared.join("corpus");
-    let files = pddl_files(&corpus);
-    assert!(
-        files.len() > 2900,
-        "found only {} corpus files",
-        files.len()
-    );
+    let mut folders: Vec<String> = std::fs::read_dir(shared.join("corpus"))
+        .expect("readable corpus directory")
+        .map(|entry| entry.expect("directory entry").path())
+        .filter(|path| path.is_dir())
+        .filter_map(|path| Some(path.file_name()?.to_string_lossy().into_owned()))
+        .collect();
+    folders.sort();
+    let mut families: Vec<&str> = CORPUS_FAMILIES.iter().map(|(name, _)| *name).collect();
+    families.sort();
+    assert_eq!(folders, families);
+}
+
+/// The test of `family` that every file parses and that the files of fixtures/corpus's
+/// known-invalid.txt and warnings.txt (those under `family/`) have their listed diagnostic.
+fn parses_and_locates_the_invalid_ones(family: &str) {
+    let Some((corpus, files)) = corpus_family(family, &format!("corpus {family}")) else {
+        return;
+    };
     // For every file with diagnostics: the first error (or, without errors, the first warning).
     let findings: BTreeMap<String, (bool, String, String)> = files
         .par_iter()
@@ -58,6 +81,8 @@ fn every_corpus_file_parses_and_the_invalid_ones_are_located() {
     for (path, at, _) in &warnings {
         expected.insert(path.clone(), (false, at.clone()));
     }
+    // The tables list the whole corpus; this test answers for its family's files only.
+    expected.retain(|path, _| path.starts_with(&format!("{family}/")));
     let actual: BTreeMap<String, (bool, String)> = findings
         .iter()
         .map(|(path, (errors, at, _))| (path.clone(), (*errors, at.clone())))
@@ -85,14 +110,19 @@ fn every_corpus_file_parses_and_the_invalid_ones_are_located() {
         missing.is_empty(),
         "listed files without their diagnostic: {missing:?}"
     );
+    progress(&format!(
+        "corpus {family}: {} files parsed, {} with their listed diagnostic",
+        thousands(files.len()),
+        expected.len()
+    ));
 }
 
-#[test]
-fn printing_every_corpus_file_is_lossless_and_keeps_its_comments() {
-    let Some(shared) = shared("printing_is_lossless") else {
+/// The test of `family` that printing every file is lossless, keeps its comments and is
+/// idempotent.
+fn prints_losslessly(family: &str) {
+    let Some((_, files)) = corpus_family(family, &format!("printing corpus {family}")) else {
         return;
     };
-    let files = pddl_files(&shared.join("corpus"));
     let failures: Vec<String> = files
         .par_iter()
         .filter_map(|path| {
@@ -143,6 +173,10 @@ fn printing_every_corpus_file_is_lossless_and_keeps_its_comments() {
             .collect::<Vec<_>>()
             .join("\n")
     );
+    progress(&format!(
+        "corpus {family}: {} files printed, round trip equal",
+        thousands(files.len())
+    ));
 }
 
 /// A test that needs ../shared and does not find it says so where `cargo test` shows it, without
@@ -151,7 +185,7 @@ fn printing_every_corpus_file_is_lossless_and_keeps_its_comments() {
 #[test]
 fn a_test_without_shared_says_so_visibly_and_fails_under_ci() {
     let empty = tempfile::tempdir().expect("temporary directory");
-    let probe = "every_corpus_file_parses_and_the_invalid_ones_are_located";
+    let probe = "every_file_parses_and_the_invalid_ones_are_located::potassco";
     let run = |ci: Option<&str>| {
         let mut command = std::process::Command::new(std::env::current_exe().expect("this test"));
         command
@@ -171,7 +205,7 @@ fn a_test_without_shared_says_so_visibly_and_fails_under_ci() {
     assert!(out.status.success(), "{stdout}{stderr}");
     assert!(stdout.contains("1 passed"), "{stdout}");
     let expected = format!(
-        "skipping every_corpus_file_parses: {}/corpus is absent",
+        "skipping corpus potassco: {}/corpus/potassco is absent",
         empty.path().display()
     );
     assert!(stderr.contains(&expected), "not shown:\n{stderr}");

@@ -23,11 +23,18 @@ fn read(path: &Path) -> String {
     String::from_utf8_lossy(&std::fs::read(path).expect("readable file")).into_owned()
 }
 
+/// The dev plans' verdicts; fails when there are fewer than `common::DEV_PLANS_AT_LEAST`.
 fn verdicts(shared: &Path) -> Vec<Value> {
-    read(&shared.join("plans/dev/verdicts.jsonl"))
+    let verdicts: Vec<Value> = read(&shared.join("plans/dev/verdicts.jsonl"))
         .lines()
         .map(|l| serde_json::from_str(l).expect("verdict"))
-        .collect()
+        .collect();
+    assert!(
+        verdicts.len() >= common::DEV_PLANS_AT_LEAST,
+        "only {} dev verdicts",
+        verdicts.len()
+    );
+    verdicts
 }
 
 struct Envs(HashMap<String, Env>);
@@ -254,7 +261,10 @@ fn simmer_mode_reproduces_every_final_state() {
             bad.push(format!("{plan}:\n  ours:   {ours}\n  theirs: {theirs}"));
         }
     }
-    assert!(total > 0);
+    assert!(
+        total >= common::DEV_PLANS_AT_LEAST,
+        "only {total} final states compared"
+    );
     assert!(bad.is_empty(), "final states differ:\n{}", bad.join("\n"));
 }
 
@@ -324,6 +334,8 @@ fn nothing_in_shared_kitchen_panics() {
         .filter(|p| p.extension().is_some_and(|e| e == "txt"))
         .map(|p| read(p))
         .collect();
+    // ../shared/kitchen holds 1,387 text files (plans, results, task texts).
+    assert!(plans.len() >= 1_350, "only {} text files", plans.len());
     // Every plan and text file in the first env, and every env with a sample of plans.
     for text in &plans {
         kitchen::run(&world, &envs[0], text, Mode::Simmer);

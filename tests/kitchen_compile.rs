@@ -1,6 +1,5 @@
 //! The kitchen world compiled to PDDL: the output checks clean, the audit flavour agrees with
-//! the executor on the dev plans, Fast Downward solves the planning flavour of small tasks, and
-//! compiling every task is fast.
+//! the executor on the dev plans, and Fast Downward solves the planning flavour of small tasks.
 
 mod common;
 
@@ -34,9 +33,12 @@ fn env_of(shared: &Path, task: &str) -> Env {
     Env::from_json(&read(&path)).expect("the env loads")
 }
 
-/// Every task goal in `domains/kitchen/tasks/`, by task number.
+/// Every task goal in `domains/kitchen/tasks/`, by task number; fails unless there is one for
+/// each of Simmer's 100 tasks, so that no loop over them passes on none.
 fn goals() -> BTreeMap<String, TaskGoal> {
-    goals_in(&root().join("domains/kitchen/tasks"))
+    let goals = goals_in(&root().join("domains/kitchen/tasks"));
+    assert!(goals.len() >= 100, "only {} task goals", goals.len());
+    goals
 }
 
 /// The task goals in a directory (`*.toml`), by task number.
@@ -462,6 +464,10 @@ fn audit_flavour_agrees_with_the_executor() {
             ));
         }
     }
+    assert!(
+        plans >= common::DEV_PLANS_AT_LEAST,
+        "only {plans} dev verdicts"
+    );
     eprintln!(
         "faithfulness: {plans} plans ({expressible} without syntax failures); same failing steps {same_steps}, same audit failures {same_audit}; at most {copies} copies of an id in one container"
     );
@@ -476,39 +482,6 @@ fn audit_flavour_agrees_with_the_executor() {
         unexpected.len(),
         unexpected.join("\n")
     );
-}
-
-#[test]
-fn compiling_every_task_is_fast() {
-    let Some(shared) = shared("compiling_every_task_is_fast", &["simmer"]) else {
-        return;
-    };
-    let world = World::embedded();
-    let goals = goals();
-    let envs: Vec<(String, Env)> = goals
-        .keys()
-        .map(|t| (t.clone(), env_of(&shared, t)))
-        .collect();
-    let start = Instant::now();
-    for flavour in [Flavour::Audit, Flavour::Planning] {
-        let domain = compile::domain(&world, flavour);
-        let _ = print::domain(&domain);
-        for (task, env) in &envs {
-            let options = Options {
-                flavour,
-                ..Options::default()
-            };
-            let p = compile::problem(&world, env, goals.get(task), task, &options);
-            let _ = print::problem(&p);
-        }
-    }
-    let elapsed = start.elapsed();
-    eprintln!(
-        "compiled {} tasks, both flavours, in {:.3} s",
-        envs.len(),
-        elapsed.as_secs_f64()
-    );
-    assert!(elapsed.as_secs_f64() < 20.0);
 }
 
 /// Simmer's own world files (`world_model/`) take everything but the role lists and classes

@@ -284,7 +284,8 @@ fn mutations_of_corpus_tasks_never_panic() {
             plan: read("plan"),
         });
     }
-    assert!(tasks.len() >= 20, "only {} tasks", tasks.len());
+    // The two indexes give 70 such tasks; an emptied or truncated index must not pass.
+    assert!(tasks.len() >= 65, "only {} tasks", tasks.len());
     let mut random = Seeded(0x5eed_0002);
     let mut panics = Vec::new();
     for task in &tasks {

@@ -64,12 +64,18 @@ def cli(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess:
 
 
 def fixture_dirs(stage: str):
-    """The fixture directories of a stage, sorted, as pytest parameters named after them."""
+    """The fixture directories of a stage, sorted, as pytest parameters named after them.
+
+    Finding none fails the collection: pytest would skip a test given no parameters, so a
+    moved or emptied fixture folder would pass unnoticed."""
     dirs = sorted(p for p in (FIXTURES / stage).iterdir() if p.is_dir())
+    assert dirs, f"no fixture directories in {FIXTURES / stage}"
     return [pytest.param(d, id=d.name) for d in dirs]
 
 
 def fixture_files(stage: str, pattern: str = "*.pddl"):
-    """The fixture files of a stage, sorted, as pytest parameters named after them."""
+    """The fixture files of a stage, sorted, as pytest parameters named after them; finding
+    none fails, as in `fixture_dirs`."""
     files = sorted((FIXTURES / stage).glob(pattern))
+    assert files, f"no {pattern} fixtures in {FIXTURES / stage}"
     return [pytest.param(f, id=f.name) for f in files]

@@ -117,9 +117,7 @@ def test_warnings_do_not_make_a_report_fail():
     assert report.warnings
 
 
-@pytest.mark.parametrize(
-    "path", sorted((FIXTURES / "tarski").glob("*.pddl")), ids=lambda p: p.name
-)
+@pytest.mark.parametrize("path", fixture_files("tarski"))
 def test_tarski_profile_rejects_each_fixture_where_it_says(path):
     text = read_text(path)
     where = text.splitlines()[0].removeprefix("; expect ").strip()

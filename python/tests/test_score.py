@@ -59,6 +59,8 @@ def test_to_dict_is_the_cli_json(mode, response, tmp_path):
 def dev_pairs(root):
     text2world = root / "text2world"
     rows = [json.loads(l) for l in read_text(text2world / "pairs/dev/scores.jsonl").splitlines() if l.strip()]
+    # The dev set holds 1,200 pairs; an empty or truncated scores.jsonl must not pass.
+    assert len(rows) == 1200, len(rows)
     pairs = [
         {
             "id": row["pair"],
@@ -74,7 +76,6 @@ def dev_pairs(root):
 def test_score_many_reproduces_the_official_values_on_every_dev_pair():
     root = need_shared("text2world/pairs/dev", "text2world/domains")
     rows, pairs = dev_pairs(root)
-    assert len(rows) == 1200
     results = pddlc.score_many(pairs, mode="text2world")
     assert len(results) == 1200
     differ = []

@@ -19,15 +19,88 @@ pub fn under_ci() -> bool {
 /// tests that fail, but it does not capture the handle, so `cargo test` shows the line without
 /// `--nocapture` (tests/corpus.rs runs a skipping test to check it).
 pub fn skip(test: &str, what: &str) {
-    use std::io::Write;
     if under_ci() {
         panic!("{test} cannot run: {what}; under CI nothing may be skipped");
     }
+    progress(&format!(
+        "skipping {test}: {what}; it checked nothing (README, \"`../shared`: the reference data\")"
+    ));
+}
+
+/// Writes `line` where `cargo test` shows it as the test runs, past libtest's capture (see
+/// `skip`), so that a long test says what it has done when it finishes.
+pub fn progress(line: &str) {
+    use std::io::Write;
     // One write, so that the line is not cut by libtest's own lines from other threads.
-    let line = format!(
-        "skipping {test}: {what}; it checked nothing (README, \"`../shared`: the reference data\")\n"
+    let _ = std::io::stderr().write_all(format!("{line}\n").as_bytes());
+}
+
+/// `n` with a comma between each group of three digits (`1,805`), as the progress lines show it.
+pub fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
+/// The families of ../shared/corpus (its folders), each with the fewest `.pddl` files a test
+/// must find in it: what the folder held when this list was written (in the comment), rounded
+/// down a little, so that an emptied or truncated folder fails instead of passing on nothing.
+/// `per_corpus_family!` writes one test per family; tests/corpus.rs checks that this list names
+/// every folder.
+pub const CORPUS_FAMILIES: [(&str, usize); 4] = [
+    ("potassco", 1_780),        // 1,805 files
+    ("ipc2023-classical", 300), // 311 files
+    ("ipc2023-numeric", 410),   // 420 files
+    ("pddl-plus-domains", 440), // 448 files
+];
+
+/// The corpus (`../shared/corpus`) and the `.pddl` files of its folder `family`, sorted, or
+/// `None` with a message naming `test` when the folder is absent. Fails when the folder holds
+/// fewer files than `CORPUS_FAMILIES` asks for.
+pub fn corpus_family(family: &str, test: &str) -> Option<(PathBuf, Vec<PathBuf>)> {
+    let Some(&(_, minimum)) = CORPUS_FAMILIES.iter().find(|(name, _)| *name == family) else {
+        panic!("{family} is not one of the corpus families: {CORPUS_FAMILIES:?}");
+    };
+    let corpus = shared_with(&[&format!("corpus/{family}")], test)?.join("corpus");
+    let files = pddl_files(&corpus.join(family));
+    assert!(
+        files.len() >= minimum,
+        "corpus {family}: found only {} files, at least {minimum} expected",
+        files.len()
     );
-    let _ = std::io::stderr().write_all(line.as_bytes());
+    Some((corpus, files))
+}
+
+/// Writes a module `$module` with one `#[test]` per corpus family (`$module::potassco`, …), each
+/// calling `$run(family)`, so that libtest runs the families in parallel and each reports as it
+/// finishes. The families are those of `CORPUS_FAMILIES`.
+#[macro_export]
+macro_rules! per_corpus_family {
+    ($(#[$attribute:meta])* $module:ident => $run:ident) => {
+        $(#[$attribute])*
+        mod $module {
+            $crate::per_corpus_family!(@tests $run:
+                potassco "potassco",
+                ipc2023_classical "ipc2023-classical",
+                ipc2023_numeric "ipc2023-numeric",
+                pddl_plus_domains "pddl-plus-domains"
+            );
+        }
+    };
+    (@tests $run:ident: $($test:ident $family:literal),*) => {
+        $(
+            #[test]
+            fn $test() {
+                super::$run($family)
+            }
+        )*
+    };
 }
 
 /// The reference data: the directory `PDDLC_SHARED` names, else `../shared` beside the crate.
@@ -181,3 +254,7 @@ pub fn run_each<T>(cases: impl IntoIterator<Item = (String, T)>, mut run: impl F
         failed.join("\n")
     );
 }
+
+/// The fewest dev plans a test over ../shared/kitchen/plans/dev (`verdicts.jsonl`,
+/// `states.jsonl`) must find: the dev set holds 642, so an empty or truncated file fails.
+pub const DEV_PLANS_AT_LEAST: usize = 640;
