@@ -31,7 +31,7 @@ pub use data::world::{ACTIONS_TOML, CLASSES_TOML, WORLD_TOML, World};
 pub use execute::{
     Failure, FailureType, Mode, Name, Object, Outcome, State, run, states_after_steps,
 };
-// Views of outcomes.
+// Views of outcomes, and of the world as prompt text.
 pub use describe::{DescribeOptions, describe_env, describe_task, describe_world};
 pub use report::{
     Counts, Summary, TaskMetrics, final_state_json, plan_json, result_file, summarise, summary,
