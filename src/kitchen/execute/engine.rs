@@ -497,10 +497,8 @@ impl<'w> Engine<'w> {
             }
             P::SetHeld(r) => self.state.held = arg(b, *r).map(Name::from),
             P::Release => self.state.held = None,
-            P::ReleaseIfHeld(r) => {
-                if self.state.held.as_deref() == arg(b, *r) {
-                    self.state.held = None;
-                }
+            P::ReleaseIfHeld(r) if self.state.held.as_deref() == arg(b, *r) => {
+                self.state.held = None;
             }
             P::SetAgentLocation(r) => {
                 if let Some(place) = arg(b, *r) {
