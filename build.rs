@@ -2,12 +2,12 @@
 //! binary form (postcard), so that `World::embedded()` deserializes it instead of parsing TOML
 //! at run time: TOML parsing was nine tenths of a `pddlc kitchen run`'s start-up.
 //!
-//! The types are the library's own (`src/kitchen/model.rs`, included here), so the binary form
+//! The types are the library's own (`src/kitchen/data/model.rs`, included here), so the binary form
 //! cannot drift from them; `World::embedded()` resolves the actions as `World::from_toml` does,
 //! and tests/kitchen.rs checks that both give the same world.
 
 #[allow(dead_code)]
-#[path = "src/kitchen/model.rs"]
+#[path = "src/kitchen/data/model.rs"]
 mod model;
 
 use std::path::Path;
@@ -21,7 +21,7 @@ fn parse<T: serde::de::DeserializeOwned>(dir: &Path, name: &str) -> T {
 }
 
 fn main() {
-    println!("cargo::rerun-if-changed=src/kitchen/model.rs");
+    println!("cargo::rerun-if-changed=src/kitchen/data/model.rs");
     println!("cargo::rerun-if-changed=build.rs");
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("domains/kitchen");
     let actions: model::ActionsFile = parse(&dir, "actions.toml");

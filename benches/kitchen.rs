@@ -122,7 +122,7 @@ fn main() {
     let runnable = inputs
         .iter()
         .flat_map(|(_, texts)| texts)
-        .filter(|text| kitchen::plan::not_a_plan(text.as_bytes()).is_none())
+        .filter(|text| kitchen::not_a_plan(text.as_bytes()).is_none())
         .count();
     for format in ["table", "csv", "json"] {
         let seconds = cpu_seconds(libc::RUSAGE_CHILDREN, || {

@@ -7,8 +7,7 @@
 //! unsolvable is listed with its reason, not solved. Needs `../shared/kitchen` and
 //! `pip install up-fast-downward`.
 
-use pddlc::kitchen::compile::{self, Flavour, Options, TaskGoal};
-use pddlc::kitchen::{self, Env, Mode, World};
+use pddlc::kitchen::{self, CompileOptions, Env, Flavour, Mode, TaskGoal, World};
 use pddlc::print;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -57,12 +56,12 @@ pub fn solve(
     limit: Duration,
     dir: &Path,
 ) -> Solved {
-    let options = Options {
+    let options = CompileOptions {
         flavour: Flavour::Planning,
-        ..Options::default()
+        ..CompileOptions::default()
     };
-    let domain = compile::domain(world, Flavour::Planning);
-    let problem = compile::problem(
+    let domain = kitchen::compile_domain(world, Flavour::Planning);
+    let problem = kitchen::compile_problem(
         world,
         env,
         Some(goal),

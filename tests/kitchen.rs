@@ -74,7 +74,7 @@ fn the_embedded_world_covers_every_action_and_class() {
 /// they are parsed and checked at run time.
 #[test]
 fn the_embedded_world_is_the_shipped_toml_world() {
-    use pddlc::kitchen::world::{ACTIONS_TOML, CLASSES_TOML, WORLD_TOML};
+    use pddlc::kitchen::{ACTIONS_TOML, CLASSES_TOML, WORLD_TOML};
     let parsed = World::from_toml(ACTIONS_TOML, WORLD_TOML, CLASSES_TOML)
         .expect("the shipped TOML world loads");
     assert!(World::embedded() == parsed);
@@ -191,8 +191,7 @@ fn result_files_are_simmers_byte_for_byte() {
     each_dev_plan(&shared, |verdict, text, outcome| {
         let plan = verdict["plan"].as_str().expect("plan");
         let env = verdict["env"].as_str().expect("env");
-        let ours =
-            kitchen::report::result_file(&task_line(&shared, env), plan, text, &outcome.failures);
+        let ours = kitchen::result_file(&task_line(&shared, env), plan, text, &outcome.failures);
         let theirs = read(&shared.join(plan.replace(".txt", ".result.txt")));
         compared += 1;
         if ours != theirs && differ.len() < 3 {
@@ -381,11 +380,7 @@ fn fixtures_produce_their_codes() {
         let text = read(&path);
         let codes: Vec<Code> = if name.starts_with("K401_") {
             let result = if name.ends_with(".toml") {
-                World::from_toml(
-                    &text,
-                    kitchen::world::WORLD_TOML,
-                    kitchen::world::CLASSES_TOML,
-                )
+                World::from_toml(&text, kitchen::WORLD_TOML, kitchen::CLASSES_TOML)
             } else {
                 World::from_simmer(&text, None, &World::embedded())
             };
@@ -405,7 +400,7 @@ fn fixtures_produce_their_codes() {
         } else if name.starts_with("K403_") {
             let env = Env::default();
             kitchen::run(&World::embedded(), &env, &text, Mode::Simmer)
-                .diagnostics
+                .diagnostics()
                 .iter()
                 .map(|d| d.code)
                 .collect()
@@ -420,8 +415,9 @@ fn fixtures_produce_their_codes() {
             ))
             .expect("the salad env loads");
             let outcome = kitchen::run(&World::embedded(), &env, &text, Mode::Simmer);
-            for (failure, diagnostic) in outcome.failures.iter().zip(&outcome.diagnostics) {
-                let label = diagnostic
+            for failure in &outcome.failures {
+                let label = failure
+                    .diagnostic
                     .primary()
                     .map(|l| &text[l.span.start..l.span.end]);
                 if failure.step == 0 {
@@ -431,17 +427,26 @@ fn fixtures_produce_their_codes() {
                     assert_eq!(label, line.map(str::trim), "{name}: step {}", failure.step);
                 }
             }
-            assert_eq!(outcome.failures.len(), outcome.diagnostics.len(), "{name}");
+            assert_eq!(
+                outcome.failures.len(),
+                outcome.diagnostics().len(),
+                "{name}"
+            );
             // The step named in the fixture fails with its code first; Simmer may add more
             // (a step with a missing object still runs its handler, Q6).
-            outcome.diagnostics.iter().take(1).map(|d| d.code).collect()
+            outcome
+                .diagnostics()
+                .iter()
+                .take(1)
+                .map(|d| d.code)
+                .collect()
         } else if name.starts_with("K409_") {
-            kitchen::plan::not_a_plan(text.as_bytes())
+            kitchen::not_a_plan(text.as_bytes())
                 .iter()
                 .map(|d| d.code)
                 .collect()
         } else if name.starts_with("K407_") {
-            kitchen::compile::TaskGoal::from_toml(&text)
+            kitchen::TaskGoal::from_toml(&text)
                 .err()
                 .unwrap_or_default()
                 .iter()
@@ -449,7 +454,7 @@ fn fixtures_produce_their_codes() {
                 .collect()
         } else if name.starts_with("K410_") {
             // The goal loads, and says why it cannot be solved; the warning is on the reason.
-            let goal = kitchen::compile::TaskGoal::from_toml(&text).expect("the goal loads");
+            let goal = kitchen::TaskGoal::from_toml(&text).expect("the goal loads");
             let diagnostic = goal.unsolvable_diagnostic().expect("a K410 warning");
             let label = diagnostic
                 .primary()
@@ -518,7 +523,7 @@ fn reasons(outcome: &kitchen::Outcome) -> Vec<String> {
         .failures
         .iter()
         .filter(|f| f.step > 0)
-        .map(|f| format!("{} {} {}", f.step, f.failure_type.as_str(), f.reason))
+        .map(|f| format!("{} {} {}", f.step, f.failure_type().as_str(), f.reason))
         .collect()
 }
 
@@ -606,12 +611,8 @@ fn damaged_inputs_do_not_panic() {
         kitchen::run(&world, &env, &text, Mode::Simmer);
         kitchen::run(&world, &env, &text, Mode::Strict);
     }
-    let actions = kitchen::world::ACTIONS_TOML;
+    let actions = kitchen::ACTIONS_TOML;
     for cut in (0..actions.len()).step_by(1013) {
-        let _ = World::from_toml(
-            &actions[..cut],
-            kitchen::world::WORLD_TOML,
-            kitchen::world::CLASSES_TOML,
-        );
+        let _ = World::from_toml(&actions[..cut], kitchen::WORLD_TOML, kitchen::CLASSES_TOML);
     }
 }

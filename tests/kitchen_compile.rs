@@ -5,8 +5,7 @@ mod common;
 
 use pddlc::diagnostics::Code;
 use pddlc::diagnostics::Severity;
-use pddlc::kitchen::compile::{self, Flavour, Options, TaskGoal};
-use pddlc::kitchen::{self, Env, FailureType, Mode, World};
+use pddlc::kitchen::{self, CompileOptions, Env, FailureType, Flavour, Mode, TaskGoal, World};
 use pddlc::plan::ValidateOptions;
 use pddlc::{check, parse, print};
 use serde_json::Value;
@@ -125,15 +124,20 @@ fn compiled_domains_and_problems_check_clean() {
     // stay valid.
     let goals = goals();
     for flavour in [Flavour::Audit, Flavour::Planning] {
-        let domain = compile::domain(&world, flavour);
+        let domain = kitchen::compile_domain(&world, flavour);
         for (task, goal) in &goals {
             let env = env_of(&shared, task);
-            let options = Options {
+            let options = CompileOptions {
                 flavour,
-                ..Options::default()
+                ..CompileOptions::default()
             };
-            let problem =
-                compile::problem(&world, &env, Some(goal), &format!("task-{task}"), &options);
+            let problem = kitchen::compile_problem(
+                &world,
+                &env,
+                Some(goal),
+                &format!("task-{task}"),
+                &options,
+            );
             round_trip(&domain, &problem);
         }
     }
@@ -153,7 +157,7 @@ fn normalise(reason: &str) -> String {
 }
 
 fn pddl_verdict(world: &World, env: &Env, plan: &str) -> Verdict {
-    let spares = compile::plan_spares(world, env, plan);
+    let spares = kitchen::plan_spares(world, env, plan);
     let mut names: HashMap<String, String> = env
         .objects
         .iter()
@@ -162,13 +166,13 @@ fn pddl_verdict(world: &World, env: &Env, plan: &str) -> Verdict {
     for s in &spares {
         names.insert(s.id.clone(), s.name.clone());
     }
-    let options = Options {
+    let options = CompileOptions {
         flavour: Flavour::Audit,
         spares,
-        phantoms: compile::plan_phantoms(world, env, plan),
+        phantoms: kitchen::plan_phantoms(world, env, plan),
     };
-    let domain = compile::domain(world, Flavour::Audit);
-    let problem = compile::problem(world, env, None, "dev", &options);
+    let domain = kitchen::compile_domain(world, Flavour::Audit);
+    let problem = kitchen::compile_problem(world, env, None, "dev", &options);
     if !options.phantoms.is_empty() {
         // The objects a plan hallucinates are declared, and the problem still checks clean.
         round_trip(&domain, &problem);
@@ -191,7 +195,7 @@ fn pddl_verdict(world: &World, env: &Env, plan: &str) -> Verdict {
     let stand_ins: BTreeSet<usize> = pddl
         .lines()
         .enumerate()
-        .filter(|(_, l)| l.contains(compile::translate::UNEXPRESSIBLE))
+        .filter(|(_, l)| l.contains(kitchen::UNEXPRESSIBLE))
         .map(|(i, _)| i + 1)
         .collect();
     for f in &report.failures {
@@ -208,7 +212,7 @@ fn pddl_verdict(world: &World, env: &Env, plan: &str) -> Verdict {
                 continue;
             }
             for condition in &f.atoms {
-                if compile::is_syntax_condition(condition) {
+                if kitchen::is_syntax_condition(condition) {
                     v.syntax.insert(s);
                 } else {
                     v.immediate.insert(s);
@@ -256,7 +260,7 @@ fn simmer_verdict(world: &World, env: &Env, plan: &str) -> Verdict {
         audit: BTreeSet::new(),
     };
     for f in &outcome.failures {
-        match f.failure_type {
+        match f.failure_type() {
             FailureType::Syntax => {
                 v.syntax.insert(f.step);
             }
@@ -313,7 +317,7 @@ fn audit_flavour_follows_list_contents_and_hallucinated_objects() {
     assert!(theirs.immediate.contains(&3) && theirs.immediate.contains(&4));
     assert!(!theirs.immediate.contains(&6) && !theirs.immediate.contains(&8));
     assert_eq!(
-        compile::plan_phantoms(&world, &env, plan),
+        kitchen::plan_phantoms(&world, &env, plan),
         vec!["tomato_1".to_string()]
     );
     let pddl = kitchen::to_pddl_plan(&world, &env, plan);
@@ -328,11 +332,8 @@ fn audit_flavour_follows_list_contents_and_hallucinated_objects() {
 
 /// The most copies of one id that any contents list holds after any step of the plan.
 fn most_copies(world: &World, env: &Env, plan: &str) -> usize {
-    let mut engine = kitchen::engine::Engine::new(world, env, Mode::Simmer);
     let mut most = 0;
-    for step in &kitchen::plan::parse(plan).steps {
-        engine.run_step(step);
-        let state = &engine.state;
+    for state in &kitchen::states_after_steps(world, env, plan, Mode::Simmer) {
         for o in state.initial.iter().chain(&state.created) {
             for id in &o.contents {
                 most = most.max(o.contents.iter().filter(|x| *x == id).count());
@@ -358,12 +359,12 @@ fn planning_flavour_refuses_the_executors_gaps() {
          [[ingredient]]\nobject = \"lettuce_1\"\nin = \"bowl_1\"\n",
     )
     .expect("the goal loads");
-    let options = Options {
+    let options = CompileOptions {
         flavour: Flavour::Planning,
-        ..Options::default()
+        ..CompileOptions::default()
     };
-    let domain = compile::domain(&world, Flavour::Planning);
-    let problem = compile::problem(&world, &env, Some(&goal), "t", &options);
+    let domain = kitchen::compile_domain(&world, Flavour::Planning);
+    let problem = kitchen::compile_problem(&world, &env, Some(&goal), "t", &options);
     let (domain, problem) = round_trip(&domain, &problem);
     let refused = |plan: &str, step: usize, wanted: &str| {
         let report = pddlc::plan::validate(&domain, &problem, plan, &ValidateOptions::default());
@@ -506,18 +507,24 @@ fn simmer_world_files_compile_as_the_embedded_world() {
     let goals = goals();
     for flavour in [Flavour::Audit, Flavour::Planning] {
         assert_eq!(
-            print::domain(&compile::domain(&simmer, flavour)),
-            print::domain(&compile::domain(&ours, flavour)),
+            print::domain(&kitchen::compile_domain(&simmer, flavour)),
+            print::domain(&kitchen::compile_domain(&ours, flavour)),
             "{flavour:?} domain"
         );
         for (task, goal) in goals.iter().take(5) {
             let env = env_of(&shared, task);
-            let options = Options {
+            let options = CompileOptions {
                 flavour,
-                ..Options::default()
+                ..CompileOptions::default()
             };
             let problem = |world: &World| {
-                print::problem(&compile::problem(world, &env, Some(goal), task, &options))
+                print::problem(&kitchen::compile_problem(
+                    world,
+                    &env,
+                    Some(goal),
+                    task,
+                    &options,
+                ))
             };
             assert_eq!(problem(&simmer), problem(&ours), "{flavour:?} task {task}");
         }
@@ -547,12 +554,13 @@ fn lama_solves_small_tasks_and_the_plans_run_clean() {
     for task in SOLVED_IN_CI {
         let goal = &goals[*task];
         let env = env_of(&shared, task);
-        let options = Options {
+        let options = CompileOptions {
             flavour: Flavour::Planning,
-            ..Options::default()
+            ..CompileOptions::default()
         };
-        let domain = compile::domain(&world, Flavour::Planning);
-        let problem = compile::problem(&world, &env, Some(goal), &format!("task-{task}"), &options);
+        let domain = kitchen::compile_domain(&world, Flavour::Planning);
+        let problem =
+            kitchen::compile_problem(&world, &env, Some(goal), &format!("task-{task}"), &options);
         let dir = std::env::temp_dir().join(format!("pddlc-lama-{}-{task}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("a work directory");
         std::fs::write(dir.join("domain.pddl"), print::domain(&domain)).expect("write");

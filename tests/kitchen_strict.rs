@@ -5,9 +5,9 @@
 
 mod common;
 
-use pddlc::kitchen::compile::{self, Flavour, Options, TaskGoal};
-use pddlc::kitchen::stats::SplitMix64;
-use pddlc::kitchen::{self, Env, FailureType, Mode, World};
+use pddlc::kitchen::{
+    self, CompileOptions, Env, FailureType, Flavour, Mode, SplitMix64, TaskGoal, World,
+};
 use pddlc::plan::ValidateOptions;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -56,19 +56,19 @@ struct Compiled {
 }
 
 fn compiled(world: &World, env: &Env, goal: &TaskGoal) -> Compiled {
-    let options = Options {
+    let options = CompileOptions {
         flavour: Flavour::Planning,
-        ..Options::default()
+        ..CompileOptions::default()
     };
-    let domain = compile::domain(world, Flavour::Planning);
-    let problem = compile::problem(world, env, Some(goal), "strict", &options);
-    let env = compile::relevant_env(world, env, goal);
+    let domain = kitchen::compile_domain(world, Flavour::Planning);
+    let problem = kitchen::compile_problem(world, env, Some(goal), "strict", &options);
+    let env = kitchen::relevant_env(world, env, goal);
     let mut classes: HashMap<String, String> = env
         .objects
         .iter()
         .map(|o| (o.id.clone(), o.name.clone()))
         .collect();
-    for spare in compile::default_spares(world, &env, Some(goal)) {
+    for spare in kitchen::default_spares(world, &env, Some(goal)) {
         classes.insert(spare.id, spare.name);
     }
     Compiled {
@@ -86,7 +86,7 @@ fn audits(world: &World, task: &Compiled, simmer_plan: &str, pddl_plan: &str) ->
     let strict: BTreeSet<String> = outcome
         .failures
         .iter()
-        .filter(|f| f.failure_type == FailureType::Latent)
+        .filter(|f| f.failure_type() == FailureType::Latent)
         .map(|f| f.reason.replace("unwashed raw ", "unwashed "))
         .collect();
     let report = pddlc::plan::validate(
@@ -360,7 +360,7 @@ fn is_goal_pruning(atom: &str) -> bool {
 /// Whether strict mode runs the plan's last step without a failure of that step (syntax or
 /// immediate). `None` when the PDDL plan does not translate.
 fn strict_accepts_last(world: &World, env: &Env, pddl_plan: &str) -> Option<bool> {
-    let simmer = compile::from_pddl_plan(world, env, pddl_plan).ok()?;
+    let simmer = kitchen::from_pddl_plan(world, env, pddl_plan).ok()?;
     let steps = simmer.lines().filter(|l| !l.trim().is_empty()).count();
     let outcome = kitchen::run(world, env, &simmer, Mode::Strict);
     Some(!outcome.failures.iter().any(|f| f.step == steps))
@@ -460,7 +460,7 @@ fn walk(world: &World, task: &Compiled, seed: u64, steps: usize, sample: usize) 
         prefix.push('\n');
         stats.steps += 1;
     }
-    if let Ok(simmer) = compile::from_pddl_plan(world, &task.env, &prefix) {
+    if let Ok(simmer) = kitchen::from_pddl_plan(world, &task.env, &prefix) {
         let [strict, pddl] = audits(world, task, &simmer, &prefix);
         stats.audits_compared += 1;
         if strict != pddl {

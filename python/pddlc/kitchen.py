@@ -52,6 +52,7 @@ def compile(
     (a plan validated with ``keep_going=True`` fails as :func:`run` says); ``"planning"``
     closes the gaps a planner would exploit. ``name`` is the problem's name. ``plan``, a
     Simmer plan, declares the objects it creates and the ids it names that do not exist.
-    Returns a :class:`Report` when an input cannot be used (``K402``, ``K407``).
+    Returns a :class:`Report` when an input cannot be used (``K402``, ``K407``), or when the
+    goal says why no plan can reach the task (``K410``, as ``pddlc kitchen compile`` reports).
     """
     return kitchen_compile(env, goal, flavour, name, plan)

@@ -6,8 +6,7 @@ use crate::report::{Diagnostic, Report, render_in};
 use crate::value::to_py;
 use pddlc::diagnostics::render::{self, JSON_VERSION, Sources};
 use pddlc::diagnostics::{self as diag, SourceFile};
-use pddlc::kitchen::compile::{self, Flavour, Options, TaskGoal};
-use pddlc::kitchen::{self, Env, Mode, World};
+use pddlc::kitchen::{self, CompileOptions, Env, Flavour, Mode, TaskGoal, World};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use serde_json::{Value, json};
@@ -158,17 +157,14 @@ pub fn kitchen_run(
         let (row, final_state, diagnostics) = py.detach(|| {
             let world = World::embedded();
             let outcome = kitchen::run(&world, &env, text, mode);
+            let diagnostics = outcome.diagnostics();
             let mut row = kitchen::plan_json(&plan.file.name, &outcome);
             row["diagnostics"] = render::json_diagnostics(
-                &outcome.diagnostics,
+                &diagnostics,
                 &Sources::new(std::slice::from_ref(&plan.file)),
             );
             row["version"] = json!(JSON_VERSION);
-            (
-                row,
-                kitchen::final_state_json(&outcome),
-                outcome.diagnostics,
-            )
+            (row, kitchen::final_state_json(&outcome), diagnostics)
         });
         let run = KitchenRun {
             row,
@@ -190,10 +186,8 @@ pub fn kitchen_describe(py: Python<'_>, env: Option<&Bound<'_, PyAny>>) -> PyRes
         let text = py.detach(|| {
             let world = World::embedded();
             match env {
-                None => Ok(kitchen::describe::world(&world)),
-                Some(input) => {
-                    self::env(input).map(|(env, _)| kitchen::describe::env(&world, &env))
-                }
+                None => Ok(kitchen::describe_world(&world)),
+                Some(input) => self::env(input).map(|(env, _)| kitchen::describe_env(&world, &env)),
             }
         });
         match text {
@@ -251,7 +245,7 @@ pub fn kitchen_compile(
             let goal = match goal {
                 None => None,
                 Some(input) => match input.text().map(TaskGoal::from_toml) {
-                    Some(Ok(goal)) => Some(goal),
+                    Some(Ok(parsed)) => Some((parsed, input)),
                     Some(Err(diagnostics)) => return Err(input_report(input, diagnostics)),
                     None => {
                         let diagnostics = input.undecodable.iter().cloned().collect();
@@ -260,20 +254,28 @@ pub fn kitchen_compile(
                 },
             };
             let world = World::embedded();
-            let mut options = Options {
-                flavour,
-                ..Options::default()
+            let options = match plan {
+                None => CompileOptions {
+                    flavour,
+                    ..CompileOptions::default()
+                },
+                Some(plan) => match plan.text() {
+                    Some(text) => CompileOptions::for_plan(flavour, &world, &env, text),
+                    None => {
+                        let diagnostics = plan.undecodable.iter().cloned().collect();
+                        return Err(input_report(plan, diagnostics));
+                    }
+                },
             };
-            if let Some(plan) = plan {
-                let Some(text) = plan.text() else {
-                    let diagnostics = plan.undecodable.iter().cloned().collect();
-                    return Err(input_report(plan, diagnostics));
-                };
-                options.spares = compile::plan_spares(&world, &env, text);
-                options.phantoms = compile::plan_phantoms(&world, &env, text);
-            }
-            let domain = pddlc::print::domain(&compile::domain(&world, flavour));
-            let problem = compile::problem(&world, &env, goal.as_ref(), &name, &options);
+            // A goal that says it cannot be solved is reported (`K410`), as the CLI reports it.
+            let task_goal = goal.as_ref().map(|(parsed, _)| parsed);
+            let problem = kitchen::compile_task(&world, &env, task_goal, &name, &options).map_err(
+                |unsolvable| match goal {
+                    Some((_, input)) => input_report(input, vec![unsolvable]),
+                    None => Report::new(Vec::new(), vec![unsolvable], None),
+                },
+            )?;
+            let domain = pddlc::print::domain(&kitchen::compile_domain(&world, flavour));
             Ok((domain, pddlc::print::problem(&problem)))
         });
         match result {

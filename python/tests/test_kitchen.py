@@ -1,6 +1,8 @@
 """`pddlc.kitchen`: runs on the shipped salad kitchen, the K-code fixtures, `describe`, and
 `compile`, whose PDDL checks clean and agrees with `pddlc kitchen compile`."""
 
+import json
+
 import pytest
 
 import pddlc
@@ -52,6 +54,20 @@ def test_a_malformed_goal_is_a_report():
     report = pddlc.kitchen.compile(ENV, FIXTURES / "kitchen" / "K407_misspelled_ingredient.toml")
     assert isinstance(report, pddlc.Report)
     assert "K407" in [d.code for d in report.errors]
+
+
+@pytest.mark.parametrize("task", ["018", "023"])
+def test_a_goal_marked_unsolvable_is_k410_as_in_the_cli(task):
+    # The goal files say why no plan reaches these tasks: Python reports it as the CLI does,
+    # at the reason in the goal file, and compiles no problem.
+    goal = REPO / "domains" / "kitchen" / "tasks" / f"{task}.toml"
+    report = pddlc.kitchen.compile(ENV, goal, "planning")
+    assert isinstance(report, pddlc.Report)
+    assert [d.code for d in report.diagnostics] == ["K410"]
+    assert f"task `{task}` cannot be solved in this world" in report.diagnostics[0].message
+    args = ["--env", str(ENV), "--goal", str(goal), "--task", task, "--for", "planning"]
+    shown = json.loads(cli("kitchen", "compile", *args, "--format", "json").stdout)
+    assert report.to_dict()["diagnostics"] == shown["diagnostics"]
 
 
 def test_describe_is_the_cli_describe():

@@ -8,7 +8,7 @@ use super::kitchen_solve::{self, SolveArgs};
 use super::{Color, Format, Outcome, outcome_of, render_diagnostics};
 use clap::{Subcommand, ValueEnum};
 use pddlc::diagnostics::render::{self, JSON_VERSION, Sources};
-use pddlc::diagnostics::{Code, Diagnostic, FileId, SourceFile};
+use pddlc::diagnostics::{Diagnostic, FileId, SourceFile};
 use pddlc::kitchen::{self, Env, Mode, World};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -426,7 +426,7 @@ fn run_plans(args: &RunArgs, mut report: Report) -> Outcome {
                 }
             };
             // Simmer's result files, empty and binary files are reported, never run.
-            if let Some(diagnostic) = kitchen::plan::not_a_plan(text.as_bytes()) {
+            if let Some(diagnostic) = kitchen::not_a_plan(text.as_bytes()) {
                 report.add_one(display_name(path), text, vec![diagnostic]);
                 continue;
             }
@@ -437,25 +437,19 @@ fn run_plans(args: &RunArgs, mut report: Report) -> Outcome {
                 Format::Human => {
                     // Problems with the plan text itself go to stderr; the failures are listed
                     // in Simmer's own line shape below.
-                    let text_problems: Vec<Diagnostic> = outcome
-                        .diagnostics
-                        .iter()
-                        .filter(|d| d.code == Code::KitchenPlanEmpty)
-                        .cloned()
-                        .collect();
-                    if !text_problems.is_empty() {
-                        eprint!("{}", render::gcc(&text_problems, &view));
+                    if !outcome.plan_diagnostics.is_empty() {
+                        eprint!("{}", render::gcc(&outcome.plan_diagnostics, &view));
                     }
                     print!("{}", human(path, &outcome));
                 }
                 Format::Json => {
                     let mut row = kitchen::plan_json(&display_name(path), &outcome);
-                    row["diagnostics"] = render::json_diagnostics(&outcome.diagnostics, &view);
+                    row["diagnostics"] = render::json_diagnostics(&outcome.diagnostics(), &view);
                     rows.push(row);
                 }
                 Format::Gcc | Format::Val => print!(
                     "{}",
-                    render_diagnostics(format, &outcome.diagnostics, &view, color)
+                    render_diagnostics(format, &outcome.diagnostics(), &view, color)
                 ),
             }
             outcomes.push(outcome);
@@ -547,13 +541,13 @@ fn describe(args: &DescribeArgs, mut report: Report) -> Outcome {
         let text = String::from_utf8_lossy(&bytes).into_owned();
         Some(text.lines().next()?.trim().to_string())
     });
-    let options = kitchen::describe::Options {
+    let options = kitchen::DescribeOptions {
         goal: goal.as_deref(),
         all_actions: args.all_actions,
     };
     let text = match (&world, &env) {
-        (Some(world), Some(None)) => Some(kitchen::describe::world(world)),
-        (Some(world), Some(Some(env))) => Some(kitchen::describe::task(world, env, &options)),
+        (Some(world), Some(None)) => Some(kitchen::describe_world(world)),
+        (Some(world), Some(Some(env))) => Some(kitchen::describe_task(world, env, &options)),
         _ => None,
     };
     report.finish(text.as_deref(), None)
@@ -563,7 +557,7 @@ fn describe(args: &DescribeArgs, mut report: Report) -> Outcome {
 /// cannot be used is reported and the others are written (listed under JSON as `written`);
 /// on standard output, nothing is printed unless every input could be used.
 fn compile(args: &CompileArgs, mut report: Report) -> Outcome {
-    use kitchen::compile::{self, Flavour, Options};
+    use kitchen::{CompileOptions, Flavour};
     let Some(world) = load_world(args.sources.world.as_deref(), &mut report) else {
         return report.finish(None, None);
     };
@@ -574,7 +568,7 @@ fn compile(args: &CompileArgs, mut report: Report) -> Outcome {
     let Some(tasks) = task_names(args, &mut report) else {
         return report.finish(None, None);
     };
-    let domain = pddlc::print::domain(&compile::domain(&world, flavour));
+    let domain = pddlc::print::domain(&kitchen::compile_domain(&world, flavour));
     let mut written = Vec::new();
     let mut printed = String::new();
     match &args.out {
@@ -599,38 +593,38 @@ fn compile(args: &CompileArgs, mut report: Report) -> Outcome {
         };
         let env = load_env(&env_path, &mut report);
         let goal = load_goal(args, task, &mut report);
-        let mut options = Options {
-            flavour,
-            ..Options::default()
+        let plan_text = match &args.plan {
+            Some(path) => match report.read(path) {
+                Some(text) => Some(text),
+                None => continue,
+            },
+            None => None,
         };
-        if let Some(path) = &args.plan {
-            let Some(text) = report.read(path) else {
-                continue;
-            };
-            if let Some(env) = &env {
-                options.spares = compile::plan_spares(&world, env, &text);
-                options.phantoms = compile::plan_phantoms(&world, env, &text);
-            }
-        }
         let (Some(env), Some(goal)) = (env, goal) else {
             continue;
         };
-        // A goal that says it cannot be solved is reported, not compiled.
-        if let Some((goal, path, text)) = goal
-            .as_ref()
-            .and_then(|(goal, path, text)| Some((goal.unsolvable_diagnostic()?, path, text)))
-        {
-            report.add_one(display_name(path), text.clone(), vec![goal]);
-            continue;
-        }
-        let goal = goal.map(|(goal, _, _)| goal);
-        let problem = compile::problem(
-            &world,
-            &env,
-            goal.as_ref(),
-            &format!("task-{task}"),
-            &options,
-        );
+        let options = match &plan_text {
+            Some(text) => CompileOptions::for_plan(flavour, &world, &env, text),
+            None => CompileOptions {
+                flavour,
+                ..CompileOptions::default()
+            },
+        };
+        let (goal, goal_file) = match goal {
+            Some((goal, path, text)) => (Some(goal), Some((path, text))),
+            None => (None, None),
+        };
+        let name = format!("task-{task}");
+        let problem = match kitchen::compile_task(&world, &env, goal.as_ref(), &name, &options) {
+            Ok(problem) => problem,
+            // A goal that says it cannot be solved is reported, not compiled.
+            Err(unsolvable) => {
+                if let Some((path, text)) = goal_file {
+                    report.add_one(display_name(&path), text, vec![unsolvable]);
+                }
+                continue;
+            }
+        };
         let text = pddlc::print::problem(&problem);
         match &args.out {
             Some(out) => {
@@ -703,7 +697,7 @@ fn load_goal(
     args: &CompileArgs,
     task: &str,
     report: &mut Report,
-) -> Option<Option<(kitchen::compile::TaskGoal, PathBuf, String)>> {
+) -> Option<Option<(kitchen::TaskGoal, PathBuf, String)>> {
     let path = match &args.goal {
         Some(path) => path.clone(),
         None => {
@@ -715,7 +709,7 @@ fn load_goal(
         }
     };
     let text = report.read(&path)?;
-    match kitchen::compile::TaskGoal::from_toml(&text) {
+    match kitchen::TaskGoal::from_toml(&text) {
         Ok(goal) => Some(Some((goal, path, text))),
         Err(diagnostics) => {
             report.add_one(display_name(&path), text, diagnostics);

@@ -7,9 +7,10 @@ use super::kitchen::{KitchenFormat, ModeArg, Report, load_env, load_world, table
 use super::{Outcome, pool, render_diagnostics};
 use pddlc::diagnostics::render::{self, JSON_VERSION, Sources};
 use pddlc::diagnostics::{Code, Diagnostic, FileId, SourceFile};
-use pddlc::kitchen::report::{self, Counts, Summary, TaskMetrics};
-use pddlc::kitchen::stats::{self, Estimate, PairedTest, SplitMix64, Statistic, TTest};
-use pddlc::kitchen::{self, Env, Mode, World};
+use pddlc::kitchen::{
+    self, Counts, Env, Estimate, Mode, PairedTest, SplitMix64, Statistic, Summary, TTest,
+    TaskMetrics, World,
+};
 use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::value::RawValue;
@@ -226,7 +227,7 @@ fn run_plan(
     let name = display_name(path);
     let result_file = needs
         .results
-        .then(|| report::result_file(&task.line, &name, &text, &outcome.failures));
+        .then(|| kitchen::result_file(&task.line, &name, &text, &outcome.failures));
     let sources = [SourceFile::new(name.clone(), text)];
     let view = Sources::new(&sources);
     let mut row = None;
@@ -236,7 +237,7 @@ fn run_plan(
             let mut value = kitchen::plan_json(&name, &outcome);
             value["run"] = json!(task.run);
             value["task"] = json!(task.name);
-            value["diagnostics"] = render::json_diagnostics(&outcome.diagnostics, &view);
+            value["diagnostics"] = render::json_diagnostics(&outcome.diagnostics(), &view);
             // Serialized here, on the worker, and the tree dropped here: the document of a large
             // run holds only the text of its rows.
             row = serde_json::value::to_raw_value(&value).ok();
@@ -244,7 +245,7 @@ fn run_plan(
         KitchenFormat::Gcc | KitchenFormat::Val => {
             lines = render_diagnostics(
                 needs.format.diagnostics(),
-                &outcome.diagnostics,
+                &outcome.diagnostics(),
                 &view,
                 needs.color,
             );
@@ -301,7 +302,7 @@ fn run_task(task: Task, run: &str, world: &World, needs: &Needs) -> TaskResult {
                 Err(e) => Verdict::Unreadable(format!("{}: {e}", path.display())),
                 Ok(bytes) => {
                     let text = String::from_utf8_lossy(&bytes).into_owned();
-                    match kitchen::plan::not_a_plan(&bytes) {
+                    match kitchen::not_a_plan(&bytes) {
                         Some(d) => Verdict::NotAPlan(d, text),
                         None => Verdict::Ran(run_plan(world, env, path, text, &info, needs)),
                     }
@@ -394,7 +395,7 @@ fn task_row(run: &str, task: &str, ran: &[&Ran]) -> TaskRow {
         irreversible: mean(|m| m.irreversible),
         total: mean(|m| m.total),
         clean: mean(|m| m.clean),
-        summary: report::summarise(&counts),
+        summary: kitchen::summarise(&counts),
     }
 }
 
@@ -456,96 +457,17 @@ pub fn run(args: &EvalArgs, format: KitchenFormat, color: bool) -> Outcome {
     });
     progress.finish_and_clear();
 
-    let mut rows: Vec<Box<RawValue>> = Vec::new();
-    let mut task_rows: Vec<TaskRow> = Vec::new();
-    let mut lines = String::new();
-    let mut result_files: Vec<(usize, PathBuf)> = vec![(0, PathBuf::new()); runs.len()];
-    let mut run_counts: Vec<Vec<Counts>> = vec![Vec::new(); runs.len()];
-    let mut any_failure = false;
-    let mut unreadable = false;
-    let several = runs.len() > 1;
-    for result in results {
-        let TaskResult {
-            task,
-            report: task_report,
-            plans,
-        } = result;
-        report.absorb(task_report);
-        let label = &runs[task.run].label;
-        let mut ran: Vec<&Ran> = Vec::new();
-        for plan in &plans {
-            let name = display_name(&plan.path);
-            match &plan.verdict {
-                Verdict::NotAPlan(d, _) if d.message.contains("result file") => {
-                    let entry = &mut result_files[task.run];
-                    entry.0 += 1;
-                    if entry.1.as_os_str().is_empty() {
-                        entry.1 = plan.path.clone();
-                    }
-                }
-                Verdict::NotAPlan(d, text) => {
-                    report.add_one(name, text.clone(), vec![d.clone()]);
-                }
-                Verdict::Unreadable(message) => {
-                    unreadable = true;
-                    if format == KitchenFormat::Json {
-                        let sources = [SourceFile::new(name.clone(), String::new())];
-                        let diagnostics = [super::input::io_error(message, FileId(0))];
-                        let view = Sources::new(&sources);
-                        rows.extend(
-                            serde_json::value::to_raw_value(&json!({
-                                "run": label, "task": task.name, "plan": name,
-                                "steps": null, "failures": null, "counts": null,
-                                "irreversible_actions": null,
-                                "diagnostics": render::json_diagnostics(&diagnostics, &view),
-                            }))
-                            .ok(),
-                        );
-                    } else {
-                        report.io_error(&plan.path, message.clone());
-                    }
-                }
-                Verdict::Ran(done) => {
-                    any_failure |= done.counts.any > 0;
-                    rows.extend(done.row.clone());
-                    lines.push_str(&done.lines);
-                    if let (Some(out), Some(text)) = (&args.results, &done.result_file) {
-                        let path = result_path(
-                            out,
-                            several.then_some(label.as_str()),
-                            &task.name,
-                            &plan.path,
-                        );
-                        let written = path
-                            .parent()
-                            .map_or(Ok(()), std::fs::create_dir_all)
-                            .and_then(|()| std::fs::write(&path, text));
-                        if let Err(e) = written {
-                            report.io_error(&path, format!("{}: {e}", path.display()));
-                        }
-                    }
-                    run_counts[task.run].push(done.counts);
-                    ran.push(done);
-                }
-            }
-        }
-        // §10.1: a task none of whose plans ran is left out of the statistics.
-        if !ran.is_empty() {
-            task_rows.push(task_row(label, &task.name, &ran));
-        }
-    }
-    for (run, (count, first)) in runs.iter().zip(&result_files) {
-        if *count > 0 {
-            let message = format!(
-                "{count} of Simmer's result files in `{}` are not plans and were not run (the first: `{}`)",
-                run.dir.display(),
-                first.display()
-            );
-            let diagnostic = Diagnostic::unlocated(Code::KitchenNotAPlan, message)
-                .with_help("these are `evaluate_plans.py`'s annotated results; `--results DIR` writes them afresh");
-            report.add(Vec::new(), vec![diagnostic]);
-        }
-    }
+    let gathered = gather(results, &runs, format, args, &mut report);
+    report_result_files(&runs, &gathered.result_files, &mut report);
+    let Gathered {
+        rows,
+        task_rows,
+        lines,
+        run_counts,
+        any_failure,
+        unreadable,
+        ..
+    } = gathered;
     let (methods, comparisons) = statistics(&runs, &task_rows, &run_counts, args);
     if matches!(format, KitchenFormat::Gcc | KitchenFormat::Val) {
         print!("{lines}");
@@ -569,6 +491,136 @@ pub fn run(args: &EvalArgs, format: KitchenFormat, color: bool) -> Outcome {
     outcome.max(plans)
 }
 
+/// What the tasks' results add up to, in task order.
+struct Gathered {
+    /// The `plans` rows (`--format json`).
+    rows: Vec<Box<RawValue>>,
+    /// One row per task with a plan that ran (§10.1: the others are left out of the statistics).
+    task_rows: Vec<TaskRow>,
+    /// The failures as diagnostic lines (`--format gcc` or `val`).
+    lines: String,
+    /// Per run, how many of Simmer's result files were found, and the first.
+    result_files: Vec<(usize, PathBuf)>,
+    /// Per run, the counts of each plan that ran.
+    run_counts: Vec<Vec<Counts>>,
+    any_failure: bool,
+    unreadable: bool,
+}
+
+/// Gathers the tasks' results: their reports into `report`, their rows, lines and counts, and
+/// the result files written (`--results`).
+fn gather(
+    results: Vec<TaskResult>,
+    runs: &[Run],
+    format: KitchenFormat,
+    args: &EvalArgs,
+    report: &mut Report,
+) -> Gathered {
+    let mut gathered = Gathered {
+        rows: Vec::new(),
+        task_rows: Vec::new(),
+        lines: String::new(),
+        result_files: vec![(0, PathBuf::new()); runs.len()],
+        run_counts: vec![Vec::new(); runs.len()],
+        any_failure: false,
+        unreadable: false,
+    };
+    let several = runs.len() > 1;
+    for result in results {
+        let TaskResult {
+            task,
+            report: task_report,
+            plans,
+        } = result;
+        report.absorb(task_report);
+        let label = &runs[task.run].label;
+        let mut ran: Vec<&Ran> = Vec::new();
+        for plan in &plans {
+            let name = display_name(&plan.path);
+            match &plan.verdict {
+                Verdict::NotAPlan(d, _) if d.message.contains("result file") => {
+                    let entry = &mut gathered.result_files[task.run];
+                    entry.0 += 1;
+                    if entry.1.as_os_str().is_empty() {
+                        entry.1 = plan.path.clone();
+                    }
+                }
+                Verdict::NotAPlan(d, text) => {
+                    report.add_one(name, text.clone(), vec![d.clone()]);
+                }
+                Verdict::Unreadable(message) => {
+                    gathered.unreadable = true;
+                    if format == KitchenFormat::Json {
+                        gathered
+                            .rows
+                            .extend(unreadable_row(label, &task.name, name, message));
+                    } else {
+                        report.io_error(&plan.path, message.clone());
+                    }
+                }
+                Verdict::Ran(done) => {
+                    gathered.any_failure |= done.counts.any > 0;
+                    gathered.rows.extend(done.row.clone());
+                    gathered.lines.push_str(&done.lines);
+                    if let (Some(out), Some(text)) = (&args.results, &done.result_file) {
+                        let run = several.then_some(label.as_str());
+                        let path = result_path(out, run, &task.name, &plan.path);
+                        write_result_file(&path, text, report);
+                    }
+                    gathered.run_counts[task.run].push(done.counts);
+                    ran.push(done);
+                }
+            }
+        }
+        // §10.1: a task none of whose plans ran is left out of the statistics.
+        if !ran.is_empty() {
+            gathered.task_rows.push(task_row(label, &task.name, &ran));
+        }
+    }
+    gathered
+}
+
+/// The JSON row of a plan that cannot be read: the run's fields `null`, the reason a `P090`.
+fn unreadable_row(run: &str, task: &str, name: String, message: &str) -> Option<Box<RawValue>> {
+    let sources = [SourceFile::new(name.clone(), String::new())];
+    let diagnostics = [super::input::io_error(message, FileId(0))];
+    let view = Sources::new(&sources);
+    serde_json::value::to_raw_value(&json!({
+        "run": run, "task": task, "plan": name,
+        "steps": null, "failures": null, "counts": null,
+        "irreversible_actions": null,
+        "diagnostics": render::json_diagnostics(&diagnostics, &view),
+    }))
+    .ok()
+}
+
+/// Writes one annotated result file (`--results`), reporting a `P090` when it cannot.
+fn write_result_file(path: &Path, text: &str, report: &mut Report) {
+    let written = path
+        .parent()
+        .map_or(Ok(()), std::fs::create_dir_all)
+        .and_then(|()| std::fs::write(path, text));
+    if let Err(e) = written {
+        report.io_error(path, format!("{}: {e}", path.display()));
+    }
+}
+
+/// One `K409` note per run whose folder holds Simmer's own result files, which are not run.
+fn report_result_files(runs: &[Run], result_files: &[(usize, PathBuf)], report: &mut Report) {
+    for (run, (count, first)) in runs.iter().zip(result_files) {
+        if *count > 0 {
+            let message = format!(
+                "{count} of Simmer's result files in `{}` are not plans and were not run (the first: `{}`)",
+                run.dir.display(),
+                first.display()
+            );
+            let diagnostic = Diagnostic::unlocated(Code::KitchenNotAPlan, message)
+                .with_help("these are `evaluate_plans.py`'s annotated results; `--results DIR` writes them afresh");
+            report.add(Vec::new(), vec![diagnostic]);
+        }
+    }
+}
+
 /// The per-method table and the paired comparisons, drawing from one generator seeded once, in
 /// §10.1's order: method by method (total, immediate, latent, irreversible, clean), then every
 /// pair in the order given (total with its t-test, immediate, latent, irreversible).
@@ -588,7 +640,7 @@ fn statistics(
     let mut methods = Vec::new();
     for (run, counts) in runs.iter().zip(counts) {
         let [total, immediate, latent, irreversible, clean] = METRICS.map(|(name, statistic)| {
-            stats::bootstrap(
+            kitchen::bootstrap(
                 &values(&run.label, name),
                 statistic,
                 args.bootstrap,
@@ -603,14 +655,14 @@ fn statistics(
             latent,
             irreversible,
             clean,
-            summary: report::summarise(counts),
+            summary: kitchen::summarise(counts),
         });
     }
     let mut comparisons = Vec::new();
     for (i, a) in runs.iter().enumerate() {
         for b in &runs[i + 1..] {
             let mut test = |name: &str| {
-                stats::paired_bootstrap(
+                kitchen::paired_bootstrap(
                     &values(&a.label, name),
                     &values(&b.label, name),
                     args.bootstrap,
@@ -626,7 +678,7 @@ fn statistics(
                 b: b.label.clone(),
                 tasks: ta.len().min(tb.len()),
                 total,
-                t_test: stats::paired_t_test(&ta, &tb),
+                t_test: kitchen::paired_t_test(&ta, &tb),
                 immediate,
                 latent,
                 irreversible,
@@ -783,7 +835,7 @@ fn table(tasks: &[TaskRow], methods: &[Method], comparisons: &[Comparison]) -> S
                 t.t,
                 t.df,
                 t.p,
-                stats::stars(t.p)
+                kitchen::stars(t.p)
             )),
             None => {}
         }

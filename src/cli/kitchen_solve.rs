@@ -68,7 +68,7 @@ pub fn run(args: &SolveArgs, format: KitchenFormat, color: bool) -> Outcome {
     let Some(tasks) = task_names(args, &mut report) else {
         return finish(report, &[], format);
     };
-    let domain = kitchen::compile::domain(&world, kitchen::compile::Flavour::Planning);
+    let domain = kitchen::compile_domain(&world, kitchen::Flavour::Planning);
     let mut solutions = Vec::new();
     for task in &tasks {
         let Some((env, goal)) = inputs(args, task, &mut report) else {
@@ -107,11 +107,7 @@ fn declared_unsolvable(task: &str, reason: &str) -> Solution {
 
 /// The environment and goal of `task`; `None` after their diagnostics (a task without a goal
 /// file is a `P090`: there is nothing to plan for). A goal marked `unsolvable` adds its `K410`.
-fn inputs(
-    args: &SolveArgs,
-    task: &str,
-    report: &mut Report,
-) -> Option<(Env, kitchen::compile::TaskGoal)> {
+fn inputs(args: &SolveArgs, task: &str, report: &mut Report) -> Option<(Env, kitchen::TaskGoal)> {
     let env = load_env(
         &args
             .sources
@@ -121,7 +117,7 @@ fn inputs(
     );
     let path = args.sources.tasks_dir.join(format!("{task}.toml"));
     let text = report.read(&path)?;
-    let goal = match kitchen::compile::TaskGoal::from_toml(&text) {
+    let goal = match kitchen::TaskGoal::from_toml(&text) {
         Ok(goal) => goal,
         Err(diagnostics) => {
             report.add_one(display_name(&path), text, diagnostics);
@@ -142,18 +138,18 @@ fn solve_task(
     world: &World,
     domain: &pddlc::ast::Domain,
     env: &Env,
-    goal: &kitchen::compile::TaskGoal,
+    goal: &kitchen::TaskGoal,
     task: &str,
     args: &SolveArgs,
     report: &mut Report,
 ) -> Option<Solution> {
     let started = Instant::now();
-    let options = kitchen::compile::Options {
-        flavour: kitchen::compile::Flavour::Planning,
-        ..kitchen::compile::Options::default()
+    let options = kitchen::CompileOptions {
+        flavour: kitchen::Flavour::Planning,
+        ..kitchen::CompileOptions::default()
     };
     let problem =
-        kitchen::compile::problem(world, env, Some(goal), &format!("task-{task}"), &options);
+        kitchen::compile_problem(world, env, Some(goal), &format!("task-{task}"), &options);
     let solve_options = Options {
         time_limit: Some(Duration::from_secs_f64(args.time_limit)),
         clock: Some(super::solve::cpu_time),

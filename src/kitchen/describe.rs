@@ -1,7 +1,7 @@
 //! The world, or a task's environment, as readable text for an LLM prompt.
 
-use super::simmer::Env;
-use super::world::World;
+use super::data::simmer::Env;
+use super::data::world::World;
 
 const FORMAT: &str = "Write one step per line: [ACTION] <object> (id) <object> (id) …, for \
 example [PUT_ON] <lettuce> (1) <cutting_board> (1). Values are bare: [BAKE] <cake> (1) \
@@ -9,7 +9,7 @@ example [PUT_ON] <lettuce> (1) <cutting_board> (1). Values are bare: [BAKE] <cak
 
 /// What a task's description holds beyond its objects.
 #[derive(Clone, Debug, Default)]
-pub struct Options<'a> {
+pub struct DescribeOptions<'a> {
     /// The task's goal, as its description states it (`Task: How to Boil Butternut Squash`,
     /// the first line of Simmer's `task_NNN.txt`).
     pub goal: Option<&'a str>,
@@ -18,7 +18,7 @@ pub struct Options<'a> {
 }
 
 /// One action line: `[NAME] <role> <role?>: what it does`.
-fn action_line(action: &super::world::Action) -> String {
+fn action_line(action: &super::data::world::Action) -> String {
     let roles: Vec<String> = action
         .roles
         .iter()
@@ -33,7 +33,7 @@ fn action_line(action: &super::world::Action) -> String {
 }
 
 /// The plan format and the actions with their roles and meaning.
-pub fn world(world: &World) -> String {
+pub fn describe_world(world: &World) -> String {
     let mut out = String::from(FORMAT);
     out.push_str("\nActions (arguments in order; `?` marks an optional one):\n");
     for action in world.actions.values() {
@@ -43,15 +43,15 @@ pub fn world(world: &World) -> String {
 }
 
 /// A task as a prompt needs it, with the task's own actions: see [`task`].
-pub fn env(world_model: &World, env: &Env) -> String {
-    task(world_model, env, &Options::default())
+pub fn describe_env(world_model: &World, env: &Env) -> String {
+    describe_task(world_model, env, &DescribeOptions::default())
 }
 
 /// A task as a prompt needs it: its goal, the agent's state, its objects grouped by where they
 /// are with their properties and states, the plan format, and the actions the task defines
 /// (Simmer's `action_definitions`; every action when the environment lists none, or with
 /// `all_actions`).
-pub fn task(world_model: &World, env: &Env, options: &Options) -> String {
+pub fn describe_task(world_model: &World, env: &Env, options: &DescribeOptions) -> String {
     let mut out = String::new();
     if let Some(goal) = options.goal.map(str::trim).filter(|g| !g.is_empty()) {
         out.push_str(&format!(
@@ -98,7 +98,7 @@ pub fn task(world_model: &World, env: &Env, options: &Options) -> String {
     out.push('\n');
     out.push_str(FORMAT);
     let own = env.actions.as_ref().filter(|_| !options.all_actions);
-    let listed: Vec<&super::world::Action> = world_model
+    let listed: Vec<&super::data::world::Action> = world_model
         .actions
         .values()
         .filter(|a| own.is_none_or(|names| names.contains(&a.name)))
@@ -131,11 +131,11 @@ mod tests {
         )
         .expect("an environment");
         let world = World::embedded();
-        let options = Options {
+        let options = DescribeOptions {
             goal: Some("Task: How to Wash an Egg"),
             all_actions: false,
         };
-        let text = task(&world, &env, &options);
+        let text = describe_task(&world, &env, &options);
         assert!(text.starts_with("Goal: How to Wash an Egg\n"), "{text}");
         assert!(text.contains("The agent is in the kitchen, holding nothing [hands_empty]."));
         assert!(
@@ -145,10 +145,10 @@ mod tests {
         let actions = |text: &str| text.lines().filter(|l| l.starts_with("  [")).count();
         assert_eq!(actions(&text), 2, "{text}");
         assert!(text.contains("Actions of this task, 2 of 77"));
-        let all = task(
+        let all = describe_task(
             &world,
             &env,
-            &Options {
+            &DescribeOptions {
                 all_actions: true,
                 ..options
             },
@@ -156,6 +156,6 @@ mod tests {
         assert_eq!(actions(&all), 77);
         // An environment that defines no actions lists them all.
         let bare = Env::from_json(r#"{"initial_objects": []}"#).expect("an environment");
-        assert_eq!(actions(&self::env(&world, &bare)), 77);
+        assert_eq!(actions(&describe_env(&world, &bare)), 77);
     }
 }

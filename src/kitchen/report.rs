@@ -1,73 +1,10 @@
-//! Failure records (semantics §9), their tallies, and the summary over many plans in the shape
+//! The views of a run: Simmer's JSON of a verdict and of the final state, the tallies of
+//! failure records (semantics §9), and the summary over many plans in the shape
 //! of the Simmer paper's Table 3 (§10).
 
+use super::data::plan::physical_lines;
+use super::execute::{Failure, FailureType, Name, Object, Outcome};
 use serde::Serialize;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum FailureType {
-    Syntax,
-    Immediate,
-    Latent,
-}
-
-impl FailureType {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            FailureType::Syntax => "syntax",
-            FailureType::Immediate => "immediate",
-            FailureType::Latent => "latent",
-        }
-    }
-}
-
-/// One failure, with the field names and meanings of Simmer's `Failure` record.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Failure {
-    /// 1-based parsed step, or 0 for the post-execution audits.
-    pub step: usize,
-    pub failure_type: FailureType,
-    /// The executor's rendering of the step, or the audit's name.
-    pub action: String,
-    pub reason: String,
-    /// 1 for syntax and immediate failures, 2 for latent ones.
-    pub severity: u8,
-    /// False only for food-safety failures.
-    pub reversible: bool,
-}
-
-impl Failure {
-    pub fn new(step: usize, failure_type: FailureType, action: &str, reason: String) -> Failure {
-        Failure {
-            step,
-            failure_type,
-            action: action.to_string(),
-            reason,
-            severity: if failure_type == FailureType::Latent {
-                2
-            } else {
-                1
-            },
-            reversible: true,
-        }
-    }
-
-    pub fn irreversible(mut self) -> Failure {
-        self.reversible = false;
-        self
-    }
-
-    /// Simmer's one-line form: `[Step k] (type) reason  |  action: text`.
-    pub fn line(&self) -> String {
-        format!(
-            "[Step {}] ({}) {}  |  action: {}",
-            self.step,
-            self.failure_type.as_str(),
-            self.reason,
-            self.action
-        )
-    }
-}
 
 /// Tallies of a plan's failures, as in the reference verdicts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -87,7 +24,7 @@ impl Counts {
             ..Counts::default()
         };
         for f in failures {
-            match f.failure_type {
+            match f.failure_type() {
                 FailureType::Syntax => c.syntax += 1,
                 FailureType::Immediate => c.immediate += 1,
                 FailureType::Latent => c.latent += 1,
@@ -171,8 +108,8 @@ pub struct Group {
 }
 
 impl Group {
-    /// `Step 3` for a group of one, `Steps 3,7 (x2)` for more, as both of Simmer's reports
-    /// name a group's steps.
+    /// `Step 3` for a group of one, `Steps 3,7 (x2)` for more, as Simmer's reports name a
+    /// group's steps.
     fn steps_text(&self) -> String {
         if self.count == 1 {
             format!("Step {}", self.steps[0])
@@ -193,7 +130,7 @@ pub fn deduplicate(failures: &[Failure]) -> Vec<Group> {
             }
             None => groups.push(Group {
                 reason: f.reason.clone(),
-                failure_type: f.failure_type,
+                failure_type: f.failure_type(),
                 reversible: f.reversible,
                 count: 1,
                 steps: vec![f.step],
@@ -202,30 +139,6 @@ pub fn deduplicate(failures: &[Failure]) -> Vec<Group> {
         }
     }
     groups
-}
-
-/// Simmer's human deduplicated report (semantics §9.2).
-pub fn deduplicated_text(failures: &[Failure]) -> String {
-    if failures.is_empty() {
-        return "No failures.\n".to_string();
-    }
-    let mut groups = deduplicate(failures);
-    let mut out = format!(
-        "Failures: {} raw, {} unique reasons\n\n",
-        failures.len(),
-        groups.len()
-    );
-    groups.sort_by_key(|g| std::cmp::Reverse(g.count));
-    for g in groups {
-        let first = if g.count == 1 { "" } else { "first: " };
-        out.push_str(&format!(
-            "  {}: {}\n    {first}{}\n",
-            g.steps_text(),
-            g.reason,
-            g.first_action
-        ));
-    }
-    out
 }
 
 /// The per-task metrics of a run (semantics §10.1), from the deduplicated failure groups:
@@ -285,7 +198,7 @@ pub fn result_file(
 ) -> String {
     let imm_raw = failures
         .iter()
-        .filter(|f| f.failure_type != FailureType::Latent && f.step != 0)
+        .filter(|f| f.failure_type() != FailureType::Latent && f.step != 0)
         .count();
     let groups = deduplicate(failures);
     let (mut latent_groups, mut other_groups): (Vec<&Group>, Vec<&Group>) = groups
@@ -295,7 +208,7 @@ pub fn result_file(
     latent_groups.sort_by_key(|g| std::cmp::Reverse(g.count));
     let latent = failures
         .iter()
-        .filter(|f| f.failure_type == FailureType::Latent)
+        .filter(|f| f.failure_type() == FailureType::Latent)
         .count();
     let irreversible = failures.iter().filter(|f| !f.reversible).count();
     let title = if task_line.starts_with("Task:") {
@@ -317,16 +230,13 @@ pub fn result_file(
         out.push_str("#\n");
     }
     out.push_str("# === Annotated Plan ===\n\n");
-    for (i, line) in super::plan::physical_lines(plan_text)
-        .into_iter()
-        .enumerate()
-    {
+    for (i, line) in physical_lines(plan_text).into_iter().enumerate() {
         out.push_str(line.trim_end());
         out.push('\n');
         for f in failures.iter().filter(|f| f.step == i + 1) {
             out.push_str(&format!(
                 "  >> {} {}\n",
-                tag(f.failure_type, f.reversible),
+                tag(f.failure_type(), f.reversible),
                 f.reason
             ));
         }
@@ -345,12 +255,86 @@ pub fn result_file(
     out
 }
 
+/// The summary over many plans (the paper's Table 3).
+pub fn summary(outcomes: &[Outcome]) -> Summary {
+    let counts: Vec<Counts> = outcomes.iter().map(Outcome::counts).collect();
+    summarise(&counts)
+}
+
+/// One object's mutable fields, as `states.jsonl` records them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ObjectState {
+    pub states: Vec<Name>,
+    pub location: Option<Name>,
+    pub contents: Vec<Name>,
+    pub contaminated_by: Vec<Name>,
+}
+
+/// The final world state in the shape of `plans/dev/states.jsonl`: the agent, the flags, the
+/// initial objects whose mutable fields changed, and every created object in creation order.
+pub fn final_state_json(outcome: &Outcome) -> serde_json::Value {
+    let fields = |o: &Object| ObjectState {
+        states: o.states.clone(),
+        location: o.location.clone(),
+        contents: o.contents.clone(),
+        contaminated_by: o.contam.iter().cloned().collect(),
+    };
+    let mut objects = serde_json::Map::new();
+    for (now, before) in outcome.state.initial.iter().zip(&outcome.initial.initial) {
+        if fields(now) != fields(before) {
+            objects.insert(
+                now.id.to_string(),
+                serde_json::to_value(fields(now)).unwrap_or_default(),
+            );
+        }
+    }
+    let created: Vec<serde_json::Value> = outcome
+        .state
+        .created
+        .iter()
+        .map(|o| {
+            serde_json::json!({
+                "id": o.id, "name": o.name, "properties": o.properties, "states": o.states,
+                "location": o.location, "contents": o.contents,
+                "contaminated_by": o.contam.iter().collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let flags: serde_json::Map<String, serde_json::Value> = outcome
+        .state
+        .flags
+        .iter()
+        .map(|(k, v)| (k.to_string(), serde_json::Value::Bool(*v)))
+        .collect();
+    serde_json::json!({
+        "agent": {
+            "location": outcome.state.agent_location,
+            "holding": outcome.state.held,
+            "contaminated": outcome.state.hands.iter().collect::<Vec<_>>(),
+        },
+        "env": flags,
+        "objects": objects,
+        "created_objects": created,
+    })
+}
+
+/// The JSON of one plan's verdict (a contract, see docs/kitchen.md).
+pub fn plan_json(plan: &str, outcome: &Outcome) -> serde_json::Value {
+    serde_json::json!({
+        "plan": plan,
+        "steps": outcome.steps,
+        "failures": outcome.failures,
+        "counts": outcome.counts(),
+        "irreversible_actions": outcome.irreversible_actions,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn the_deduplicated_report_groups_by_reason_most_frequent_first() {
+    fn failures_group_by_reason_in_order_of_first_occurrence() {
         let failure = |step, reason: &str| {
             Failure::new(
                 step,
@@ -360,12 +344,20 @@ mod tests {
             )
         };
         let failures = [failure(3, "b"), failure(4, "a"), failure(5, "a")];
-        // §9.2: groups by reason in order of first occurrence, then sorted by count (stable).
+        // §9.2: groups by reason in order of first occurrence.
+        let groups = deduplicate(&failures);
+        let named: Vec<(String, &str, &str)> = groups
+            .iter()
+            .map(|g| (g.steps_text(), g.reason.as_str(), g.first_action.as_str()))
+            .collect();
         assert_eq!(
-            deduplicated_text(&failures),
-            "Failures: 3 raw, 2 unique reasons\n\n  Steps 4,5 (x2): a\n    first: [A4]\n  Step 3: b\n    [A3]\n"
+            named,
+            [
+                ("Step 3".to_string(), "b", "[A3]"),
+                ("Steps 4,5 (x2)".to_string(), "a", "[A4]")
+            ]
         );
-        assert_eq!(deduplicated_text(&[]), "No failures.\n");
+        assert!(deduplicate(&[]).is_empty());
         let metrics = TaskMetrics::of(&failures);
         assert_eq!((metrics.immediate, metrics.total, metrics.clean), (2, 2, 0));
     }

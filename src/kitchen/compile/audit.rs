@@ -2,14 +2,13 @@
 //! preconditions, the stand-in for steps the domain cannot express, and the food audit's
 //! derived predicates.
 
-use super::Flavour;
+use super::action::ActionLowering;
+use super::flavour::Flavour;
 use super::ir::{self, Formula, Term, and, atom, eq, exists, not, or};
-use super::lower::ActionLowering;
-use super::translate::UNEXPRESSIBLE;
-use super::vocabulary::{OBJECT, PLACE, PROPERTY, derived, property, status};
+use super::vocabulary::{OBJECT, PLACE, PROPERTY, UNEXPRESSIBLE, derived, property, status};
 use crate::ast::{Action as PddlAction, EffectKind, Structure};
-use crate::kitchen::model::SkipRuleDef;
-use crate::kitchen::world::{Action, World};
+use crate::kitchen::data::model::SkipRuleDef;
+use crate::kitchen::data::world::{Action, World};
 
 /// The 0-ary predicate that no state makes true: the precondition of the stand-in step.
 pub const EXPRESSIBLE_STEP: &str = "expressible-step";

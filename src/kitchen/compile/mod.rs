@@ -5,15 +5,25 @@
 //! precondition) and its effect primitives (the effect, regressed in order, see `ir`).
 //! docs/kitchen.md describes the encoding and the two flavours.
 //!
-//! The stages, in order: `vocabulary` (types, constants and predicates the world yields),
-//! `lower` (an action variant's checks; `primitives` and `writes` its effect), `audit` and
-//! `planning` (each flavour's additions), `domain`; then `spares`, `relevant` (the planning
-//! flavour's objects), `problem` and `goal`; `translate` carries plans between the two formats.
+//! The files, each using only those above it (no import circle):
+//! - `ir` (formulas and their regression through writes), `flavour`, `variants` (an action's
+//!   variants and what it creates), `vocabulary` (the types, constants and names of the
+//!   predicates the world yields);
+//! - `action` (the shared vocabulary of lowering one action variant: its roles and tests),
+//!   `writes` and `primitives` (its effect);
+//! - `audit`, `planning` and `rules` (each flavour's additions), `lower` (one action variant),
+//!   `domain` (the domain, assembled in one place);
+//! - `task` (a task's goal as written), `spares`, `goal` (its formula), `relevant` (the
+//!   planning flavour's objects), `translate` (plans between the two formats), `problem`.
+//!
+//! This module declares them and re-exports what the kitchen's façade offers.
 
+mod action;
 mod audit;
 mod domain;
-pub mod goal;
-pub mod ir;
+mod flavour;
+mod goal;
+mod ir;
 mod lower;
 mod planning;
 mod primitives;
@@ -21,43 +31,18 @@ mod problem;
 mod relevant;
 mod rules;
 mod spares;
-pub mod translate;
+mod task;
+mod translate;
+mod variants;
 mod vocabulary;
 mod writes;
 
 pub use audit::is_syntax_condition;
 pub use domain::domain;
-pub use goal::TaskGoal;
-pub use problem::problem;
+pub use flavour::Flavour;
+pub use problem::{CompileOptions, compile_task, problem};
 pub use relevant::relevant_env;
 pub use spares::{Spare, default_spares};
+pub use task::TaskGoal;
 pub use translate::{from_pddl_plan, plan_phantoms, plan_spares, to_pddl_plan};
-
-/// What the compilation is for.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Flavour {
-    /// Faithful to Simmer's executor: preconditions are the checks, effects are the primitives;
-    /// with `validate --continue` it reports what `kitchen run` reports.
-    #[default]
-    Audit,
-    /// Tightened so that a planner cannot exploit the executor's gaps (docs/kitchen.md).
-    Planning,
-}
-
-/// How to compile a problem.
-#[derive(Clone, Debug, Default)]
-pub struct Options {
-    pub flavour: Flavour,
-    /// Objects created during a plan, declared in the problem besides the default pool.
-    pub spares: Vec<Spare>,
-    /// Ids a plan names that never exist (Simmer's ids, `lid_1`): declared as objects that are
-    /// not `present`, named by [`phantom_name`], so that the audit flavour can run the step
-    /// as Simmer does (quirk Q6).
-    pub phantoms: Vec<String>,
-}
-
-/// The PDDL object standing for an id that a plan names and that never exists: `missing-lid_1`.
-/// Simmer's ids have no `-`, so it names no real object.
-pub fn phantom_name(id: &str) -> String {
-    format!("missing-{id}")
-}
+pub use vocabulary::UNEXPRESSIBLE;

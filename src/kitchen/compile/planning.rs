@@ -1,16 +1,17 @@
 //! The planning flavour's tightenings: preconditions that close the executor's gaps (each
 //! listed and explained in docs/kitchen.md), role filters, and the derived predicates they use.
 
+use super::action::ActionLowering;
 use super::audit::syntax_preconditions;
 use super::ir::{Formula, Term, and, atom, exists, not, or};
-use super::lower::{ActionLowering, derivative_kind};
+use super::variants::derivative_kind;
 use super::vocabulary::{
-    IdTest, OBJECT, STATUS, Vocabulary, affords_predicate, class_affords_predicate, derived,
-    holds_affording_predicate, kind_constant, kitchen_affords_predicate, object_variable, property,
-    skeleton, status,
+    NOT_IN_A_DISH, OBJECT, STATUS, Vocabulary, affords_predicate, class_affords_predicate, derived,
+    holds_affording_predicate, holds_id_predicate, kind_constant, kitchen_affords_predicate,
+    object_variable, property, skeleton, status,
 };
 use crate::ast::{AtomicSkeleton, Structure};
-use crate::kitchen::world::{Action, Primitive, Role, World};
+use crate::kitchen::data::world::{Action, Primitive, Role, World};
 use std::collections::BTreeSet;
 
 /// The class-filtered roles (`world.toml`'s `planning.class_roles`), in order. Roles take objects
@@ -26,11 +27,6 @@ pub fn class_roles(world: &World) -> impl Iterator<Item = &str> {
 /// The static predicate of a class-filtered role.
 pub fn class_predicate(role: &str) -> String {
     format!("class-{role}")
-}
-
-/// Whether an object of the class fills a class-filtered role.
-pub fn class_fits(class: &str, role: &str) -> bool {
-    class == role || class.ends_with(&format!("_{role}"))
 }
 
 /// The predicates only the planning flavour declares.
@@ -83,12 +79,6 @@ pub fn derived_predicates() -> Vec<Structure> {
             ),
         ),
     ]
-}
-
-/// The derived predicate of the vessels holding something the id test holds of
-/// (`holds-id-contains-oil`).
-pub fn holds_id_predicate(test: &IdTest) -> String {
-    format!("holds-{}", test.predicate())
 }
 
 /// The planning flavour's derived predicates of contents: `(has-liquid ?v)` (§4's has_liquid)
@@ -409,10 +399,6 @@ fn fixture_rules(action: &Action, lowering: &ActionLowering) -> Vec<Formula> {
     }
     out
 }
-
-/// The properties of what a dish is not made of: a tool or a vessel put into the container
-/// (to free the hand). COMBINE's product never takes them (see `dish_of_food_rules`).
-pub const NOT_IN_A_DISH: [&str; 3] = ["tool", "receptacle", "container"];
 
 /// A dish is made of food: no knife or bowl put into the container (to free the hand) ends
 /// up combined into the product.

@@ -1,15 +1,14 @@
 //! The effect primitives as writes: each primitive of semantics §5 and §6 recorded in order,
 //! every later one reading what the earlier ones left (regressed, see `ir`).
 
-use super::Flavour;
+use super::action::ActionLowering;
+use super::flavour::Flavour;
 use super::ir::{Formula, Term, and, atom, eq, exists, not, or};
-use super::lower::ActionLowering;
-use super::planning::NOT_IN_A_DISH;
 use super::vocabulary::{
-    IN_LEVELS, OBJECT, PLACE, PROPERTY, SITE, STATUS, flag_predicate, object_variable, property,
-    status,
+    IN_LEVELS, NOT_IN_A_DISH, OBJECT, PLACE, PROPERTY, SITE, STATUS, flag_predicate,
+    object_variable, property, status,
 };
-use crate::kitchen::world::{Creation, Primitive};
+use crate::kitchen::data::world::{Creation, Primitive, PrimitiveFamily};
 
 /// COMBINE's reads of its ingredients (see `read_ingredients`), over the variables `?i` (an
 /// ingredient) and `?v` (a property, state or source).
@@ -25,6 +24,15 @@ struct IngredientReads {
 }
 
 impl ActionLowering<'_> {
+    /// Applies an effect primitive under a condition (a test read before the primitive).
+    pub fn guarded_primitive(&mut self, condition: Formula, primitive: &Primitive) {
+        let before = self.writes.len();
+        self.primitive(primitive);
+        for write in &mut self.writes[before..] {
+            write.condition = and(vec![condition.clone(), write.condition.clone()]);
+        }
+    }
+
     /// Where `remove_from` and a creation without its parent put an object (`counter`).
     fn drop_place(&self) -> Term {
         Term::constant(&self.world.config.places.drop)
@@ -214,40 +222,11 @@ impl ActionLowering<'_> {
 
     /// Records the writes of an effect primitive (semantics §5, §6).
     pub fn primitive(&mut self, primitive: &Primitive) {
-        use Primitive as P;
-        match primitive {
-            P::AddState(..)
-            | P::RemoveState(..)
-            | P::ReplaceState(..)
-            | P::AddValueState(..)
-            | P::SetAgentLocation(_)
-            | P::SetStates(..)
-            | P::SetHeld(_)
-            | P::Release
-            | P::ReleaseIfHeld(_)
-            | P::SetFlag(_)
-            | P::ClearFlag(_) => self.state_primitive(primitive),
-            P::MoveInto(..)
-            | P::PlaceOn(..)
-            | P::RemoveFrom(..)
-            | P::PourInto(..)
-            | P::MoveContents(..)
-            | P::Fill(..)
-            | P::Drain(_)
-            | P::Dispose(_) => self.placement_primitive(primitive),
-            P::Cook(_)
-            | P::Sterilise(_)
-            | P::ClearContam(_)
-            | P::ClearHands
-            | P::ContaminateHands(_)
-            | P::SpreadFromHands(_)
-            | P::SpreadContam(..)
-            | P::MarkSource(..) => self.contamination_primitive(primitive),
-            P::Derive(..)
-            | P::Byproduct(..)
-            | P::Product(..)
-            | P::CombineAs(..)
-            | P::GrateInto(..) => self.creation_primitive(primitive),
+        match primitive.family() {
+            PrimitiveFamily::State => self.state_primitive(primitive),
+            PrimitiveFamily::Placement => self.placement_primitive(primitive),
+            PrimitiveFamily::Contamination => self.contamination_primitive(primitive),
+            PrimitiveFamily::Creation => self.creation_primitive(primitive),
         }
     }
 

@@ -2,20 +2,49 @@
 //! places), the initial state, and the goal.
 
 use super::domain::domain_name;
-use super::goal::{self, TaskGoal};
+use super::flavour::Flavour;
+use super::goal;
 use super::ir::{self, Term};
-use super::planning::{class_fits, class_predicate, class_roles};
-use super::relevant::{relevant_env, strip_number};
-use super::spares::{Spare, default_spares, spares_that_may_be_sources};
+use super::planning::{class_predicate, class_roles};
+use super::relevant::relevant_env;
+use super::spares::{self, Spare, default_spares, spares_that_may_be_sources};
+use super::task::TaskGoal;
+use super::translate::{plan_phantoms, plan_spares};
 use super::vocabulary::{
     OBJECT, PROPERTY, SITE, STATUS, Vocabulary, class_affords_predicate, literal_places,
-    may_afford_predicate, typed_names,
+    may_afford_predicate, phantom_name, typed_names,
 };
-use super::{Flavour, Options, phantom_name};
 use crate::ast::{Init, InitKind, Name, Problem, Typed};
-use crate::kitchen::simmer::Env;
-use crate::kitchen::world::World;
+use crate::diagnostics::Diagnostic;
+use crate::kitchen::data::model::is_of_kind;
+use crate::kitchen::data::simmer::Env;
+use crate::kitchen::data::simmer_id::SimmerId;
+use crate::kitchen::data::world::World;
 use std::collections::BTreeSet;
+
+/// How to compile a problem.
+#[derive(Clone, Debug, Default)]
+pub struct CompileOptions {
+    pub flavour: Flavour,
+    /// Objects created during a plan, declared in the problem besides the default pool.
+    pub spares: Vec<Spare>,
+    /// Ids a plan names that never exist (Simmer's ids, `lid_1`): declared as objects that are
+    /// not `present`, named by [`phantom_name`], so that the audit flavour can run the step
+    /// as Simmer does (quirk Q6).
+    pub phantoms: Vec<String>,
+}
+
+impl CompileOptions {
+    /// The options of a flavour for a problem that a Simmer plan must validate against: the
+    /// objects the plan creates as spares, the ids it names that never exist as phantoms.
+    pub fn for_plan(flavour: Flavour, world: &World, env: &Env, simmer_plan: &str) -> Self {
+        CompileOptions {
+            flavour,
+            spares: plan_spares(world, env, simmer_plan),
+            phantoms: plan_phantoms(world, env, simmer_plan),
+        }
+    }
+}
 
 /// What a problem declares, and what its initial state is built from.
 struct Declared<'a> {
@@ -42,7 +71,9 @@ impl Declared<'_> {
     }
 
     fn is_storage(&self, place: &str) -> bool {
-        self.storage.iter().any(|s| s == strip_number(place))
+        self.storage
+            .iter()
+            .any(|s| s == SimmerId::parse(place).place())
     }
 }
 
@@ -68,6 +99,22 @@ fn id_test_atoms(vocabulary: &Vocabulary, name: &str, id: &str) -> Vec<Init> {
         .collect()
 }
 
+/// The problem of a task, as `kitchen compile` and Python's `kitchen.compile` make it: the
+/// `K410` warning instead when the goal says why no plan can reach it (located at that reason in
+/// the goal file), else [`problem`].
+pub fn compile_task(
+    world: &World,
+    env: &Env,
+    goal: Option<&TaskGoal>,
+    name: &str,
+    options: &CompileOptions,
+) -> Result<Problem, Diagnostic> {
+    if let Some(unsolvable) = goal.and_then(TaskGoal::unsolvable_diagnostic) {
+        return Err(unsolvable);
+    }
+    Ok(problem(world, env, goal, name, options))
+}
+
 /// The problem of a task: the environment's objects and spares, the initial state, and the goal
 /// (the task's goal when given, and the audits).
 pub fn problem(
@@ -75,7 +122,7 @@ pub fn problem(
     env: &Env,
     goal: Option<&TaskGoal>,
     name: &str,
-    options: &Options,
+    options: &CompileOptions,
 ) -> Problem {
     let relevant;
     let env = match (options.flavour, goal) {
@@ -94,7 +141,7 @@ pub fn problem(
         init.extend(possible_source_atoms(&declared));
     }
     // What the `product` primitive makes (JUICE's juice) has no parent: its spare names its kind.
-    let product_kinds = super::spares::product_kinds(world);
+    let product_kinds = spares::product_kinds(world);
     for spare in &declared.spares {
         match &spare.parent {
             Some((parent, kind)) => init.push(init_atom(
@@ -142,7 +189,7 @@ fn declare<'a>(
     world: &'a World,
     env: &'a Env,
     goal: Option<&TaskGoal>,
-    options: &'a Options,
+    options: &'a CompileOptions,
 ) -> Declared<'a> {
     let mut spares = default_spares(world, env, goal);
     for spare in &options.spares {
@@ -245,7 +292,7 @@ fn object_atoms(declared: &Declared) -> Vec<Init> {
         .env
         .objects
         .iter()
-        .any(|o| class_fits(&o.name, cutting_board));
+        .any(|o| is_of_kind(&o.name, cutting_board));
     let mut init = Vec::new();
     for (id, name) in &declared.objects {
         if excluded.contains(name) {
@@ -288,7 +335,7 @@ fn object_atoms(declared: &Declared) -> Vec<Init> {
         }
         if declared.flavour == Flavour::Planning {
             for role in class_roles(declared.world) {
-                if class_fits(name, role) {
+                if is_of_kind(name, role) {
                     init.push(init_atom(&class_predicate(role), &[id]));
                 }
             }

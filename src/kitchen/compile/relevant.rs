@@ -1,10 +1,11 @@
 //! The planning flavour's relevant objects: a task's environment cut down to what its goal
 //! needs, so that the grounder sees a few dozen objects rather than every one in the kitchen.
 
-use super::goal::TaskGoal;
-use super::planning::class_fits;
-use crate::kitchen::simmer::{Env, EnvObject};
-use crate::kitchen::world::{Action, Primitive, Test, World};
+use super::task::TaskGoal;
+use crate::kitchen::data::model::is_of_kind;
+use crate::kitchen::data::simmer::{Env, EnvObject};
+use crate::kitchen::data::simmer_id::SimmerId;
+use crate::kitchen::data::world::{Action, Primitive, Test, World};
 use std::collections::BTreeSet;
 
 /// What the actions giving the goal's states need besides the objects the goal names.
@@ -90,9 +91,9 @@ fn has(object: &EnvObject, property: &str) -> bool {
 fn is_tool(world: &World, object: &EnvObject, needs: &GoalNeeds) -> bool {
     let planning = &world.config.planning;
     (has(object, "heatsource") && has(object, "surface"))
-        || needs.contents.iter().any(|v| class_fits(&object.name, v))
+        || needs.contents.iter().any(|v| is_of_kind(&object.name, v))
         || (has(object, "receptacle") && has(object, "heatable"))
-        || class_fits(&object.name, &planning.water_source)
+        || is_of_kind(&object.name, &planning.water_source)
         || object.name == planning.sink
         || object.name == planning.work_surface
         || (needs.cutting && (object.name == planning.cutting_board || has(object, "sharp")))
@@ -109,7 +110,7 @@ fn fails_audit(world: &World, object: &EnvObject) -> bool {
             .skip
             .iter()
             .flat_map(|r| r.located_in.iter())
-            .any(|s| s.as_str() == strip_number(l))
+            .any(|s| s.as_str() == SimmerId::parse(l).place())
     });
     (!in_storage && object.states.iter().any(|s| s == "dirty"))
         || world
@@ -134,19 +135,14 @@ fn keep_affording(world: &World, env: &Env, use_: &str, keep: &mut BTreeSet<Stri
     let first_class = affordance
         .classes
         .iter()
-        .find(|class| env.objects.iter().any(|o| class_fits(&o.name, class)));
+        .find(|class| env.objects.iter().any(|o| is_of_kind(&o.name, class)));
     if let Some(class) = first_class {
         for object in &env.objects {
-            if class_fits(&object.name, class) {
+            if is_of_kind(&object.name, class) {
                 keep.insert(object.id.clone());
             }
         }
     }
-}
-
-/// A place's name without trailing `_` and digits: `fridge_1` is in storage as `fridge` is.
-pub fn strip_number(place: &str) -> &str {
-    place.trim_end_matches(|c: char| c == '_' || c.is_ascii_digit())
 }
 
 /// Adds to `keep`, until nothing changes, the objects the kept ones are located in (by id, or

@@ -5,12 +5,14 @@
 //! action into one copy per disjunct (a `none` of an affordance alone is three: absent, not
 //! possible, not afforded), and the copies multiply; an axiom over two roles costs little.
 
+use super::action::{ActionLowering, FreshNames};
+use super::flavour::Flavour;
 use super::ir::{Formula, Term, atom};
-use super::lower::{ActionLowering, FreshNames, variant_name, variants};
+use super::planning;
+use super::variants::{variant_name, variants};
 use super::vocabulary::{OBJECT, derived, skeleton};
-use super::{Flavour, planning};
 use crate::ast::{AtomicSkeleton, Structure};
-use crate::kitchen::world::{Action, Check, Role, Test, World};
+use crate::kitchen::data::world::{Action, Check, Role, Test, World};
 
 /// Whether the planning flavour reads the check through its own derived predicate.
 pub fn is_derived(check: &Check) -> bool {

@@ -1,10 +1,11 @@
 //! Spares: the objects a plan may create, declared in the problem ahead because PDDL creates
 //! nothing.
 
-use super::goal::{self, TaskGoal};
-use super::lower::{creates, derivative_kind};
-use crate::kitchen::simmer::Env;
-use crate::kitchen::world::{Primitive, Test, World};
+use super::task::TaskGoal;
+use super::variants::{creates, derivative_kind};
+use crate::kitchen::data::simmer::Env;
+use crate::kitchen::data::simmer_id::SimmerId;
+use crate::kitchen::data::world::{Primitive, Test, World};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// An object that a plan may create, declared in the problem ahead (a spare).
@@ -88,7 +89,7 @@ pub fn default_spares(world: &World, env: &Env, goal: Option<&TaskGoal>) -> Vec<
         // product primitive makes it (BREW), so it is a spare of that kind.
         let product_kinds = product_kinds(world);
         for id in goal.objects() {
-            let kind = goal::class_of(&id);
+            let kind = SimmerId::parse(&id).class().to_string();
             let known = env.objects.iter().any(|o| o.id == id) || out.iter().any(|s| s.id == id);
             if !known && product_kinds.contains(kind.as_str()) {
                 push(&mut out, kind, None);
@@ -97,7 +98,7 @@ pub fn default_spares(world: &World, env: &Env, goal: Option<&TaskGoal>) -> Vec<
         for product in goal.products() {
             out.push(Spare {
                 id: product.clone(),
-                name: goal::class_of(&product),
+                name: SimmerId::parse(&product).class().to_string(),
                 parent: None,
             });
         }

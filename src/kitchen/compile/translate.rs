@@ -4,20 +4,18 @@
 //! objects (`lettuce_chunks_1`): a PDDL plan names its created object as the action's last
 //! argument, a Simmer plan never does.
 
-use super::goal::class_of;
-use super::lower::{creates, variant_name, variants};
-use super::{Spare, phantom_name};
+use super::spares::Spare;
+use super::variants::{creates, variant_name, variants};
+use super::vocabulary::{UNEXPRESSIBLE, phantom_name};
 use crate::ast::Span;
 use crate::diagnostics::{Code, Diagnostic, FileId};
-use crate::kitchen::engine::Engine;
-use crate::kitchen::simmer::Env;
-use crate::kitchen::world::World;
-use crate::kitchen::{Mode, plan};
+use crate::kitchen::data::plan;
+use crate::kitchen::data::simmer::Env;
+use crate::kitchen::data::simmer_id::SimmerId;
+use crate::kitchen::data::world::{Action, World};
+use crate::kitchen::execute::engine::Engine;
+use crate::kitchen::execute::{self, Mode};
 use std::collections::{BTreeMap, BTreeSet};
-
-/// The PDDL action written for a step whose handler Simmer does not run (an unknown action, a
-/// wrong number of arguments), or whose missing object has no PDDL name.
-pub const UNEXPRESSIBLE: &str = "simmer-syntax-error";
 
 fn created_ids(engine: &Engine) -> BTreeSet<String> {
     engine
@@ -57,7 +55,7 @@ fn translate(world: &World, env: &Env, simmer_plan: &str) -> (String, Vec<String
     // The ids that exist at some point: the environment's and those the plan creates.
     let mut real: BTreeSet<String> = env.objects.iter().map(|o| o.id.clone()).collect();
     real.extend(
-        crate::kitchen::run(world, env, simmer_plan, Mode::Simmer)
+        execute::run(world, env, simmer_plan, Mode::Simmer)
             .state
             .created
             .iter()
@@ -124,7 +122,7 @@ fn translate(world: &World, env: &Env, simmer_plan: &str) -> (String, Vec<String
 
 /// The objects a Simmer plan creates, to declare in the audit problem it is checked against.
 pub fn plan_spares(world: &World, env: &Env, simmer_plan: &str) -> Vec<Spare> {
-    let outcome = crate::kitchen::run(world, env, simmer_plan, Mode::Simmer);
+    let outcome = execute::run(world, env, simmer_plan, Mode::Simmer);
     let initial: BTreeSet<&str> = env.objects.iter().map(|o| o.id.as_str()).collect();
     outcome
         .state
@@ -141,7 +139,7 @@ pub fn plan_spares(world: &World, env: &Env, simmer_plan: &str) -> Vec<Spare> {
 
 /// Simmer's rendering of an id: `<lettuce> (1)`, or `<salad>` for an id without a number.
 fn render(id: &str) -> String {
-    let class = class_of(id);
+    let class = SimmerId::parse(id).class();
     if class.len() < id.len() {
         format!("<{class}> ({})", &id[class.len() + 1..])
     } else {
@@ -155,6 +153,38 @@ fn default_value(role: &str) -> &'static str {
         "temperature" => "<350F>",
         _ => "<5_minutes>",
     }
+}
+
+/// A PDDL step's arguments as Simmer's (`<lettuce> (1)`), one per bound role: a value role's
+/// default, else the next argument, its PDDL name for a created object or a phantom undone;
+/// `None` when the step has too few.
+fn simmer_arguments(
+    world: &World,
+    action: &Action,
+    bound: &[bool],
+    args: &[String],
+    rename: &BTreeMap<String, String>,
+) -> Option<Vec<String>> {
+    let mut parts = Vec::new();
+    let mut given = args.iter();
+    for (role, &b) in action.roles.iter().zip(bound) {
+        if !b {
+            continue;
+        }
+        if world.is_value_role(&role.name) {
+            parts.push(default_value(&role.name).to_string());
+            continue;
+        }
+        let id = given.next()?;
+        let id = rename.get(id).cloned().unwrap_or_else(|| id.clone());
+        // A hallucinated id, as `to_pddl_plan` names it.
+        let id = match id.strip_prefix("missing-") {
+            Some(bare) => bare.to_string(),
+            None => id,
+        };
+        parts.push(render(&id));
+    }
+    Some(parts)
 }
 
 /// A PDDL plan for the compiled domain, in Simmer's format, one step a line. Created objects
@@ -208,37 +238,14 @@ pub fn from_pddl_plan(
         };
         let mut args: Vec<String> = words.collect();
         let new = if creates(action) { args.pop() } else { None };
-        let mut parts = Vec::new();
-        let mut given = args.iter();
-        let mut missing = false;
-        for (role, &b) in action.roles.iter().zip(bound) {
-            if !b {
-                continue;
-            }
-            if world.is_value_role(&role.name) {
-                parts.push(default_value(&role.name).to_string());
-                continue;
-            }
-            let Some(id) = given.next() else {
-                missing = true;
-                break;
-            };
-            let id = rename.get(id).cloned().unwrap_or_else(|| id.clone());
-            // A hallucinated id, as `to_pddl_plan` names it.
-            let id = match id.strip_prefix("missing-") {
-                Some(bare) => bare.to_string(),
-                None => id,
-            };
-            parts.push(render(&id));
-        }
-        if missing {
+        let Some(parts) = simmer_arguments(world, action, bound, &args, &rename) else {
             errors.push(invalid(
                 format!("too few arguments for `{name}`"),
                 "give the action its parameters as the compiled domain declares them, the \
                  object it creates last",
             ));
             continue;
-        }
+        };
         let text = format!("[{}] {}", action.name.to_uppercase(), parts.join(" "));
         number += 1;
         out.push_str(&format!("{number}. {text}\n"));

@@ -1,11 +1,10 @@
 //! The PDDL vocabulary the world yields: types, constants (properties, states, kinds, bare
 //! places) and every predicate the compiled domain declares.
 
-use super::Flavour;
 use super::ir::{self, Formula, Term};
-use super::planning;
 use crate::ast::{AtomicSkeleton, Derived, Name, Structure, Type, Typed};
-use crate::kitchen::world::{Primitive, Test, World};
+use crate::kitchen::data::model::is_of_kind;
+use crate::kitchen::data::world::{Primitive, Test, World};
 use std::collections::BTreeSet;
 
 /// The type of objects, which are also places.
@@ -86,10 +85,7 @@ impl IdTest {
     /// is the text or ends in `_text` (`olive_oil` is oil, `aluminum_foil` is not).
     pub fn holds_of_class(&self, class: &str) -> bool {
         let (IdTest::Contains(text) | IdTest::StartsWith(text)) = self;
-        class == text
-            || class
-                .strip_suffix(text.as_str())
-                .is_some_and(|head| head.ends_with('_'))
+        is_of_kind(class, text)
     }
 }
 
@@ -255,7 +251,7 @@ pub fn kinds(world: &World) -> BTreeSet<String> {
     world
         .actions
         .values()
-        .filter_map(|a| super::lower::derivative_kind(a).map(str::to_string))
+        .filter_map(|a| super::variants::derivative_kind(a).map(str::to_string))
         .collect()
 }
 
@@ -322,62 +318,6 @@ pub fn constants(world: &World, vocabulary: &Vocabulary) -> Vec<Typed<Name>> {
     constants
 }
 
-/// Every predicate of the domain: the state, the audit's derived predicates, the flags, each
-/// flavour's own, and the static id tests.
-pub fn predicates(world: &World, vocabulary: &Vocabulary, flavour: Flavour) -> Vec<AtomicSkeleton> {
-    let mut predicates = vec![
-        skeleton("present", &[("o", OBJECT)]),
-        skeleton("has", &[("o", OBJECT), ("p", PROPERTY)]),
-        skeleton("is", &[("o", OBJECT), ("s", STATUS)]),
-        skeleton("loc", &[("o", OBJECT), ("l", PLACE)]),
-        skeleton("in", &[("o", OBJECT), ("c", OBJECT)]),
-        skeleton("held", &[("o", OBJECT)]),
-        skeleton("hands", &[("s", OBJECT)]),
-        skeleton("contam", &[("o", OBJECT), ("s", OBJECT)]),
-        skeleton("resolves", &[("l", PLACE), ("o", OBJECT)]),
-        skeleton("storage", &[("l", PLACE)]),
-        skeleton("source-excluded", &[("o", OBJECT)]),
-        skeleton("spare", &[("o", OBJECT)]),
-        skeleton("spare-of", &[("o", OBJECT), ("x", OBJECT), ("k", KIND)]),
-        skeleton("spare-product", &[("o", OBJECT), ("k", KIND)]),
-        skeleton("audited", &[("o", OBJECT)]),
-        skeleton("audited-anywhere", &[("o", OBJECT)]),
-        skeleton("cooked-like", &[("o", OBJECT)]),
-        skeleton("contaminated", &[("o", OBJECT), ("s", OBJECT)]),
-        skeleton("unwashed", &[("o", OBJECT)]),
-    ];
-    for flag in &world.config.agent.flags {
-        predicates.push(skeleton(&flag_predicate(flag), &[]));
-    }
-    if flavour == Flavour::Planning {
-        predicates.extend(planning::predicates(world));
-        predicates.push(skeleton("home", &[("o", OBJECT), ("l", PLACE)]));
-        for use_ in &vocabulary.affordances {
-            predicates.push(skeleton(&affords_predicate(use_), &[("o", OBJECT)]));
-            predicates.push(skeleton(&class_affords_predicate(use_), &[("o", OBJECT)]));
-            predicates.push(skeleton(&may_afford_predicate(use_), &[("o", OBJECT)]));
-            predicates.push(skeleton(&holds_affording_predicate(use_), &[("c", OBJECT)]));
-            predicates.push(skeleton(&kitchen_affords_predicate(use_), &[]));
-        }
-        predicates.extend(planning::contents_predicates(vocabulary).0);
-        predicates.extend(
-            super::rules::rule_predicates(world)
-                .into_iter()
-                .map(|(skeleton, _)| skeleton),
-        );
-    }
-    for test in &vocabulary.id_tests {
-        predicates.push(skeleton(&test.predicate(), &[("o", OBJECT)]));
-    }
-    if flavour == Flavour::Audit {
-        for level in &IN_LEVELS[1..] {
-            predicates.push(skeleton(level, &[("o", OBJECT), ("c", OBJECT)]));
-        }
-        predicates.push(skeleton(super::audit::EXPRESSIBLE_STEP, &[]));
-    }
-    predicates
-}
-
 /// A derived predicate: its declaration and its body.
 pub fn derived(name: &str, params: &[(&str, &str)], body: Formula) -> Structure {
     Structure::Derived(Derived {
@@ -385,4 +325,24 @@ pub fn derived(name: &str, params: &[(&str, &str)], body: Formula) -> Structure 
         body: ir::gd(&body),
         span: ir::span(),
     })
+}
+
+/// The derived predicate of the vessels holding something the id test holds of
+/// (`holds-id-contains-oil`).
+pub fn holds_id_predicate(test: &IdTest) -> String {
+    format!("holds-{}", test.predicate())
+}
+
+/// The properties of what a dish is not made of: a tool or a vessel put into the container
+/// (to free the hand). COMBINE's product never takes them (see `dish_of_food_rules`).
+pub const NOT_IN_A_DISH: [&str; 3] = ["tool", "receptacle", "container"];
+
+/// The PDDL action written for a step whose handler Simmer does not run (an unknown action, a
+/// wrong number of arguments), or whose missing object has no PDDL name.
+pub const UNEXPRESSIBLE: &str = "simmer-syntax-error";
+
+/// The PDDL object standing for an id that a plan names and that never exists: `missing-lid_1`.
+/// Simmer's ids have no `-`, so it names no real object.
+pub fn phantom_name(id: &str) -> String {
+    format!("missing-{id}")
 }

@@ -1,9 +1,9 @@
 //! Recording the writes of one action: each flavour's guards on a write (objects that exist,
 //! possible contamination sources) and the audit flavour's contents as lists (`IN_LEVELS`).
 
-use super::Flavour;
+use super::action::ActionLowering;
+use super::flavour::Flavour;
 use super::ir::{Formula, Term, Write, and, atom, not};
-use super::lower::ActionLowering;
 use super::vocabulary::IN_LEVELS;
 
 impl ActionLowering<'_> {

@@ -165,13 +165,18 @@ pub struct AffordanceDef {
 impl AffordanceDef {
     /// Whether an object of the class affords it by its class.
     pub fn fits_class(&self, class: &str) -> bool {
-        self.classes.iter().any(|c| {
-            class == c
-                || class
-                    .strip_suffix(c.as_str())
-                    .is_some_and(|head| head.ends_with('_'))
-        })
+        self.classes.iter().any(|c| is_of_kind(class, c))
     }
+}
+
+/// Whether a class name is of a kind: the kind itself, or a name ending in `_kind`
+/// (`olive_oil` is oil, `aluminum_foil` is not): how strict mode and the compiler read Simmer's
+/// substring tests on names.
+pub fn is_of_kind(class: &str, kind: &str) -> bool {
+    class == kind
+        || class
+            .strip_suffix(kind)
+            .is_some_and(|head| head.ends_with('_'))
 }
 
 /// One rule of the transforming-step detector (see `world.toml`).

@@ -7,21 +7,10 @@
 //! flavour (what the task serves, its dish's container, the spares) are not rules of the
 //! world and stay there.
 
-use super::engine::{Binding, State};
-use super::world::{Action, Primitive, Role, World};
-
-/// Whether an object of the class fills a class-filtered role (`class-pot`).
-fn class_fits(class: &str, role: &str) -> bool {
-    class == role
-        || class
-            .strip_suffix(role)
-            .is_some_and(|head| head.ends_with('_'))
-}
-
-/// A place's name without trailing `_` and digits: `fridge_1` is storage as `fridge` is.
-fn strip_number(place: &str) -> &str {
-    place.trim_end_matches(|c: char| c == '_' || c.is_ascii_digit())
-}
+use super::state::{Binding, State};
+use crate::kitchen::data::model::is_of_kind;
+use crate::kitchen::data::simmer_id::SimmerId;
+use crate::kitchen::data::world::{Action, Primitive, Role, World};
 
 /// The reasons the step breaks a rule, in the planning flavour's order; empty when it keeps
 /// them all.
@@ -81,7 +70,7 @@ impl Rules<'_> {
     }
 
     fn is_storage(&self, id: &str) -> bool {
-        let stripped = strip_number(id);
+        let stripped = SimmerId::parse(id).place();
         self.world
             .config
             .food_audit
@@ -94,7 +83,7 @@ impl Rules<'_> {
     /// Whether the object takes the cutting-board role: a board, or in a kitchen without one a
     /// surface one cannot carry that is no heat source (the counter).
     fn fits_class_role(&self, id: &str, role: &str) -> bool {
-        if class_fits(self.name(id), role) {
+        if is_of_kind(self.name(id), role) {
             return true;
         }
         let board = &self.world.config.planning.cutting_board;
@@ -103,7 +92,7 @@ impl Rules<'_> {
                 .state
                 .initial
                 .iter()
-                .any(|o| class_fits(&o.name, board))
+                .any(|o| is_of_kind(&o.name, board))
             && self.has(id, "surface")
             && !self.has(id, "heatsource")
             && !self.has(id, "grabbable")

@@ -1,318 +1,18 @@
-//! The world state and the interpreter of checks and primitives: the per-step pipeline of
-//! semantics §2.3, driven entirely by the resolved world's data.
+//! The interpreter of checks and primitives: the per-step pipeline of semantics §2.3, driven
+//! entirely by the resolved world's data.
 
 use super::Mode;
-use super::plan::{Plan, Step};
-use super::report::{Failure, FailureType};
-use super::simmer::Env;
-use super::world::{Action, Creation, Primitive, Role, Test, World};
-use compact_str::{CompactString, format_compact};
-use foldhash::{HashMap, HashMapExt};
-use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet};
-
-/// An id, a class name, a property, a state or a flag: names are short (almost all under 24
-/// bytes), so a `CompactString` holds them inline, and copying the state of an environment into
-/// a run, or an id into a list of contents, allocates nothing.
-pub type Name = CompactString;
-
-/// One object, initial or created (semantics §3.1).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Object {
-    pub id: Name,
-    pub name: Name,
-    pub properties: Vec<Name>,
-    pub states: Vec<Name>,
-    pub location: Option<Name>,
-    pub contents: Vec<Name>,
-    #[serde(rename = "contaminated_by")]
-    pub contam: BTreeSet<Name>,
-}
-
-impl Object {
-    pub fn has_property(&self, p: &str) -> bool {
-        self.properties.iter().any(|x| x == p)
-    }
-
-    pub fn has_state(&self, s: &str) -> bool {
-        self.states.iter().any(|x| x == s)
-    }
-
-    fn add_state(&mut self, s: &str) {
-        if !self.has_state(s) {
-            self.states.push(Name::from(s));
-        }
-    }
-
-    fn remove_state(&mut self, s: &str) {
-        if let Some(i) = self.states.iter().position(|x| x == s) {
-            self.states.remove(i);
-        }
-    }
-}
-
-/// Which table an object lives in, and where.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Slot {
-    Initial(usize),
-    Created(usize),
-}
-
-/// The whole world state: both object tables, the agent and the environment flags.
-#[derive(Clone, Debug, Default)]
-pub struct State {
-    pub initial: Vec<Object>,
-    initial_index: HashMap<Name, usize>,
-    /// Created objects in creation order (COMBINE overwrites in place).
-    pub created: Vec<Object>,
-    created_index: HashMap<Name, usize>,
-    pub agent_location: Name,
-    pub held: Option<Name>,
-    pub hands: BTreeSet<Name>,
-    pub flags: BTreeMap<Name, bool>,
-    /// Where each initial object started, by its position in `initial` (strict mode's audit
-    /// tells an object left in storage from one moved there).
-    pub homes: Vec<Option<Name>>,
-}
-
-impl PartialEq for State {
-    /// The indexes follow from the tables, so they are not compared.
-    fn eq(&self, other: &State) -> bool {
-        self.initial == other.initial
-            && self.created == other.created
-            && self.agent_location == other.agent_location
-            && self.held == other.held
-            && self.hands == other.hands
-            && self.flags == other.flags
-    }
-}
-
-impl Eq for State {}
-
-impl State {
-    /// The state right after loading (semantics §1.2 and §3.2).
-    pub fn load(world: &World, env: &Env) -> State {
-        let names = |list: &[String]| list.iter().map(Name::from).collect::<Vec<Name>>();
-        let mut state = State {
-            initial: Vec::with_capacity(env.objects.len()),
-            initial_index: HashMap::with_capacity(env.objects.len()),
-            agent_location: Name::from(&world.config.agent.location),
-            flags: world
-                .config
-                .agent
-                .flags
-                .iter()
-                .map(|f| (Name::from(f), false))
-                .collect(),
-            ..State::default()
-        };
-        for o in &env.objects {
-            state
-                .initial_index
-                .insert(Name::from(&o.id), state.initial.len());
-            state.initial.push(Object {
-                id: Name::from(&o.id),
-                name: Name::from(&o.name),
-                properties: names(&o.properties),
-                states: names(&o.states),
-                location: o.location.as_ref().map(Name::from),
-                contents: Vec::new(),
-                contam: BTreeSet::new(),
-            });
-            state.homes.push(o.location.as_ref().map(Name::from));
-        }
-        for i in 0..state.initial.len() {
-            let Some(location) = &state.initial[i].location else {
-                continue;
-            };
-            let container = format_compact!("{location}_1");
-            if container != state.initial[i].id
-                && let Some(&c) = state.initial_index.get(&container)
-            {
-                let id = state.initial[i].id.clone();
-                state.initial[c].contents.push(id);
-            }
-        }
-        state
-    }
-
-    fn slot(&self, id: &str) -> Option<Slot> {
-        if let Some(&i) = self.initial_index.get(id) {
-            return Some(Slot::Initial(i));
-        }
-        self.created_index.get(id).map(|&i| Slot::Created(i))
-    }
-
-    /// The object with this id: the initial table first, then the created one.
-    /// Whether the object is an initial one still where it started (a created object never is).
-    pub fn is_unmoved(&self, object: &Object) -> bool {
-        self.initial_index
-            .get(&object.id)
-            .and_then(|&i| self.initial.get(i).zip(self.homes.get(i)))
-            .is_some_and(|(initial, home)| {
-                std::ptr::eq(initial, object) && initial.location == *home
-            })
-    }
-
-    pub fn get(&self, id: &str) -> Option<&Object> {
-        match self.slot(id)? {
-            Slot::Initial(i) => self.initial.get(i),
-            Slot::Created(i) => self.created.get(i),
-        }
-    }
-
-    fn get_mut(&mut self, id: &str) -> Option<&mut Object> {
-        match self.slot(id)? {
-            Slot::Initial(i) => self.initial.get_mut(i),
-            Slot::Created(i) => self.created.get_mut(i),
-        }
-    }
-
-    pub fn exists(&self, id: &str) -> bool {
-        self.slot(id).is_some()
-    }
-
-    fn exists_opt(&self, id: Option<&str>) -> bool {
-        id.is_some_and(|id| self.exists(id))
-    }
-
-    pub fn flag(&self, name: &str) -> bool {
-        self.flags.get(name).copied().unwrap_or(false)
-    }
-
-    /// Objects in audit order: initial objects, each replaced by a created object of the same
-    /// id, then the other created objects in creation order.
-    pub fn audit_order(&self) -> Vec<&Object> {
-        let mut out: Vec<&Object> = self
-            .initial
-            .iter()
-            .map(|o| match self.created_index.get(&o.id) {
-                Some(&c) => &self.created[c],
-                None => o,
-            })
-            .collect();
-        out.extend(
-            self.created
-                .iter()
-                .filter(|c| !self.initial_index.contains_key(&c.id)),
-        );
-        out
-    }
-
-    /// The first `base_n`, n = 1, 2, …, in neither table.
-    fn unique_id(&self, base: &str) -> Name {
-        (1..)
-            .map(|n| format_compact!("{base}_{n}"))
-            .find(|id| !self.exists(id))
-            .unwrap_or_default()
-    }
-
-    /// Stores a created object under its id: overwriting in place, or appending.
-    fn store_created(&mut self, object: Object) {
-        match self.created_index.get(&object.id) {
-            Some(&i) => self.created[i] = object,
-            None => {
-                self.created_index
-                    .insert(object.id.clone(), self.created.len());
-                self.created.push(object);
-            }
-        }
-    }
-
-    fn props(&self, id: Option<&str>) -> &[Name] {
-        id.and_then(|id| self.get(id))
-            .map_or(&[][..], |o| &o.properties[..])
-    }
-
-    fn states(&self, id: Option<&str>) -> &[Name] {
-        id.and_then(|id| self.get(id))
-            .map_or(&[][..], |o| &o.states[..])
-    }
-
-    fn contents(&self, id: Option<&str>) -> &[Name] {
-        id.and_then(|id| self.get(id))
-            .map_or(&[][..], |o| &o.contents[..])
-    }
-
-    /// The object with id `place`, else `place_1` (semantics §4, resolve).
-    fn resolve(&self, place: &str) -> Option<&Object> {
-        self.get(place)
-            .or_else(|| self.get(&format_compact!("{place}_1")))
-    }
-
-    fn resolve_location_has(&self, id: Option<&str>, property: &str) -> bool {
-        id.and_then(|id| self.get(id))
-            .and_then(|o| o.location.as_deref())
-            .and_then(|l| self.resolve(l))
-            .is_some_and(|p| p.has_property(property))
-    }
-
-    /// Whether the object's location resolves to the place named (strict `on_heatsource`).
-    fn located_at(&self, id: Option<&str>, place: Option<&str>) -> bool {
-        let (Some(id), Some(place)) = (id, place) else {
-            return false;
-        };
-        self.get(id)
-            .and_then(|o| o.location.as_deref())
-            .and_then(|l| self.resolve(l))
-            .is_some_and(|p| p.id == place)
-    }
-
-    fn in_any_container(&self, id: &str) -> bool {
-        self.initial
-            .iter()
-            .chain(self.created.iter())
-            .any(|o| o.contents.iter().any(|c| c == id))
-    }
-
-    /// Removes the object from the contents of the place its location names (§5, detach).
-    fn detach(&mut self, id: &str) {
-        let Some(location) = self.get(id).and_then(|o| o.location.clone()) else {
-            return;
-        };
-        if location.is_empty() {
-            return;
-        }
-        let container = if self.exists(&location) {
-            location
-        } else {
-            format_compact!("{location}_1")
-        };
-        if let Some(c) = self.get_mut(&container)
-            && let Some(i) = c.contents.iter().position(|x| x == id)
-        {
-            c.contents.remove(i);
-        }
-    }
-
-    fn set_location(&mut self, id: &str, location: Option<Name>) {
-        if let Some(o) = self.get_mut(id) {
-            o.location = location;
-        }
-    }
-
-    /// Moves every id of the source's contents, in order, to the end of the target's.
-    fn move_contents(&mut self, source: &str, target: &str) {
-        let items = match self.get_mut(source) {
-            Some(s) => std::mem::take(&mut s.contents),
-            None => return,
-        };
-        for item in &items {
-            self.set_location(item, Some(Name::from(target)));
-        }
-        if let Some(t) = self.get_mut(target) {
-            t.contents.extend(items);
-        }
-    }
-}
-
-/// The names of a list, as the state holds them.
-fn names(list: &[String]) -> Vec<Name> {
-    list.iter().map(Name::from).collect()
-}
-
-/// The bound value of each role of a step (none for unbound roles).
-pub type Binding = Vec<Option<Name>>;
+use super::failure::{Failure, FailureType};
+use super::state::{Binding, Name, Object, State, names};
+use crate::kitchen::data::model::is_of_kind;
+use crate::kitchen::data::plan::{Plan, Step};
+use crate::kitchen::data::simmer::Env;
+use crate::kitchen::data::simmer_id::SimmerId;
+use crate::kitchen::data::world::{
+    Action, Creation, Primitive, PrimitiveFamily, Role, Test, World,
+};
+use compact_str::format_compact;
+use std::collections::BTreeSet;
 
 /// The interpreter: the world it runs in, the mode, the state and the failures so far.
 pub struct Engine<'w> {
@@ -326,6 +26,20 @@ pub struct Engine<'w> {
 
 fn arg(binding: &Binding, role: Role) -> Option<&str> {
     binding.get(role).and_then(|b| b.as_deref())
+}
+
+/// Why a step has the wrong number of arguments for its action, if it has.
+fn arity_failure(action: &Action, given: usize) -> Option<String> {
+    let name = &action.name;
+    let required = action.required();
+    let total = action.roles.len();
+    if given < required {
+        return Some(format!(
+            "Too few arguments for '{name}': expected at least {required}, got {given}"
+        ));
+    }
+    (given > total)
+        .then(|| format!("Too many arguments for '{name}': expected at most {total}, got {given}"))
 }
 
 impl<'w> Engine<'w> {
@@ -413,72 +127,18 @@ impl<'w> Engine<'w> {
             self.record(k, kind, text(), format!("Unknown action: {name}"));
             return None;
         };
-        let required = action.required();
-        let total = action.roles.len();
-        let given = step.args.len();
-        if given < required {
-            self.record(
-                k,
-                FailureType::Syntax,
-                text(),
-                format!(
-                    "Too few arguments for '{name}': expected at least {required}, got {given}"
-                ),
-            );
-            return None;
-        }
-        if given > total {
-            self.record(
-                k,
-                FailureType::Syntax,
-                text(),
-                format!("Too many arguments for '{name}': expected at most {total}, got {given}"),
-            );
+        if let Some(reason) = arity_failure(action, step.args.len()) {
+            self.record(k, FailureType::Syntax, text(), reason);
             return None;
         }
         let binding = self.bind(action, step);
-        let before = self.failures.len();
-        for (role, value) in action.roles.iter().zip(&binding) {
-            let Some(id) = value else { continue };
-            if self.world.is_value_role(&role.name) || self.world.is_name_role(&role.name) {
-                continue;
-            }
-            if !self.state.exists(id) {
-                self.record(
-                    k,
-                    FailureType::Syntax,
-                    text(),
-                    format!("Object not found: '{id}' (bound to role '{}')", role.name),
-                );
-            }
-        }
-        let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
-        for (role, value) in action.roles.iter().zip(&binding) {
-            let Some(id) = value else { continue };
-            if self.world.is_value_role(&role.name) {
-                continue;
-            }
-            match groups.iter_mut().find(|(g, _)| g == id) {
-                Some((_, roles)) => roles.push(&role.name),
-                None => groups.push((id, vec![&role.name])),
-            }
-        }
-        let duplicates: Vec<String> = groups
-            .iter()
-            .filter(|(_, roles)| roles.len() > 1)
-            .map(|(id, roles)| {
-                format!(
-                    "Duplicate object '{id}' bound to multiple roles: {}",
-                    roles.join(", ")
-                )
-            })
-            .collect();
-        for reason in duplicates {
+        let bad_arguments = self.argument_failures(action, &binding);
+        let bad = !bad_arguments.is_empty();
+        for reason in bad_arguments {
             self.record(k, FailureType::Syntax, text(), reason);
         }
         // Simmer runs the handler on ids that do not exist (Q6); strict mode stops the step.
-        let bad_arguments = self.failures.len() > before;
-        if self.mode == Mode::Strict && bad_arguments {
+        if self.mode == Mode::Strict && bad {
             return None;
         }
         if !action.handled {
@@ -492,56 +152,101 @@ impl<'w> Engine<'w> {
             self.failures.push(failure);
             return None;
         }
-        let mut failed = false;
-        for check in &action.checks {
-            if check.strict && self.mode == Mode::Simmer {
-                continue;
-            }
-            if check.when.is_some_and(|r| arg(&binding, r).is_none())
-                || check.unless.is_some_and(|r| arg(&binding, r).is_some())
-            {
-                continue;
-            }
-            if !self.test(&check.test, &binding, 0) {
-                failed = true;
-                self.record(
-                    k,
-                    FailureType::Immediate,
-                    text(),
-                    format!("Precondition failed: {}", check.reason),
-                );
-            }
-        }
-        // Strict mode's rules for every action (the planning flavour's tightenings).
-        if self.mode == Mode::Strict {
-            for reason in super::cook::broken_rules(self.world, &self.state, action, &binding) {
-                failed = true;
-                self.record(
-                    k,
-                    FailureType::Immediate,
-                    text(),
-                    format!("Precondition failed: {reason}"),
-                );
-            }
+        let failed_checks = self.failed_checks(action, &binding);
+        let failed = !failed_checks.is_empty();
+        for reason in failed_checks {
+            self.record(k, FailureType::Immediate, text(), reason);
         }
         // Simmer applies the effects even when checks failed (Q7); strict mode does not.
         if failed && self.mode == Mode::Strict {
             return Some(binding);
         }
+        self.apply_effects(action, &binding);
+        Some(binding)
+    }
+
+    /// The syntax failures of a step's arguments: objects that do not exist, in role order,
+    /// then objects bound to more than one role.
+    fn argument_failures(&self, action: &Action, binding: &Binding) -> Vec<String> {
+        let mut reasons = Vec::new();
+        for (role, value) in action.roles.iter().zip(binding) {
+            let Some(id) = value else { continue };
+            if self.world.is_value_role(&role.name) || self.world.is_name_role(&role.name) {
+                continue;
+            }
+            if !self.state.exists(id) {
+                reasons.push(format!(
+                    "Object not found: '{id}' (bound to role '{}')",
+                    role.name
+                ));
+            }
+        }
+        let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
+        for (role, value) in action.roles.iter().zip(binding) {
+            let Some(id) = value else { continue };
+            if self.world.is_value_role(&role.name) {
+                continue;
+            }
+            match groups.iter_mut().find(|(g, _)| g == id) {
+                Some((_, roles)) => roles.push(&role.name),
+                None => groups.push((id, vec![&role.name])),
+            }
+        }
+        reasons.extend(
+            groups
+                .iter()
+                .filter(|(_, roles)| roles.len() > 1)
+                .map(|(id, roles)| {
+                    format!(
+                        "Duplicate object '{id}' bound to multiple roles: {}",
+                        roles.join(", ")
+                    )
+                }),
+        );
+        reasons
+    }
+
+    /// The reasons of the step's failed checks, in order, then (strict mode) the cook's rules
+    /// it breaks (the planning flavour's tightenings).
+    fn failed_checks(&self, action: &Action, binding: &Binding) -> Vec<String> {
+        let mut reasons = Vec::new();
+        for check in &action.checks {
+            if check.strict && self.mode == Mode::Simmer {
+                continue;
+            }
+            if check.when.is_some_and(|r| arg(binding, r).is_none())
+                || check.unless.is_some_and(|r| arg(binding, r).is_some())
+            {
+                continue;
+            }
+            if !self.test(&check.test, binding, 0) {
+                reasons.push(format!("Precondition failed: {}", check.reason));
+            }
+        }
+        if self.mode == Mode::Strict {
+            for reason in super::cook::broken_rules(self.world, &self.state, action, binding) {
+                reasons.push(format!("Precondition failed: {reason}"));
+            }
+        }
+        reasons
+    }
+
+    /// Applies the step's effects in order, each when its role is bound and its condition holds
+    /// at that point.
+    fn apply_effects(&mut self, action: &Action, binding: &Binding) {
         for effect in &action.effects {
-            if effect.when.is_some_and(|r| arg(&binding, r).is_none())
+            if effect.when.is_some_and(|r| arg(binding, r).is_none())
                 || (effect.strict && self.mode == Mode::Simmer)
             {
                 continue;
             }
             if let Some(condition) = &effect.condition
-                && !self.test(condition, &binding, 0)
+                && !self.test(condition, binding, 0)
             {
                 continue;
             }
-            self.apply(&effect.primitive, &binding);
+            self.apply(&effect.primitive, binding);
         }
-        Some(binding)
     }
 
     /// Whether the object is a contamination source (semantics §4, is_source).
@@ -558,12 +263,8 @@ impl<'w> Engine<'w> {
     /// Strict mode's reading of Simmer's substring tests on ids: an existing object whose class
     /// is `kind` or ends in `_kind` (`olive_oil` is oil, `aluminum_foil` is not).
     fn is_kind(&self, id: Option<&str>, kind: &str) -> bool {
-        id.and_then(|id| self.state.get(id)).is_some_and(|o| {
-            o.name == kind
-                || o.name
-                    .strip_suffix(kind)
-                    .is_some_and(|head| head.ends_with('_'))
-        })
+        id.and_then(|id| self.state.get(id))
+            .is_some_and(|o| is_of_kind(&o.name, kind))
     }
 
     /// Whether the object exists and affords the use (`world.toml`'s `[affordances]`): by its
@@ -689,7 +390,7 @@ impl<'w> Engine<'w> {
     fn base(&self, id: &str) -> Name {
         match self.state.get(id) {
             Some(o) => o.name.clone(),
-            None => Name::from(id.rsplit_once('_').map_or(id, |(b, _)| b)),
+            None => Name::from(SimmerId::parse(id).stem()),
         }
     }
 
@@ -726,12 +427,7 @@ impl<'w> Engine<'w> {
     }
 
     fn combine(&mut self, container: &str, pid: &str, how: &Creation) {
-        let name = match pid.rsplit_once('_') {
-            Some((head, tail)) if !tail.is_empty() && tail.chars().all(|c| c.is_ascii_digit()) => {
-                Name::from(head)
-            }
-            _ => Name::from(pid),
-        };
+        let name = Name::from(SimmerId::parse(pid).class());
         let items: Vec<Name> = self.state.contents(Some(container)).to_vec();
         let mut properties: BTreeSet<Name> = BTreeSet::new();
         let mut states: BTreeSet<Name> = BTreeSet::new();
@@ -772,6 +468,16 @@ impl<'w> Engine<'w> {
 
     /// Applies one primitive (semantics §5 and §6) under a binding.
     fn apply(&mut self, primitive: &Primitive, b: &Binding) {
+        match primitive.family() {
+            PrimitiveFamily::State => self.apply_state(primitive, b),
+            PrimitiveFamily::Placement => self.apply_placement(primitive, b),
+            PrimitiveFamily::Contamination => self.apply_contamination(primitive, b),
+            PrimitiveFamily::Creation => self.apply_creation(primitive, b),
+        }
+    }
+
+    /// The primitives on an object's states, the hand, the agent's place and the flags.
+    fn apply_state(&mut self, primitive: &Primitive, b: &Binding) {
         use Primitive as P;
         match primitive {
             P::AddState(r, v) => self.add_state(arg(b, *r), v),
@@ -791,10 +497,8 @@ impl<'w> Engine<'w> {
             }
             P::SetHeld(r) => self.state.held = arg(b, *r).map(Name::from),
             P::Release => self.state.held = None,
-            P::ReleaseIfHeld(r) => {
-                if self.state.held.as_deref() == arg(b, *r) {
-                    self.state.held = None;
-                }
+            P::ReleaseIfHeld(r) if self.state.held.as_deref() == arg(b, *r) => {
+                self.state.held = None;
             }
             P::SetAgentLocation(r) => {
                 if let Some(place) = arg(b, *r) {
@@ -807,6 +511,14 @@ impl<'w> Engine<'w> {
             P::ClearFlag(f) => {
                 self.state.flags.insert(Name::from(f), false);
             }
+            _ => {}
+        }
+    }
+
+    /// The primitives that move objects and contents (semantics §5).
+    fn apply_placement(&mut self, primitive: &Primitive, b: &Binding) {
+        use Primitive as P;
+        match primitive {
             P::MoveInto(x, c) => {
                 let (Some(x), Some(c)) = (arg(b, *x), arg(b, *c)) else {
                     return;
@@ -898,20 +610,14 @@ impl<'w> Engine<'w> {
                 }
                 self.state.held = None;
             }
-            P::Cook(x) => self.cook(arg(b, *x)),
-            P::Sterilise(v) => {
-                let Some(items) = arg(b, *v).and_then(|v| self.state.get_mut(v)).map(|o| {
-                    o.contam.clear();
-                    o.contents.clone()
-                }) else {
-                    return;
-                };
-                for item in items {
-                    self.cook(Some(&item));
-                }
-            }
-            P::ClearContam(x) => self.clear_contam(arg(b, *x)),
-            P::ClearHands => self.state.hands.clear(),
+            _ => {}
+        }
+    }
+
+    /// The primitives that create objects: derivatives, by-products, products and COMBINE.
+    fn apply_creation(&mut self, primitive: &Primitive, b: &Binding) {
+        use Primitive as P;
+        match primitive {
             P::Derive(x, how) => {
                 if let Some(x) = arg(b, *x) {
                     self.derive(x, how, true);
@@ -962,6 +668,28 @@ impl<'w> Engine<'w> {
                 }
                 self.state.set_location(&first, Some(Name::from(t)));
             }
+            _ => {}
+        }
+    }
+
+    /// The primitives of cooking and contamination (semantics §6).
+    fn apply_contamination(&mut self, primitive: &Primitive, b: &Binding) {
+        use Primitive as P;
+        match primitive {
+            P::Cook(x) => self.cook(arg(b, *x)),
+            P::Sterilise(v) => {
+                let Some(items) = arg(b, *v).and_then(|v| self.state.get_mut(v)).map(|o| {
+                    o.contam.clear();
+                    o.contents.clone()
+                }) else {
+                    return;
+                };
+                for item in items {
+                    self.cook(Some(&item));
+                }
+            }
+            P::ClearContam(x) => self.clear_contam(arg(b, *x)),
+            P::ClearHands => self.state.hands.clear(),
             P::ContaminateHands(x) => {
                 if let Some(x) = arg(b, *x)
                     && self.is_source(Some(x))
@@ -994,11 +722,7 @@ impl<'w> Engine<'w> {
                     o.contam.insert(Name::from(x));
                 }
             }
+            _ => {}
         }
-    }
-
-    /// Whether any role of the binding names an existing object (used by reports).
-    pub fn exists(&self, id: Option<&str>) -> bool {
-        self.state.exists_opt(id)
     }
 }

@@ -1,9 +1,9 @@
 //! Simmer's `detect_irreversible.py` (semantics §10): steps of transforming actions that failed
 //! a precondition but changed the world anyway, driven by the rules of `world.toml`.
 
-use super::engine::{Binding, State};
-use super::report::{Failure, FailureType};
-use super::world::{Action, World};
+use super::failure::{Failure, FailureType};
+use super::state::{Binding, State};
+use crate::kitchen::data::world::{Action, World};
 use serde::Serialize;
 
 /// One flagged step.
@@ -53,7 +53,8 @@ pub fn detect(
     let failed: Vec<String> = step_failures
         .iter()
         .filter(|f| {
-            f.failure_type == FailureType::Immediate && f.reason.starts_with("Precondition failed")
+            f.failure_type() == FailureType::Immediate
+                && f.reason.starts_with("Precondition failed")
         })
         .map(|f| py_repr(&f.reason))
         .collect();

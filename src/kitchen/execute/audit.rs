@@ -2,10 +2,11 @@
 //! by `world.toml`.
 
 use super::Mode;
-use super::engine::{Name, Object, State};
-use super::model::SkipRuleDef;
-use super::report::{Failure, FailureType};
-use super::world::World;
+use super::failure::{Failure, FailureType};
+use super::state::{Name, Object, State};
+use crate::kitchen::data::model::SkipRuleDef;
+use crate::kitchen::data::simmer_id::SimmerId;
+use crate::kitchen::data::world::World;
 use std::collections::{BTreeSet, HashSet};
 
 /// Whether a location names a storage place, also after trailing `_` and digits are removed.
@@ -16,7 +17,7 @@ fn located_in(location: Option<&str>, places: &[String]) -> bool {
     if places.iter().any(|p| p == location) {
         return true;
     }
-    let stripped = location.trim_end_matches(|c: char| c == '_' || c.is_ascii_digit());
+    let stripped = SimmerId::parse(location).place();
     !location.is_empty() && places.iter().any(|p| p == stripped)
 }
 

@@ -1,17 +1,16 @@
 //! The resolved kitchen world: our TOML files (or Simmer's JSON roles with our behaviour)
 //! checked and turned into tests and primitives over role indexes, ready for the engine.
 
-use super::model::{
-    ActionDef, ActionsFile, CheckDef, ClassDef, ClassesFile, EffectDef, TestDef, WorldFile,
-};
+use super::model::{ActionsFile, ClassDef, ClassesFile, TestDef, WorldFile};
+use super::resolve::{ModelError, resolve_action, role_spec};
 use crate::ast::Span;
 use crate::diagnostics::{Code, Diagnostic, FileId};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The embedded world files, in `FileId` order: actions, world, classes.
-pub const ACTIONS_TOML: &str = include_str!("../../domains/kitchen/actions.toml");
-pub const WORLD_TOML: &str = include_str!("../../domains/kitchen/world.toml");
-pub const CLASSES_TOML: &str = include_str!("../../domains/kitchen/classes.toml");
+pub const ACTIONS_TOML: &str = include_str!("../../../domains/kitchen/actions.toml");
+pub const WORLD_TOML: &str = include_str!("../../../domains/kitchen/world.toml");
+pub const CLASSES_TOML: &str = include_str!("../../../domains/kitchen/classes.toml");
 
 /// The actions and `world.toml` in binary form (postcard), written by build.rs.
 const EMBEDDED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/kitchen_world.postcard"));
@@ -119,6 +118,60 @@ pub enum Primitive {
     SpreadFromHands(Role),
     SpreadContam(Role, Role),
     MarkSource(Role, Role),
+}
+
+/// The four families of primitives, which the engine and the compiler each handle in one
+/// place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PrimitiveFamily {
+    /// An object's states, the hand, the agent's place and the flags.
+    State,
+    /// Moving objects and contents.
+    Placement,
+    /// Cooking and contamination.
+    Contamination,
+    /// Creating objects.
+    Creation,
+}
+
+impl Primitive {
+    pub fn family(&self) -> PrimitiveFamily {
+        use Primitive as P;
+        match self {
+            P::AddState(..)
+            | P::RemoveState(..)
+            | P::ReplaceState(..)
+            | P::AddValueState(..)
+            | P::SetAgentLocation(_)
+            | P::SetStates(..)
+            | P::SetHeld(_)
+            | P::Release
+            | P::ReleaseIfHeld(_)
+            | P::SetFlag(_)
+            | P::ClearFlag(_) => PrimitiveFamily::State,
+            P::MoveInto(..)
+            | P::PlaceOn(..)
+            | P::RemoveFrom(..)
+            | P::PourInto(..)
+            | P::MoveContents(..)
+            | P::Fill(..)
+            | P::Drain(_)
+            | P::Dispose(_) => PrimitiveFamily::Placement,
+            P::Cook(_)
+            | P::Sterilise(_)
+            | P::ClearContam(_)
+            | P::ClearHands
+            | P::ContaminateHands(_)
+            | P::SpreadFromHands(_)
+            | P::SpreadContam(..)
+            | P::MarkSource(..) => PrimitiveFamily::Contamination,
+            P::Derive(..)
+            | P::Byproduct(..)
+            | P::Product(..)
+            | P::CombineAs(..)
+            | P::GrateInto(..) => PrimitiveFamily::Creation,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -232,415 +285,17 @@ pub(crate) fn toml_error(code: Code, error: &toml::de::Error, file: FileId) -> D
     }
 }
 
-/// The arity and constants each test name takes: (roles, needs `value`, needs `values`).
-fn test_shape(name: &str) -> Option<(usize, bool, bool)> {
-    Some(match name {
-        "holding_nothing" => (0, false, false),
-        "holds" | "has_contents" | "on_any_surface" | "has_liquid" | "in_any_container"
-        | "recep_or_open" => (1, false, false),
-        "has_property"
-        | "has_state"
-        | "id_contains"
-        | "id_starts_with"
-        | "contents_id_contains" => (1, true, false),
-        "has_any_property" => (1, false, true),
-        "contains" | "on_surface" | "on_heatsource" => (2, false, false),
-        "flag" | "kitchen_affords" => (0, true, false),
-        "affords" | "contents_afford" => (1, true, false),
-        "any" | "none" => (0, false, false),
-        _ => return None,
-    })
-}
-
-/// The test names of the vocabulary, for messages.
-pub const TESTS: &[&str] = &[
-    "holding_nothing",
-    "holds",
-    "has_property",
-    "has_any_property",
-    "has_state",
-    "id_contains",
-    "id_starts_with",
-    "contains",
-    "has_contents",
-    "contents_id_contains",
-    "on_surface",
-    "on_any_surface",
-    "on_heatsource",
-    "has_liquid",
-    "in_any_container",
-    "recep_or_open",
-    "flag",
-    "any",
-    "none",
-    "affords",
-    "contents_afford",
-    "kitchen_affords",
-];
-
-/// The primitive names of the vocabulary, for messages.
-pub const PRIMITIVES: &[&str] = &[
-    "add_state",
-    "remove_state",
-    "replace_state",
-    "add_value_state",
-    "set_states",
-    "set_held",
-    "release",
-    "release_if_held",
-    "set_agent_location",
-    "set_flag",
-    "clear_flag",
-    "move_into",
-    "place_on",
-    "remove_from",
-    "pour_into",
-    "move_contents",
-    "fill",
-    "drain",
-    "dispose",
-    "cook",
-    "sterilise",
-    "clear_contam",
-    "clear_hands",
-    "derive",
-    "byproduct",
-    "product",
-    "combine_as",
-    "grate_into",
-    "contaminate_hands",
-    "spread_from_hands",
-    "spread_contam",
-    "mark_source",
-];
-
-/// Resolves the tables of one action against its role list, reporting problems into `errors`.
-struct Resolver<'a> {
-    action: &'a str,
-    roles: &'a [RoleSpec],
-    errors: Vec<Problem>,
-}
-
-/// A problem in one action table: the message, the text to point at, and the fix.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Problem {
-    pub message: String,
-    /// A quoted word of the table to locate the problem by (`"is_grabbable"`).
-    pub at: Option<String>,
-    pub help: Option<String>,
-}
-
-impl Problem {
-    fn new(message: String) -> Problem {
-        Problem {
-            message,
-            at: None,
-            help: None,
-        }
-    }
-}
-
-impl Resolver<'_> {
-    fn role(&mut self, name: &str) -> Role {
-        match self.roles.iter().position(|r| r.name == name) {
-            Some(i) => i,
-            None => {
-                let known: Vec<&str> = self.roles.iter().map(|r| r.name.as_str()).collect();
-                self.errors.push(Problem {
-                    message: format!(
-                        "action `{}` uses role `{name}`, which is not one of its roles",
-                        self.action
-                    ),
-                    at: Some(format!("\"{name}\"")),
-                    help: Some(format!("its roles are: {}", known.join(", "))),
-                });
-                0
-            }
-        }
-    }
-
-    fn args(&mut self, what: &str, args: &[String], count: usize) -> Vec<Role> {
-        if args.len() != count {
-            self.errors.push(Problem::new(format!(
-                "`{what}` in action `{}` takes {count} role argument(s), got {}",
-                self.action,
-                args.len()
-            )));
-        }
-        let mut out: Vec<Role> = args.iter().map(|a| self.role(a)).collect();
-        out.resize(count, 0);
-        out
-    }
-
-    fn value(&mut self, what: &str, value: &Option<String>) -> String {
-        match value {
-            Some(v) => v.clone(),
-            None => {
-                self.errors.push(Problem::new(format!(
-                    "`{what}` in action `{}` needs a `value`",
-                    self.action
-                )));
-                String::new()
-            }
-        }
-    }
-
-    fn test(&mut self, def: &TestDef, depth: usize) -> Test {
-        let name = def.test.as_str();
-        let Some((arity, needs_value, needs_values)) = test_shape(name) else {
-            self.errors.push(Problem {
-                message: format!("unknown test `{name}` in action `{}`", self.action),
-                at: Some(format!("\"{name}\"")),
-                help: Some(format!("known tests: {}", TESTS.join(", "))),
-            });
-            return Test::HoldingNothing;
-        };
-        let roles = self.args(name, &def.args, arity);
-        let value = if needs_value {
-            self.value(name, &def.value)
-        } else {
-            String::new()
-        };
-        if needs_values && def.values.is_empty() {
-            self.errors.push(Problem::new(format!(
-                "`{name}` in action `{}` needs `values`",
-                self.action
-            )));
-        }
-        match name {
-            "holding_nothing" => Test::HoldingNothing,
-            "holds" => Test::Holds(roles[0]),
-            "has_property" => Test::HasProperty(roles[0], value),
-            "has_any_property" => Test::HasAnyProperty(roles[0], def.values.clone()),
-            "has_state" => Test::HasState(roles[0], value),
-            "id_contains" => Test::IdContains(roles[0], value),
-            "id_starts_with" => Test::IdStartsWith(roles[0], value),
-            "contains" => Test::Contains(roles[0], roles[1]),
-            "has_contents" => Test::HasContents(roles[0]),
-            "contents_id_contains" => Test::ContentsIdContains(roles[0], value),
-            "on_surface" => Test::OnSurface(roles[0], roles[1]),
-            "on_any_surface" => Test::OnAnySurface(roles[0]),
-            "on_heatsource" => Test::OnHeatsource(roles[0], roles[1]),
-            "has_liquid" => Test::HasLiquid(roles[0]),
-            "in_any_container" => Test::InAnyContainer(roles[0]),
-            "recep_or_open" => Test::RecepOrOpen(roles[0]),
-            "flag" => Test::Flag(value),
-            "affords" => Test::Affords(roles[0], value),
-            "contents_afford" => Test::ContentsAfford(roles[0], value),
-            "kitchen_affords" => Test::KitchenAffords(value),
-            _ => {
-                if def.any.is_empty() {
-                    self.errors.push(Problem::new(format!(
-                        "`{name}` in action `{}` needs alternatives in `any`",
-                        self.action
-                    )));
-                }
-                if depth > 8 {
-                    self.errors.push(Problem::new(format!(
-                        "tests in action `{}` are nested too deeply",
-                        self.action
-                    )));
-                    return Test::Any(Vec::new());
-                }
-                let tests = def.any.iter().map(|t| self.test(t, depth + 1)).collect();
-                if name == "none" {
-                    Test::None(tests)
-                } else {
-                    Test::Any(tests)
-                }
-            }
-        }
-    }
-
-    fn guard(&mut self, role: &Option<String>) -> Option<Role> {
-        role.as_ref().map(|r| self.role(r))
-    }
-
-    fn check(&mut self, def: &CheckDef) -> Check {
-        Check {
-            test: self.test(&def.as_test(), 0),
-            when: self.guard(&def.when),
-            unless: self.guard(&def.unless),
-            reason: def.reason.clone(),
-            strict: def.strict,
-        }
-    }
-
-    fn effect(&mut self, def: &EffectDef) -> Effect {
-        let name = def.primitive.as_str();
-        let creation = |value: String| Creation {
-            value,
-            properties: def.properties.clone(),
-            inherit: def.inherit.clone(),
-            states: def.states.clone(),
-        };
-        let primitive = match name {
-            "add_state" | "remove_state" => {
-                let r = self.args(name, &def.args, 1);
-                let v = self.value(name, &def.value);
-                if name == "add_state" {
-                    Primitive::AddState(r[0], v)
-                } else {
-                    Primitive::RemoveState(r[0], v)
-                }
-            }
-            "replace_state" => {
-                let r = self.args(name, &def.args, 1);
-                let from = self.value("replace_state` `from", &def.from);
-                let to = self.value("replace_state` `to", &def.to);
-                Primitive::ReplaceState(r[0], from, to)
-            }
-            "add_value_state" => {
-                let r = self.args(name, &def.args, 2);
-                Primitive::AddValueState(r[0], r[1], def.value.clone().unwrap_or_default())
-            }
-            "set_states" => {
-                let r = self.args(name, &def.args, 1);
-                Primitive::SetStates(r[0], def.states.clone())
-            }
-            "set_held" => Primitive::SetHeld(self.args(name, &def.args, 1)[0]),
-            "release" => {
-                self.args(name, &def.args, 0);
-                Primitive::Release
-            }
-            "release_if_held" => Primitive::ReleaseIfHeld(self.args(name, &def.args, 1)[0]),
-            "set_agent_location" => Primitive::SetAgentLocation(self.args(name, &def.args, 1)[0]),
-            "set_flag" | "clear_flag" => {
-                self.args(name, &def.args, 0);
-                let v = self.value(name, &def.value);
-                if name == "set_flag" {
-                    Primitive::SetFlag(v)
-                } else {
-                    Primitive::ClearFlag(v)
-                }
-            }
-            "move_into" | "place_on" | "remove_from" | "pour_into" | "move_contents" | "fill"
-            | "spread_contam" | "mark_source" => {
-                let r = self.args(name, &def.args, 2);
-                match name {
-                    "move_into" => Primitive::MoveInto(r[0], r[1]),
-                    "place_on" => Primitive::PlaceOn(r[0], r[1]),
-                    "remove_from" => Primitive::RemoveFrom(r[0], r[1]),
-                    "pour_into" => Primitive::PourInto(r[0], r[1]),
-                    "move_contents" => Primitive::MoveContents(r[0], r[1]),
-                    "fill" => Primitive::Fill(r[0], r[1]),
-                    "spread_contam" => Primitive::SpreadContam(r[0], r[1]),
-                    _ => Primitive::MarkSource(r[0], r[1]),
-                }
-            }
-            "drain" | "dispose" | "cook" | "sterilise" | "clear_contam" | "contaminate_hands"
-            | "spread_from_hands" => {
-                let r = self.args(name, &def.args, 1)[0];
-                match name {
-                    "drain" => Primitive::Drain(r),
-                    "dispose" => Primitive::Dispose(r),
-                    "cook" => Primitive::Cook(r),
-                    "sterilise" => Primitive::Sterilise(r),
-                    "clear_contam" => Primitive::ClearContam(r),
-                    "contaminate_hands" => Primitive::ContaminateHands(r),
-                    _ => Primitive::SpreadFromHands(r),
-                }
-            }
-            "clear_hands" => {
-                self.args(name, &def.args, 0);
-                Primitive::ClearHands
-            }
-            "derive" | "byproduct" | "product" => {
-                let r = self.args(name, &def.args, 1)[0];
-                let v = self.value(name, &def.value);
-                match name {
-                    "derive" => Primitive::Derive(r, creation(v)),
-                    "byproduct" => Primitive::Byproduct(r, creation(v)),
-                    _ => Primitive::Product(r, creation(v)),
-                }
-            }
-            "combine_as" => {
-                let r = self.args(name, &def.args, 2);
-                Primitive::CombineAs(r[0], r[1], creation(String::new()))
-            }
-            "grate_into" => {
-                let r = self.args(name, &def.args, 2);
-                let v = self.value(name, &def.value);
-                Primitive::GrateInto(r[0], r[1], creation(v))
-            }
-            _ => {
-                self.errors.push(Problem {
-                    message: format!(
-                        "unknown effect primitive `{name}` in action `{}`",
-                        self.action
-                    ),
-                    at: Some(format!("\"{name}\"")),
-                    help: Some(format!("known primitives: {}", PRIMITIVES.join(", "))),
-                });
-                Primitive::Release
-            }
-        };
-        Effect {
-            primitive,
-            when: self.guard(&def.when),
-            condition: def.condition.as_ref().map(|t| self.test(t, 0)),
-            strict: def.strict,
-        }
-    }
-}
-
-/// Splits `object?` into its name and optional mark.
-pub fn role_spec(text: &str) -> RoleSpec {
-    match text.strip_suffix('?') {
-        Some(name) => RoleSpec {
-            name: name.to_string(),
-            optional: true,
-        },
-        None => RoleSpec {
-            name: text.to_string(),
-            optional: false,
-        },
-    }
-}
-
-/// Resolves one action table; the error texts say what is wrong.
-pub fn resolve_action(name: &str, def: &ActionDef) -> Result<Action, Vec<Problem>> {
-    let roles: Vec<RoleSpec> = def.roles.iter().map(|r| role_spec(r)).collect();
-    let mut resolver = Resolver {
-        action: name,
-        roles: &roles,
-        errors: Vec::new(),
-    };
-    for (i, role) in roles.iter().enumerate() {
-        if role.name.is_empty() || roles[..i].iter().any(|r| r.name == role.name) {
-            resolver.errors.push(Problem::new(format!(
-                "action `{name}` has an empty or repeated role `{}`",
-                role.name
-            )));
-        }
-    }
-    let checks: Vec<Check> = def.checks.iter().map(|c| resolver.check(c)).collect();
-    let effects: Vec<Effect> = def.effects.iter().map(|e| resolver.effect(e)).collect();
-    if !resolver.errors.is_empty() {
-        return Err(resolver.errors);
-    }
-    Ok(Action {
-        name: name.to_string(),
-        doc: def.doc.clone(),
-        roles,
-        checks,
-        effects,
-        transforms: def.transforms.clone(),
-        handled: true,
-    })
-}
-
-/// The problems of `world.toml`'s `[places]` and `[planning]` that the file's syntax does not
+/// The errors of `world.toml`'s `[places]` and `[planning]` that the file's syntax does not
 /// rule out, each with the header of its table: a role no action has, a class `classes.toml`
 /// does not define, a property no class has, an empty place name, and a cutting-board role that
 /// is not a class role.
-fn config_problems(
+fn config_errors(
     config: &WorldFile,
     defs: &ActionsFile,
     classes: &ClassesFile,
-) -> Vec<(&'static str, Problem)> {
+) -> Vec<(&'static str, ModelError)> {
     let mut out = Vec::new();
-    let at = |word: &str, message: String, help: &str| Problem {
+    let at = |word: &str, message: String, help: &str| ModelError {
         message,
         at: Some(format!("\"{word}\"")),
         help: Some(help.to_string()),
@@ -650,7 +305,7 @@ fn config_problems(
         if place.is_empty() {
             out.push((
                 "[places]",
-                Problem::new(format!("`places.{key}` names no place")),
+                ModelError::new(format!("`places.{key}` names no place")),
             ));
         }
     }
@@ -781,16 +436,16 @@ fn located(code: Code, message: String, span: Span, file: FileId) -> Diagnostic 
     }
 }
 
-/// A problem of an action table as a diagnostic, at its word if found after the table's start.
-fn problem_diagnostic(text: &str, table: Span, problem: Problem, file: FileId) -> Diagnostic {
-    let span = problem
+/// An error in the model's tables as a diagnostic, at its word if found after the table's start.
+fn model_error_diagnostic(text: &str, table: Span, error: ModelError, file: FileId) -> Diagnostic {
+    let span = error
         .at
         .as_deref()
         .map(|needle| find(text, needle, table.start))
         .filter(|s| !s.is_empty() && !table.is_empty())
         .unwrap_or(table);
-    let mut d = located(Code::KitchenWorldInvalid, problem.message, span, file);
-    if let Some(help) = problem.help {
+    let mut d = located(Code::KitchenWorldInvalid, error.message, span, file);
+    if let Some(help) = error.help {
         d = d.with_help(help);
     }
     d
@@ -846,19 +501,19 @@ impl World {
                 Ok(action) => {
                     resolved.insert(name.clone(), action);
                 }
-                Err(problems) => {
+                Err(errors_found) => {
                     let span = action_span(actions, name, false);
                     errors.extend(
-                        problems
+                        errors_found
                             .into_iter()
-                            .map(|p| problem_diagnostic(actions, span, p, FileId(0))),
+                            .map(|p| model_error_diagnostic(actions, span, p, FileId(0))),
                     );
                 }
             }
         }
-        for (table, problem) in config_problems(&config, &defs, &classes) {
+        for (table, error) in config_errors(&config, &defs, &classes) {
             let span = find(world, table, 0);
-            errors.push(problem_diagnostic(world, span, problem, FileId(1)));
+            errors.push(model_error_diagnostic(world, span, error, FileId(1)));
         }
         if !errors.is_empty() {
             return Err(errors);
@@ -903,12 +558,12 @@ impl World {
                             defs.insert(name.clone(), def);
                             action
                         }
-                        Err(problems) => {
+                        Err(errors_found) => {
                             let span = action_span(action_def, &name, true);
-                            errors.extend(problems.into_iter().map(|mut p| {
+                            errors.extend(errors_found.into_iter().map(|mut p| {
                                 // Simmer's file has only the roles: point at the action.
                                 p.at = None;
-                                problem_diagnostic(action_def, span, p, FileId(0))
+                                model_error_diagnostic(action_def, span, p, FileId(0))
                             }));
                             continue;
                         }

@@ -1,0 +1,12 @@
+//! What a compilation is for: the two flavours of the compiled domain.
+
+/// What the compilation is for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Flavour {
+    /// Faithful to Simmer's executor: preconditions are the checks, effects are the primitives;
+    /// with `validate --continue` it reports what `kitchen run` reports.
+    #[default]
+    Audit,
+    /// Tightened so that a planner cannot exploit the executor's gaps (docs/kitchen.md).
+    Planning,
+}
