@@ -18,15 +18,14 @@ mod polynomial;
 mod temporal;
 pub mod text;
 mod trajectory;
-pub(crate) mod world;
 
+pub use crate::semantics::EvalError;
 pub use failure::{Failure, Report};
 pub use text::Step;
-pub use world::EvalError;
 
 use crate::ast::{Domain, ExprKind, Problem};
 use crate::diagnostics::{Code, Diagnostic, FileId};
-use world::{Binding, Changes, State, World};
+use crate::semantics::{self, Binding, Changes, State, World};
 
 /// Which inputs the labels of a validation point into.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -223,7 +222,7 @@ fn run(
     let mut last_time = 0.0;
     for happening in &happenings {
         last_time = happening.time;
-        let mut claims: Vec<world::Claim> = Vec::new();
+        let mut claims: Vec<semantics::Claim> = Vec::new();
         let mut failed = false;
         for &i in &happening.steps {
             let Some((action, objects)) = &grounded[i] else {
@@ -288,7 +287,7 @@ fn run(
                     continue;
                 }
             }
-            let mut record = world::Record::default();
+            let mut record = semantics::Record::default();
             if let Some(effect) = &action.effect
                 && let Err(e) = world.record(effect, &mut binding, &state, &mut record)
             {
@@ -780,7 +779,7 @@ fn ground_args(
 
 /// The task's initial state, or the failure that says why it cannot be built (the report is
 /// then invalid).
-fn initial_state(world: &mut World, report: &mut Report) -> Option<world::State> {
+fn initial_state(world: &mut World, report: &mut Report) -> Option<semantics::State> {
     match world.initial_state() {
         Ok(state) => Some(state),
         Err(e) => {

@@ -15,12 +15,12 @@ use super::continuous::{self, Continuous};
 use super::durative::Parts;
 use super::text::Step;
 use super::trajectory;
-use super::world::{self, Binding, Changes, State, World};
 use super::{AtEnd, Failure, Report, TaskFiles, ValidateOptions, initial_state};
 use crate::ast::{
     Action, AssignOp, CompareOp, Effect, EffectKind, Gd, InitKind, Problem, Span, TimeSpec,
 };
 use crate::diagnostics::{Code, Diagnostic};
+use crate::semantics::{self, Binding, Changes, State, World};
 use flow::gave_up;
 use std::collections::HashMap;
 
@@ -534,7 +534,7 @@ impl<'r, 'a: 'r> Run<'r, 'a> {
             }
         }
 
-        let mut claims: Vec<world::Claim> = Vec::new();
+        let mut claims: Vec<semantics::Claim> = Vec::new();
         for (position, snap) in happening.iter().enumerate() {
             let mut binding = self.binding(snap.index);
             let part = match snap.moment {
@@ -593,7 +593,7 @@ impl<'r, 'a: 'r> Run<'r, 'a> {
             if !usable {
                 continue;
             }
-            let mut record = world::Record::default();
+            let mut record = semantics::Record::default();
             if let Some(effect) = self.effect(snap)
                 && let Err(e) = self.world.record(effect, &mut binding, state, &mut record)
             {

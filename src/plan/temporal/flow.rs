@@ -5,7 +5,7 @@ use super::super::Report;
 use super::super::continuous::{self, Broken, Continuous, Invariant, Owner, Source};
 use super::{Run, Step, show_time};
 use crate::diagnostics::Code;
-use crate::plan::world::State;
+use crate::semantics::State;
 
 /// Whether the simulation stopped at something it does not interpret (V310): no verdict.
 pub(super) fn gave_up(report: &Report) -> bool {
