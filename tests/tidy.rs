@@ -1,6 +1,8 @@
 //! Tidy checks inside `cargo test`, after rust-analyzer's: sizes of files and functions, and
 //! import circles among the files of a module folder. Each failure names its offenders.
 
+mod common;
+
 use petgraph::algo::tarjan_scc;
 use petgraph::graph::DiGraph;
 use std::collections::BTreeMap;
@@ -24,23 +26,9 @@ fn crate_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Every `.rs` file under `dir`, sorted, as paths relative to the crate root.
+/// Every `.rs` file under `dir`, sorted.
 fn rust_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut pending = vec![dir.to_path_buf()];
-    while let Some(dir) = pending.pop() {
-        let entries = fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
-        for entry in entries {
-            let path = entry.expect("a directory entry").path();
-            if path.is_dir() {
-                pending.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    out
+    common::files_with_extension(dir, "rs")
 }
 
 fn sources() -> Vec<(String, String)> {

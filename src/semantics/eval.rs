@@ -105,23 +105,11 @@ impl World<'_> {
         match &e.kind {
             ExprKind::Number(n) => Ok(n.value),
             ExprKind::Function(f) => {
-                let fact = self.function_fact(&f.name, &f.args, binding)?;
-                state
-                    .values
-                    .get(&fact)
-                    .copied()
-                    .ok_or_else(|| EvalError::Undefined(self.show_value(&fact)))
+                self.fluent_value(&self.function_fact(&f.name, &f.args, binding)?, state)
             }
             ExprKind::Term {
                 term: Term::Name(n),
-            } => {
-                let fact = self.function_fact(n, &[], binding)?;
-                state
-                    .values
-                    .get(&fact)
-                    .copied()
-                    .ok_or_else(|| EvalError::Undefined(self.show_value(&fact)))
-            }
+            } => self.fluent_value(&self.function_fact(n, &[], binding)?, state),
             ExprKind::Term {
                 term: Term::Variable(v),
             } if v.name.key() == "duration" && binding.duration.is_some() => {
@@ -166,6 +154,15 @@ impl World<'_> {
                 Err(EvalError::Unsupported(format!("`{}`", function.text)))
             }
         }
+    }
+
+    /// The value of a fluent in `state`; reading one that has none is an error.
+    fn fluent_value(&self, fact: &Fact, state: &State) -> Eval<f64> {
+        state
+            .values
+            .get(fact)
+            .copied()
+            .ok_or_else(|| EvalError::Undefined(self.show_value(fact)))
     }
 
     /// The ground atoms and conditions of `gd` that do not hold: what a failed precondition or
