@@ -4,6 +4,8 @@
 //! - [`parse`] turns text into the owned [`ast`], with byte spans and diagnostics;
 //! - [`print`] turns the AST back into canonical PDDL text;
 //! - [`check`] finds semantic errors in domains and problems;
+//! - [`semantics`] is the ground world that validation and planning share: objects, states,
+//!   evaluation, derived predicates, VAL's mutex rules;
 //! - [`plan`] validates plans against a task;
 //! - [`text2world`] reproduces tarski 0.8.2 and the Text2World benchmark: tarski's verdict
 //!   (`check --profile tarski`), its strings, response extraction;
@@ -23,6 +25,7 @@ pub mod parse;
 pub mod plan;
 pub mod print;
 pub mod score;
+pub mod semantics;
 pub mod solve;
 pub mod task;
 pub mod text2world;

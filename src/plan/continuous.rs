@@ -22,10 +22,10 @@
 mod rates;
 
 use super::temporal::show_time;
-use super::world::{Binding, Changes, EvalError, Record, State, World};
 use super::{Failure, TaskFiles};
 use crate::ast::{Action, Domain, Effect, Expr, ExprKind, Gd, GdKind, Span, Structure};
 use crate::diagnostics::{Code, Diagnostic};
+use crate::semantics::{Binding, Changes, EvalError, Record, State, World};
 use rates::{Flows, Rate, collect_rates, comparisons, flows};
 use std::collections::HashSet;
 use std::rc::Rc;

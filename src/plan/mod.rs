@@ -18,15 +18,14 @@ mod polynomial;
 mod temporal;
 pub mod text;
 mod trajectory;
-pub(crate) mod world;
 
+pub use crate::semantics::EvalError;
 pub use failure::{Failure, PlanRow, Report};
 pub use text::Step;
-pub use world::EvalError;
 
 use crate::ast::{Domain, ExprKind, Problem};
 use crate::diagnostics::{Code, Diagnostic};
-use world::{Binding, Changes, State, World};
+use crate::semantics::{self, Binding, Changes, State, World};
 
 pub use crate::diagnostics::TaskFiles;
 
@@ -178,10 +177,11 @@ fn run(
     world.warm();
 
     // Every step must name an action, with the right number of known objects of the right types.
-    let mut grounded: Vec<Option<(&crate::ast::Action, Vec<u32>)>> = Vec::new();
-    for (i, step) in steps.iter().enumerate() {
-        grounded.push(ground(&world, step, i + 1, files, &mut report));
-    }
+    let grounded: Vec<Option<(&crate::ast::Action, Vec<u32>)>> = steps
+        .iter()
+        .enumerate()
+        .map(|(i, step)| ground(&world, step, i + 1, files, &mut report))
+        .collect();
     if report.has_step_failures() {
         report.valid = Some(false);
         return report;
@@ -203,102 +203,99 @@ fn run(
     }
 
     let mut pddl3 = trajectory::Pddl3::new(domain, problem, &state);
-    let happenings = happenings(&steps, options.tolerance);
+    let sequential = Sequential {
+        steps: &steps,
+        grounded: &grounded,
+        constraints: &constraints,
+        options,
+    };
     let mut last_time = 0.0;
-    for happening in &happenings {
+    for happening in &happenings(&steps, options.tolerance) {
         last_time = happening.time;
-        let mut claims: Vec<world::Claim> = Vec::new();
-        let mut failed = false;
-        for &i in &happening.steps {
-            let Some((action, objects)) = &grounded[i] else {
-                continue;
-            };
-            let step = &steps[i];
-            let mut binding = Binding::default();
-            for (param, &o) in action.parameters.iter().zip(objects) {
-                binding.push(&param.item, o);
-            }
-            // PDDL 1.2 `:vars` are bound by the precondition: the first binding of them that
-            // satisfies it is the one the effects use.
-            let ok = match &action.precondition {
-                None => Ok(true),
-                Some(pre) if !action.vars.is_empty() => {
-                    let mut found = None;
-                    let search = world.each_binding(&action.vars, &mut binding, &mut |b| {
-                        let holds = world.holds(pre, b, &state)?;
-                        if holds {
-                            found = Some(b.clone());
-                        }
-                        Ok(holds)
-                    });
-                    match (search, found) {
-                        (Err(e), _) => Err(e),
-                        (Ok(_), Some(b)) => {
-                            binding = b;
-                            Ok(true)
-                        }
-                        (Ok(_), None) => Ok(false),
-                    }
-                }
-                Some(pre) => world.holds(pre, &mut binding, &state),
-            };
-            let ok = ok.and_then(|holds| {
-                if holds {
-                    pddl3.condition(&world, action.precondition.as_ref(), &mut binding, &state)?;
-                }
-                Ok(holds)
-            });
-            match ok {
-                Ok(true) => {}
-                Ok(false) => {
-                    let mut unmet = Vec::new();
-                    if let Some(pre) = &action.precondition {
-                        world.unsatisfied(pre, &mut binding, &state, &mut unmet);
-                    }
-                    report.fail(precondition_failure(step, i + 1, unmet, files));
-                    // Every step of a happening reads the same state: report each that fails in it.
-                    // With `--continue`, its effects still apply.
-                    failed = true;
-                    if !options.keep_going {
-                        continue;
-                    }
-                }
-                Err(e) => {
-                    report.fail(evaluation_failure(step, i + 1, &e, files));
-                    failed = true;
-                    if !options.keep_going {
-                        break;
-                    }
-                    continue;
-                }
-            }
-            let mut record = world::Record::default();
-            if let Some(effect) = &action.effect
-                && let Err(e) = world.record(effect, &mut binding, &state, &mut record)
-            {
-                report.fail(evaluation_failure(step, i + 1, &e, files));
-                failed = true;
-                if !options.keep_going {
-                    break;
-                }
-            }
-            let marks = if happening.steps.len() > 1 {
-                world.precondition_marks(action.precondition.as_ref(), &mut binding)
-            } else {
-                Vec::new()
-            };
-            claims.push((i, record, marks));
-        }
-        if failed && !options.keep_going {
-            report.valid = Some(false);
+        let go_on =
+            sequential.happening(&mut world, &mut pddl3, happening, &mut state, &mut report);
+        if !go_on {
             return report;
+        }
+    }
+
+    if let Some(callback) = at_end {
+        callback(&mut world, &state);
+    }
+    check_goal(&world, problem, &state, files, &mut report);
+    pddl3.finish(&world, domain, problem, &state, files, &mut report);
+    report.valid = Some(report.failures.is_empty());
+    if report.valid == Some(true) {
+        report.metric = plan_value(
+            domain,
+            problem,
+            &world,
+            &state,
+            last_time,
+            steps.len(),
+            &pddl3,
+        );
+    }
+    report
+}
+
+/// VAL's value of a valid sequential plan: the metric, or the number of steps. `total-time` is
+/// the last happening's time in a domain declaring `:durative-actions` or `:time`, else the
+/// number of steps. A metric that cannot be evaluated (an undefined fluent) has no value; it
+/// is not replaced by anything.
+fn plan_value(
+    domain: &Domain,
+    problem: &Problem,
+    world: &World,
+    state: &State,
+    last_time: f64,
+    steps: usize,
+    pddl3: &trajectory::Pddl3,
+) -> Option<f64> {
+    let durative = domain
+        .requirements
+        .iter()
+        .any(|r| r.is(":durative-actions") || r.is(":time"));
+    let total_time = if durative { last_time } else { steps as f64 };
+    match &problem.metric {
+        Some(m) => metric_value(world, &m.expr, state, total_time, &pddl3.counts).ok(),
+        None => Some(steps as f64),
+    }
+}
+
+/// A sequential run: the plan's steps resolved against the domain, the domain's state
+/// constraints, and the options.
+struct Sequential<'s, 'a> {
+    steps: &'s [Step],
+    grounded: &'s [Option<(&'a crate::ast::Action, Vec<u32>)>],
+    constraints: &'s [continuous::Constraint],
+    options: &'s ValidateOptions,
+}
+
+impl Sequential<'_, '_> {
+    /// Runs one happening: its steps' preconditions in the state before it, their interference,
+    /// their effects, then the state constraints. False when the run stops here (the report
+    /// says why).
+    fn happening(
+        &self,
+        world: &mut World,
+        pddl3: &mut trajectory::Pddl3,
+        happening: &Happening,
+        state: &mut State,
+        report: &mut Report,
+    ) -> bool {
+        let (files, keep_going) = (self.options.files, self.options.keep_going);
+        let (claims, failed) = self.claims(world, pddl3, &happening.steps, state, report);
+        if failed && !keep_going {
+            report.valid = Some(false);
+            return false;
         }
         // Several steps at one time must not interfere (VAL's mutex rules).
         if !failed
             && claims.len() > 1
             && let Some((i, conflict)) = world.interference(&claims)
         {
-            let step = &steps[i];
+            let step = &self.steps[i];
             let message = format!("mutex violation: {} {conflict}", step.text());
             report.fail(Failure::new(
                 Some(i + 1),
@@ -307,72 +304,151 @@ fn run(
                     .in_file(files.plan)
                     .with_help("steps at the same time must not read or change what another changes; give them different times"),
             ));
-            if !options.keep_going {
+            if !keep_going {
                 report.valid = Some(false);
-                return report;
+                return false;
             }
         }
         let mut all = Changes::default();
         for (_, record, _) in &claims {
             record.changes(&mut all);
         }
-        if let Err(e) = world.apply(&all, &mut state) {
+        if let Err(e) = world.apply(&all, state) {
             let first = happening.steps.first().copied().unwrap_or(0);
-            let message = format!("{}: {e}", steps[first].text());
+            let message = format!("{}: {e}", self.steps[first].text());
             report.fail(Failure::new(
                 Some(first + 1),
                 Vec::new(),
-                Diagnostic::new(Code::EvaluationFailed, message, steps[first].span)
+                Diagnostic::new(Code::EvaluationFailed, message, self.steps[first].span)
                     .in_file(files.plan)
                     .with_help("give the fluent a value in the problem's `:init`"),
             ));
-            if !options.keep_going {
+            if !keep_going {
                 report.valid = Some(false);
-                return report;
+                return false;
             }
         }
         if let Some(&first) = happening.steps.first() {
-            let after = Some((first + 1, &steps[first]));
+            let after = Some((first + 1, &self.steps[first]));
             let holds =
-                check_state_constraints(&world, &constraints, &state, after, files, &mut report);
-            if gave_up(&report) {
-                return report;
+                check_state_constraints(world, self.constraints, state, after, files, report);
+            if gave_up(report) {
+                return false;
             }
-            if !holds && !options.keep_going {
+            if !holds && !keep_going {
                 report.valid = Some(false);
-                return report;
+                return false;
             }
         }
-        pddl3.after(happening.time, &state);
+        pddl3.after(happening.time, state);
+        true
     }
 
-    if let Some(callback) = at_end {
-        callback(&mut world, &state);
+    /// What the steps of one happening read and change, each precondition read in `state`, and
+    /// whether one of them failed (each that fails is reported: they all read the same state).
+    fn claims(
+        &self,
+        world: &World,
+        pddl3: &mut trajectory::Pddl3,
+        indices: &[usize],
+        state: &State,
+        report: &mut Report,
+    ) -> (Vec<semantics::Claim>, bool) {
+        let (files, keep_going) = (self.options.files, self.options.keep_going);
+        let mut claims: Vec<semantics::Claim> = Vec::new();
+        let mut failed = false;
+        for &i in indices {
+            let Some((action, objects)) = &self.grounded[i] else {
+                continue;
+            };
+            let step = &self.steps[i];
+            let (mut binding, ok) = bind_step(world, action, objects, state);
+            let ok = ok.and_then(|holds| {
+                if holds {
+                    pddl3.condition(world, action.precondition.as_ref(), &mut binding, state)?;
+                }
+                Ok(holds)
+            });
+            match ok {
+                Ok(true) => {}
+                Ok(false) => {
+                    let mut unmet = Vec::new();
+                    if let Some(pre) = &action.precondition {
+                        world.unsatisfied(pre, &mut binding, state, &mut unmet);
+                    }
+                    report.fail(precondition_failure(step, i + 1, unmet, files));
+                    // With `--continue`, its effects still apply.
+                    failed = true;
+                    if !keep_going {
+                        continue;
+                    }
+                }
+                Err(e) => {
+                    report.fail(evaluation_failure(step, i + 1, &e, files));
+                    failed = true;
+                    if !keep_going {
+                        break;
+                    }
+                    continue;
+                }
+            }
+            let mut record = semantics::Record::default();
+            if let Some(effect) = &action.effect
+                && let Err(e) = world.record(effect, &mut binding, state, &mut record)
+            {
+                report.fail(evaluation_failure(step, i + 1, &e, files));
+                failed = true;
+                if !keep_going {
+                    break;
+                }
+            }
+            let marks = if indices.len() > 1 {
+                world.precondition_marks(action.precondition.as_ref(), &mut binding)
+            } else {
+                Vec::new()
+            };
+            claims.push((i, record, marks));
+        }
+        (claims, failed)
     }
-    check_goal(&world, problem, &state, files, &mut report);
-    pddl3.finish(&world, domain, problem, &state, files, &mut report);
-    let violations = pddl3.counts;
-    report.valid = Some(report.failures.is_empty());
-    if report.valid == Some(true) {
-        // VAL's value: the metric, or the number of steps. `total-time` is the last happening's
-        // time in a domain declaring `:durative-actions` or `:time`, else the number of steps.
-        let durative = domain
-            .requirements
-            .iter()
-            .any(|r| r.is(":durative-actions") || r.is(":time"));
-        let total_time = if durative {
-            last_time
-        } else {
-            steps.len() as f64
-        };
-        // A metric that cannot be evaluated (an undefined fluent) has no value; it is not
-        // replaced by anything.
-        report.metric = match &problem.metric {
-            Some(m) => metric_value(&world, &m.expr, &state, total_time, &violations).ok(),
-            None => Some(steps.len() as f64),
-        };
+}
+
+/// A step's parameters bound to its objects, and whether its precondition holds in `state`.
+/// PDDL 1.2 `:vars` are bound by the precondition: the first binding of them that satisfies
+/// it is the one the effects use.
+fn bind_step(
+    world: &World,
+    action: &crate::ast::Action,
+    objects: &[u32],
+    state: &State,
+) -> (Binding, Result<bool, EvalError>) {
+    let mut binding = Binding::default();
+    for (param, &o) in action.parameters.iter().zip(objects) {
+        binding.push(&param.item, o);
     }
-    report
+    let ok = match &action.precondition {
+        None => Ok(true),
+        Some(pre) if !action.vars.is_empty() => {
+            let mut found = None;
+            let search = world.each_binding(&action.vars, &mut binding, &mut |b| {
+                let holds = world.holds(pre, b, state)?;
+                if holds {
+                    found = Some(b.clone());
+                }
+                Ok(holds)
+            });
+            match (search, found) {
+                (Err(e), _) => Err(e),
+                (Ok(_), Some(b)) => {
+                    binding = b;
+                    Ok(true)
+                }
+                (Ok(_), None) => Ok(false),
+            }
+        }
+        Some(pre) => world.holds(pre, &mut binding, state),
+    };
+    (binding, ok)
 }
 
 /// Whether the run found something it does not interpret: no verdict.
@@ -764,7 +840,7 @@ fn ground_args(
 
 /// The task's initial state, or the failure that says why it cannot be built (the report is
 /// then invalid).
-fn initial_state(world: &mut World, report: &mut Report) -> Option<world::State> {
+fn initial_state(world: &mut World, report: &mut Report) -> Option<semantics::State> {
     match world.initial_state() {
         Ok(state) => Some(state),
         Err(e) => {

@@ -15,13 +15,12 @@ use super::continuous::{self, Continuous};
 use super::durative::Parts;
 use super::text::Step;
 use super::trajectory;
-use super::world::{self, Binding, Changes, State, World};
 use super::{AtEnd, Failure, Report, TaskFiles, ValidateOptions, initial_state};
 use crate::ast::{
     Action, AssignOp, CompareOp, Effect, EffectKind, Gd, InitKind, Problem, Span, TimeSpec,
 };
 use crate::diagnostics::{Code, Diagnostic};
-use flow::gave_up;
+use crate::semantics::{self, Binding, Changes, State, World};
 use std::collections::HashMap;
 
 /// What a plan step runs.
@@ -90,6 +89,69 @@ pub(super) fn run(
     mut report: Report,
 ) -> Report {
     let files = options.files;
+    let parts = match durative_parts(domain, steps) {
+        Ok(parts) => parts,
+        Err(message) => return report.unsupported(message),
+    };
+    if let Some(message) = uninterpreted(domain, problem, &parts) {
+        return report.unsupported(message);
+    }
+    let mut world = World::new(domain, problem);
+    world.warm();
+    let grounded = ground_steps(domain, &world, &parts, steps, files, &mut report);
+    if report.has_step_failures() {
+        report.valid = Some(false);
+        return report;
+    }
+    let Some(mut state) = initial_state(&mut world, &mut report) else {
+        return report;
+    };
+    let literals = timed_literals(problem);
+    let happenings = happenings(steps, &grounded, &literals, options.tolerance);
+    let pddl3 = trajectory::Pddl3::new(domain, problem, &state);
+    let mut run = Run {
+        pddl3,
+        world: &mut world,
+        parts: &parts,
+        steps,
+        grounded: &grounded,
+        literals: &literals,
+        options,
+        files,
+        active: Vec::new(),
+    };
+    let Some(mut continuous) = run.start_flow(domain, &mut state, &mut report) else {
+        return report;
+    };
+    let Some(last_time) = run.run_happenings(&happenings, &mut continuous, &mut state, &mut report)
+    else {
+        return report;
+    };
+    let mut pddl3 = run.pddl3;
+    if let Some(callback) = at_end {
+        callback(&mut world, &state);
+    }
+    super::check_goal(&world, problem, &state, files, &mut report);
+    if let Some(simulator) = &continuous {
+        name_fired_events(simulator, &mut report);
+    }
+    pddl3.finish(&world, domain, problem, &state, files, &mut report);
+    report.valid = Some(report.failures.is_empty());
+    if report.valid == Some(true) {
+        report.metric = match &problem.metric {
+            Some(m) => super::metric_value(&world, &m.expr, &state, last_time, &pddl3.counts).ok(),
+            None => Some(last_time),
+        };
+    }
+    report
+}
+
+/// The parts of every durative action the plan names, by key; the message of `V310` when one
+/// of them has a construct `validate` does not interpret.
+fn durative_parts<'a>(
+    domain: &'a crate::ast::Domain,
+    steps: &[Step],
+) -> Result<HashMap<String, Parts<'a>>, String> {
     let mut parts: HashMap<String, Parts> = HashMap::new();
     for action in domain.durative_actions() {
         let key = action.name.key();
@@ -101,26 +163,34 @@ pub(super) fn run(
                 parts.insert(key, split);
             }
             Err(what) => {
-                return report.unsupported(format!(
+                return Err(format!(
                     "`{}` has {what}, which `validate` does not interpret yet",
                     action.name.text
                 ));
             }
         }
     }
+    Ok(parts)
+}
 
+/// The message of `V310` for the combinations of temporal and PDDL3 features that are not
+/// interpreted yet.
+fn uninterpreted(
+    domain: &crate::ast::Domain,
+    problem: &Problem,
+    parts: &HashMap<String, Parts>,
+) -> Option<String> {
     // PDDL3 trajectory constraints are judged on the states at happenings; under continuous
     // change the states between them count too, which is not interpreted yet.
     if (continuous::has_processes(domain) || parts.values().any(|p| p.continuous.is_some()))
         && (domain.constraints.is_some() || problem.constraints.is_some())
     {
-        return report.unsupported(
+        return Some(
             "PDDL3 trajectory constraints with continuous change (processes, events or `#t` \
              effects) are not supported by `validate` yet"
                 .into(),
         );
     }
-
     // Preferences on an interval would need counting over it: not interpreted yet.
     if problem
         .metric
@@ -130,17 +200,25 @@ pub(super) fn run(
             .values()
             .any(|p| p.over_all.as_ref().is_some_and(trajectory::has_preference))
     {
-        return report.unsupported(
+        return Some(
             "preferences in `over all` conditions, read by `is-violated` in the metric, are \
              not supported by `validate` yet"
                 .into(),
         );
     }
+    None
+}
 
-    let mut world = World::new(domain, problem);
-    world.warm();
-
-    // Every step names an action with fitting objects, and no step starts before time 0.
+/// Every step resolved against the domain (`None` where it cannot be), with a failure for a
+/// step that names no action, has objects that do not fit, or starts before time 0.
+fn ground_steps<'a>(
+    domain: &'a crate::ast::Domain,
+    world: &World<'a>,
+    parts: &'a HashMap<String, Parts<'a>>,
+    steps: &[Step],
+    files: TaskFiles,
+    report: &mut Report,
+) -> Vec<Option<Grounded<'a>>> {
     let mut grounded: Vec<Option<Grounded>> = Vec::new();
     for (i, step) in steps.iter().enumerate() {
         let number = i + 1;
@@ -181,25 +259,19 @@ pub(super) fn run(
             grounded.push(None);
             continue;
         };
-        let objects =
-            super::ground_args(&world, step, number, name, parameters, files, &mut report);
+        let objects = super::ground_args(world, step, number, name, parameters, files, report);
         grounded.push(objects.map(|objects| Grounded {
             operator,
             objects,
             parameters,
         }));
     }
-    if report.has_step_failures() {
-        report.valid = Some(false);
-        return report;
-    }
+    grounded
+}
 
-    let Some(mut state) = initial_state(&mut world, &mut report) else {
-        return report;
-    };
-
-    // Timed initial literals as effects of their own.
-    let literals: Vec<(f64, Effect)> = problem
+/// The problem's timed initial literals as effects of their own, with their times.
+fn timed_literals(problem: &Problem) -> Vec<(f64, Effect)> {
+    problem
         .init
         .iter()
         .filter_map(|init| match &init.kind {
@@ -224,111 +296,30 @@ pub(super) fn run(
             }
             _ => None,
         })
-        .collect();
+        .collect()
+}
 
-    let happenings = happenings(steps, &grounded, &literals, options.tolerance);
-    let pddl3 = trajectory::Pddl3::new(domain, problem, &state);
-    let mut run = Run {
-        pddl3,
-        world: &mut world,
-        parts: &parts,
-        steps,
-        grounded: &grounded,
-        literals: &literals,
-        options,
-        files,
-        active: Vec::new(),
+/// What the events did, added to a goal failure's message: it is part of why the goal fails.
+fn name_fired_events(simulator: &Continuous, report: &mut Report) {
+    if simulator.log.is_empty() {
+        return;
+    }
+    let Some(failure) = report
+        .failures
+        .iter_mut()
+        .find(|f| f.code() == Code::GoalUnsatisfied)
+    else {
+        return;
     };
-    // Continuous change: processes and events, `#t` effects of durative steps, and the
-    // domain's state constraints, which must hold at every moment.
-    let flowing = continuous::has_processes(domain)
-        || parts.values().any(|p| p.continuous.is_some())
-        || domain
-            .structures
-            .iter()
-            .any(|s| matches!(s, crate::ast::Structure::Constraint(_)));
-    let mut continuous = None;
-    if flowing {
-        let ok = match Continuous::new(domain, run.world) {
-            Ok(mut simulator) => {
-                let ok = run.settle(&mut simulator, &mut state, 0.0, &mut report);
-                continuous = Some(simulator);
-                ok
-            }
-            Err(broken) => {
-                run.broken(broken, &mut report);
-                false
-            }
-        };
-        if gave_up(&report) {
-            return report;
-        }
-        if !ok && !options.keep_going {
-            report.valid = Some(false);
-            return report;
-        }
-    }
-    let mut previous = 0.0;
-    let mut last_time = 0.0;
-    for happening in &happenings {
-        let time = happening.first().map_or(0.0, |s| s.time);
-        let mut ok = match continuous.as_mut() {
-            Some(simulator) => run.flow(simulator, &mut state, previous, time, &mut report),
-            None => true,
-        };
-        if gave_up(&report) {
-            return report;
-        }
-        if ok || options.keep_going {
-            ok &= run.happening(happening, time, previous, &mut state, &mut report);
-            if let Some(simulator) = continuous.as_mut() {
-                ok &= run.settle(simulator, &mut state, time, &mut report);
-            }
-        }
-        if gave_up(&report) {
-            return report;
-        }
-        run.pddl3.after(time, &state);
-        last_time = time;
-        previous = time;
-        if !ok && !options.keep_going {
-            report.valid = Some(false);
-            return report;
-        }
-    }
-
-    let mut pddl3 = run.pddl3;
-    if let Some(callback) = at_end {
-        callback(&mut world, &state);
-    }
-    super::check_goal(&world, problem, &state, files, &mut report);
-    // What the events did is part of why the goal fails.
-    if let Some(simulator) = &continuous
-        && !simulator.log.is_empty()
-        && let Some(failure) = report
-            .failures
-            .iter_mut()
-            .find(|f| f.code() == Code::GoalUnsatisfied)
-    {
-        let fired: Vec<String> = simulator
-            .log
-            .iter()
-            .map(|(time, event)| format!("{event} at {}", show_time(*time)))
-            .collect();
-        failure
-            .diagnostic
-            .message
-            .push_str(&format!(" (events fired: {})", fired.join(", ")));
-    }
-    pddl3.finish(&world, domain, problem, &state, files, &mut report);
-    report.valid = Some(report.failures.is_empty());
-    if report.valid == Some(true) {
-        report.metric = match &problem.metric {
-            Some(m) => super::metric_value(&world, &m.expr, &state, last_time, &pddl3.counts).ok(),
-            None => Some(last_time),
-        };
-    }
-    report
+    let fired: Vec<String> = simulator
+        .log
+        .iter()
+        .map(|(time, event)| format!("{event} at {}", show_time(*time)))
+        .collect();
+    failure
+        .diagnostic
+        .message
+        .push_str(&format!(" (events fired: {})", fired.join(", ")));
 }
 
 /// The snap actions of the plan and the timed initial literals, sorted by time (ties in plan
@@ -508,8 +499,47 @@ impl<'r, 'a: 'r> Run<'r, 'a> {
         report: &mut Report,
     ) -> bool {
         let keep_going = self.options.keep_going;
+        let mut ok = self.invariants(previous, time, state, report);
+        if !ok && !keep_going {
+            return false;
+        }
+        let claims = self.claims(happening, state, report, &mut ok);
+        if !ok && !keep_going {
+            return false;
+        }
+        // Snap actions of one happening must not interfere.
+        if ok
+            && claims.len() > 1
+            && let Some((position, conflict)) = self.world.interference(&claims)
+            && let Some(snap) = happening.get(position)
+        {
+            report.fail(self.mutex_failure(happening, snap, &conflict, time));
+            if !keep_going {
+                return false;
+            }
+            ok = false;
+        }
+        let mut all = Changes::default();
+        for (_, record, _) in &claims {
+            record.changes(&mut all);
+        }
+        if let Err(e) = self.world.apply(&all, state) {
+            let index = happening.first().map_or(usize::MAX, |s| s.index);
+            report.fail(self.evaluation_failure(index, "effects", time, &e));
+            ok = false;
+            if !keep_going {
+                return false;
+            }
+        }
+        self.update_active(happening);
+        ok
+    }
+
+    /// Checks the `over all` conditions of the running steps on the interval before this
+    /// happening; false when one fails (the first, unless the run keeps going).
+    fn invariants(&mut self, previous: f64, time: f64, state: &State, report: &mut Report) -> bool {
+        let keep_going = self.options.keep_going;
         let mut ok = true;
-        // The `over all` conditions of the running steps, on the interval before this happening.
         for &index in &self.active.clone() {
             let Some(invariant) = self.parts(index).and_then(|p| p.over_all.as_ref()) else {
                 continue;
@@ -533,8 +563,20 @@ impl<'r, 'a: 'r> Run<'r, 'a> {
                 return false;
             }
         }
+        ok
+    }
 
-        let mut claims: Vec<world::Claim> = Vec::new();
+    /// What the snap actions of one happening read and change, each condition read in the
+    /// state before it; `ok` turns false when one fails (each that fails is reported).
+    fn claims(
+        &mut self,
+        happening: &[Snap],
+        state: &State,
+        report: &mut Report,
+        ok: &mut bool,
+    ) -> Vec<semantics::Claim> {
+        let keep_going = self.options.keep_going;
+        let mut claims: Vec<semantics::Claim> = Vec::new();
         for (position, snap) in happening.iter().enumerate() {
             let mut binding = self.binding(snap.index);
             let part = match snap.moment {
@@ -547,7 +589,7 @@ impl<'r, 'a: 'r> Run<'r, 'a> {
                 && let Some(failure) = self.duration_failure(snap, &binding, state)
             {
                 report.fail(failure);
-                ok = false;
+                *ok = false;
                 if !keep_going {
                     continue;
                 }
@@ -565,7 +607,7 @@ impl<'r, 'a: 'r> Run<'r, 'a> {
                                 snap.time,
                                 &e,
                             ));
-                            ok = false;
+                            *ok = false;
                         }
                     }
                     Ok(false) => {
@@ -573,7 +615,7 @@ impl<'r, 'a: 'r> Run<'r, 'a> {
                         self.world
                             .unsatisfied(condition, &mut binding, state, &mut unmet);
                         report.fail(self.condition_failure(snap, part, unmet));
-                        ok = false;
+                        *ok = false;
                         if !keep_going {
                             continue;
                         }
@@ -585,7 +627,7 @@ impl<'r, 'a: 'r> Run<'r, 'a> {
                             snap.time,
                             &e,
                         ));
-                        ok = false;
+                        *ok = false;
                         usable = false;
                     }
                 }
@@ -593,7 +635,7 @@ impl<'r, 'a: 'r> Run<'r, 'a> {
             if !usable {
                 continue;
             }
-            let mut record = world::Record::default();
+            let mut record = semantics::Record::default();
             if let Some(effect) = self.effect(snap)
                 && let Err(e) = self.world.record(effect, &mut binding, state, &mut record)
             {
@@ -603,7 +645,7 @@ impl<'r, 'a: 'r> Run<'r, 'a> {
                     snap.index
                 };
                 report.fail(self.evaluation_failure(index, part.unwrap_or("step"), snap.time, &e));
-                ok = false;
+                *ok = false;
                 continue;
             }
             let marks = if happening.len() > 1 {
@@ -614,75 +656,57 @@ impl<'r, 'a: 'r> Run<'r, 'a> {
             };
             claims.push((position, record, marks));
         }
-        if !ok && !keep_going {
-            return false;
+        claims
+    }
+
+    /// The mutex failure of a happening in which `snap` interferes with another snap action.
+    fn mutex_failure(&self, happening: &[Snap], snap: &Snap, conflict: &str, time: f64) -> Failure {
+        // A timed initial literal has no line in the plan: the failure is located on a plan
+        // step of the happening, and the literal is labelled in the problem.
+        let located = if snap.moment == Moment::Literal {
+            happening.iter().find(|s| s.moment != Moment::Literal)
+        } else {
+            Some(snap)
+        };
+        let mut message = format!(
+            "mutex violation at time {}: {} {conflict}",
+            show_time(time),
+            self.name(snap)
+        );
+        if let Some(other) = located.filter(|_| snap.moment == Moment::Literal) {
+            message.push_str(&format!(", in the happening of {}", self.name(other)));
         }
-        // Snap actions of one happening must not interfere.
-        if ok
-            && claims.len() > 1
-            && let Some((position, conflict)) = self.world.interference(&claims)
-            && let Some(snap) = happening.get(position)
+        let step = located.map(|s| s.index + 1);
+        let span = located
+            .and_then(|s| self.steps.get(s.index))
+            .map(|s| s.span);
+        let mut diagnostic = match span {
+            Some(span) => {
+                Diagnostic::new(Code::MutexSteps, message, span).in_file(self.files.plan)
+            }
+            None => Diagnostic::unlocated(Code::MutexSteps, message),
+        }
+        .with_help("snap actions in one happening must not read or change what another changes; move one of the steps by more than the tolerance");
+        if snap.moment == Moment::Literal
+            && let Some((_, effect)) = self.literals.get(snap.index)
         {
-            // A timed initial literal has no line in the plan: the failure is located on a plan
-            // step of the happening, and the literal is labelled in the problem.
-            let located = if snap.moment == Moment::Literal {
-                happening.iter().find(|s| s.moment != Moment::Literal)
-            } else {
-                Some(snap)
-            };
-            let mut message = format!(
-                "mutex violation at time {}: {} {conflict}",
-                show_time(time),
-                self.name(snap)
+            diagnostic = diagnostic.with_label_in(
+                self.files.problem,
+                effect.span,
+                "the timed initial literal",
             );
-            if let Some(other) = located.filter(|_| snap.moment == Moment::Literal) {
-                message.push_str(&format!(", in the happening of {}", self.name(other)));
-            }
-            let step = located.map(|s| s.index + 1);
-            let span = located
-                .and_then(|s| self.steps.get(s.index))
-                .map(|s| s.span);
-            let mut diagnostic = match span {
-                Some(span) => {
-                    Diagnostic::new(Code::MutexSteps, message, span).in_file(self.files.plan)
-                }
-                None => Diagnostic::unlocated(Code::MutexSteps, message),
-            }
-            .with_help("snap actions in one happening must not read or change what another changes; move one of the steps by more than the tolerance");
-            if snap.moment == Moment::Literal
-                && let Some((_, effect)) = self.literals.get(snap.index)
-            {
-                diagnostic = diagnostic.with_label_in(
-                    self.files.problem,
-                    effect.span,
-                    "the timed initial literal",
-                );
-            }
-            let part = match located.map(|s| s.moment) {
-                Some(Moment::Start) => Some("start"),
-                Some(Moment::End) => Some("end"),
-                _ => None,
-            };
-            report.fail(Failure::new(step, Vec::new(), diagnostic).at(part, time));
-            if !keep_going {
-                return false;
-            }
-            ok = false;
         }
-        let mut all = Changes::default();
-        for (_, record, _) in &claims {
-            record.changes(&mut all);
-        }
-        if let Err(e) = self.world.apply(&all, state) {
-            let index = happening.first().map_or(usize::MAX, |s| s.index);
-            report.fail(self.evaluation_failure(index, "effects", time, &e));
-            ok = false;
-            if !keep_going {
-                return false;
-            }
-        }
-        // Steps that end here stop running; steps that start here run from now on, unless
-        // they also end in this happening.
+        let part = match located.map(|s| s.moment) {
+            Some(Moment::Start) => Some("start"),
+            Some(Moment::End) => Some("end"),
+            _ => None,
+        };
+        Failure::new(step, Vec::new(), diagnostic).at(part, time)
+    }
+
+    /// Steps that end in this happening stop running; steps that start in it run from now on,
+    /// unless they also end in it.
+    fn update_active(&mut self, happening: &[Snap]) {
         for snap in happening.iter().filter(|s| s.moment == Moment::End) {
             self.active.retain(|&i| i != snap.index);
         }
@@ -694,7 +718,6 @@ impl<'r, 'a: 'r> Run<'r, 'a> {
                 self.active.push(snap.index);
             }
         }
-        ok
     }
 
     /// The duration constraints checked at this snap action, or a missing or negative duration

@@ -5,10 +5,10 @@
 //! fails counts once per violated instance (each binding of an enclosing `forall`, each
 //! application of an action whose precondition holds it), as VAL counts them.
 
-use super::world::{Binding, Eval, EvalError, State, World};
 use super::{Failure, Report, TaskFiles};
 use crate::ast::{Gd, GdKind, ModalOp, TimeSpec};
 use crate::diagnostics::{Code, Diagnostic};
+use crate::semantics::{Binding, Eval, EvalError, State, World};
 use std::collections::HashMap;
 
 /// The states a plan passes through, with the time each begins.

@@ -2,7 +2,7 @@
 //! and negative conditions are ignored, found by a fixpoint over the schemas whose positive
 //! precondition atoms are joined against the atoms reached so far; then the ground task.
 //!
-//! Conditions are read through the plan module's ground world (objects, types, interned facts,
+//! Conditions are read through the ground world of `semantics` (objects, types, interned facts,
 //! bindings), so grounding and validation agree on what a name and a binding mean. Atoms of
 //! predicates no effect changes are constants (true exactly when in the initial state), and a
 //! changing atom that is never reached is false in every reachable state.
@@ -11,7 +11,7 @@ use super::Budget;
 use super::task::GroundTask;
 use crate::ast::*;
 use crate::diagnostics::{Code, Diagnostic, FileId};
-use crate::plan::world::{Binding, Eval, Fact, World};
+use crate::semantics::{Binding, Eval, Fact, World};
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 /// Why grounding stopped without a task.

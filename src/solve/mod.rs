@@ -202,17 +202,7 @@ fn run(
     if !unsupported.is_empty() {
         return Err(unsupported);
     }
-    if let Some(prefix) = &options.prefix {
-        // The prefix must run: the validator says where it fails, labelled in the plan file.
-        let validate = ValidateOptions {
-            files,
-            ..ValidateOptions::default()
-        };
-        let report = crate::plan::validate(domain, problem, prefix, &validate);
-        if report.has_step_failures() || report.valid.is_none() {
-            return Err(report.diagnostics().cloned().collect());
-        }
-    }
+    check_prefix(domain, problem, options)?;
     let mut statistics = Statistics::default();
     let limit = |budget: &Budget| {
         if budget.out_of_time() {
@@ -270,17 +260,7 @@ fn run(
     statistics.search_seconds = searching.elapsed().as_secs_f64();
     let outcome = match ending {
         Ending::Plan(ops) => {
-            let plan: Vec<String> = ops
-                .iter()
-                .filter_map(|&op| task.operators.get(op as usize).map(|o| o.name.clone()))
-                .collect();
-            let cost = if task.action_costs {
-                ops.iter()
-                    .filter_map(|&op| task.operators.get(op as usize).map(|o| o.cost))
-                    .sum()
-            } else {
-                plan.len() as u64
-            };
+            let (plan, cost) = plan_and_cost(&task, &ops);
             let whole: Vec<String> = prefix.iter().chain(&plan).cloned().collect();
             check_plan(domain, problem, &whole, options)?;
             Outcome::Solved { plan, cost }
@@ -288,23 +268,66 @@ fn run(
         Ending::Exhausted => Outcome::Unsolvable(Unsolvable::Exhausted {
             states: statistics.evaluated as usize,
         }),
-        Ending::DeadStart => {
-            let mut relaxed = heuristic::Relaxed::new(&task, heuristic::Kind::Max);
-            relaxed.evaluate(&task.init, None);
-            let mut atoms: Vec<u32> = Vec::new();
-            for conjunction in &task.goal {
-                atoms.extend(&conjunction.positive);
-            }
-            let atoms = relaxed
-                .unreachable(&atoms)
-                .iter()
-                .filter_map(|&a| task.atoms.get(a as usize).cloned())
-                .collect();
-            Outcome::Unsolvable(Unsolvable::GoalUnreachable { atoms })
-        }
+        Ending::DeadStart => Outcome::Unsolvable(Unsolvable::GoalUnreachable {
+            atoms: unreachable_goal(&task),
+        }),
         Ending::Limit => Outcome::Unknown(limit(&budget)),
     };
     answer(outcome, statistics)
+}
+
+/// Checks that the prefix to extend runs: the validator says where it fails, labelled in the
+/// plan file.
+fn check_prefix(
+    domain: &Domain,
+    problem: &Problem,
+    options: &Options,
+) -> Result<(), Vec<Diagnostic>> {
+    let Some(prefix) = &options.prefix else {
+        return Ok(());
+    };
+    let validate = ValidateOptions {
+        files: options.files,
+        ..ValidateOptions::default()
+    };
+    let report = crate::plan::validate(domain, problem, prefix, &validate);
+    if report.has_step_failures() || report.valid.is_none() {
+        return Err(report.diagnostics().cloned().collect());
+    }
+    Ok(())
+}
+
+/// A plan's step names and its cost: the sum of its operators' costs under action costs, else
+/// its length.
+fn plan_and_cost(task: &task::GroundTask, ops: &[u32]) -> (Vec<String>, u64) {
+    let plan: Vec<String> = ops
+        .iter()
+        .filter_map(|&op| task.operators.get(op as usize).map(|o| o.name.clone()))
+        .collect();
+    let cost = if task.action_costs {
+        ops.iter()
+            .filter_map(|&op| task.operators.get(op as usize).map(|o| o.cost))
+            .sum()
+    } else {
+        plan.len() as u64
+    };
+    (plan, cost)
+}
+
+/// The goal atoms the delete relaxation (h^max) cannot reach from the initial state, for a
+/// start state the search found dead.
+fn unreachable_goal(task: &task::GroundTask) -> Vec<String> {
+    let mut relaxed = heuristic::Relaxed::new(task, heuristic::Kind::Max);
+    relaxed.evaluate(&task.init, None);
+    let mut atoms: Vec<u32> = Vec::new();
+    for conjunction in &task.goal {
+        atoms.extend(&conjunction.positive);
+    }
+    relaxed
+        .unreachable(&atoms)
+        .iter()
+        .filter_map(|&a| task.atoms.get(a as usize).cloned())
+        .collect()
 }
 
 /// A next action and how close the state it leads to is to the goal.

@@ -162,6 +162,11 @@ pub fn shared_part_with(part: &str, needs: &[&str], test: &str) -> Option<PathBu
 
 /// Every `.pddl` file below `dir`, sorted.
 pub fn pddl_files(dir: &Path) -> Vec<PathBuf> {
+    files_with_extension(dir, "pddl")
+}
+
+/// Every file below `dir` whose name ends in `.{extension}`, sorted.
+pub fn files_with_extension(dir: &Path, extension: &str) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(dir) = stack.pop() {
@@ -169,7 +174,7 @@ pub fn pddl_files(dir: &Path) -> Vec<PathBuf> {
             let path = entry.expect("directory entry").path();
             if path.is_dir() {
                 stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "pddl") {
+            } else if path.extension().is_some_and(|e| e == extension) {
                 out.push(path);
             }
         }

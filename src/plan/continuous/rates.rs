@@ -4,11 +4,11 @@
 //! comparisons a condition watches.
 
 use super::super::polynomial::{MAX_DEGREE, Polynomial};
-use super::super::world::{Binding, EvalError, Fact, State, World};
 use super::{Broken, Outcome, uses_time};
 use crate::ast::{
     ArithOp, AssignOp, Effect, EffectKind, Expr, ExprKind, Gd, GdKind, Number, Span, Term,
 };
+use crate::semantics::{Binding, EvalError, Fact, State, World};
 use std::collections::HashMap;
 
 /// The tolerance `World::holds` compares numbers within, as VAL does (`a > b` holds when

@@ -1,11 +1,12 @@
-//! A temporal run under continuous change: the running steps' `#t` effects and `over all`
-//! conditions handed to the simulator between happenings, and what stopped it reported.
+//! A temporal run under continuous change: the happenings in order, the running steps' `#t`
+//! effects and `over all` conditions handed to the simulator between them, and what stopped
+//! it reported.
 
 use super::super::Report;
 use super::super::continuous::{self, Broken, Continuous, Invariant, Owner, Source};
-use super::{Run, Step, show_time};
+use super::{Run, Snap, Step, show_time};
 use crate::diagnostics::Code;
-use crate::plan::world::State;
+use crate::semantics::State;
 
 /// Whether the simulation stopped at something it does not interpret (V310): no verdict.
 pub(super) fn gave_up(report: &Report) -> bool {
@@ -109,5 +110,83 @@ impl<'r, 'a: 'r> Run<'r, 'a> {
                 report.fail(self.evaluation_failure(usize::MAX, "step", time, &error))
             }
         }
+    }
+
+    /// Continuous change, when the task has it (processes and events, `#t` effects of durative
+    /// steps, the domain's state constraints, which must hold at every moment): its simulator,
+    /// settled at time 0. `None` when the run stops there (the report says why).
+    pub(super) fn start_flow(
+        &mut self,
+        domain: &'a crate::ast::Domain,
+        state: &mut State,
+        report: &mut Report,
+    ) -> Option<Option<Continuous<'a>>> {
+        let flowing = continuous::has_processes(domain)
+            || self.parts.values().any(|p| p.continuous.is_some())
+            || domain
+                .structures
+                .iter()
+                .any(|s| matches!(s, crate::ast::Structure::Constraint(_)));
+        if !flowing {
+            return Some(None);
+        }
+        let (ok, simulator) = match Continuous::new(domain, self.world) {
+            Ok(mut simulator) => {
+                let ok = self.settle(&mut simulator, state, 0.0, report);
+                (ok, Some(simulator))
+            }
+            Err(broken) => {
+                self.broken(broken, report);
+                (false, None)
+            }
+        };
+        if gave_up(report) {
+            return None;
+        }
+        if !ok && !self.options.keep_going {
+            report.valid = Some(false);
+            return None;
+        }
+        Some(simulator)
+    }
+
+    /// Runs the happenings in order, with continuous change between them: the time of the
+    /// last, or `None` when the run stops early (the report says why).
+    pub(super) fn run_happenings(
+        &mut self,
+        happenings: &[Vec<Snap>],
+        continuous: &mut Option<Continuous<'a>>,
+        state: &mut State,
+        report: &mut Report,
+    ) -> Option<f64> {
+        let mut previous = 0.0;
+        let mut last_time = 0.0;
+        for happening in happenings {
+            let time = happening.first().map_or(0.0, |s| s.time);
+            let mut ok = match continuous.as_mut() {
+                Some(simulator) => self.flow(simulator, state, previous, time, report),
+                None => true,
+            };
+            if gave_up(report) {
+                return None;
+            }
+            if ok || self.options.keep_going {
+                ok &= self.happening(happening, time, previous, state, report);
+                if let Some(simulator) = continuous.as_mut() {
+                    ok &= self.settle(simulator, state, time, report);
+                }
+            }
+            if gave_up(report) {
+                return None;
+            }
+            self.pddl3.after(time, state);
+            last_time = time;
+            previous = time;
+            if !ok && !self.options.keep_going {
+                report.valid = Some(false);
+                return None;
+            }
+        }
+        Some(last_time)
     }
 }

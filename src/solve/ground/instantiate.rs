@@ -7,7 +7,7 @@ use super::{
 };
 use crate::ast::*;
 use crate::diagnostics::{Code, Diagnostic, FileId};
-use crate::plan::world::{Binding, Eval, Fact, State};
+use crate::semantics::{Binding, Eval, Fact, State};
 use crate::solve::formula::{Formula, conjunctions};
 use crate::solve::support::is_total_cost;
 use crate::solve::task::{Axiom, Bits, EffectGroup, GroundTask, Operator, set_bit};
