@@ -110,7 +110,7 @@ fn main() {
         .collect();
     let start = Instant::now();
     for tree in &trees {
-        std::hint::black_box(pddlc::print::file(tree));
+        std::hint::black_box(pddlc::fmt::file(tree));
     }
     println!(
         "print, 1 thread:    {:.1} MB/s of source",

@@ -1,7 +1,7 @@
 //! Validation speed: steps per second on the largest problems of ../shared/plans.
 //!
 //! `cargo bench --bench validate`. For the planners' valid plans of the 12 largest problems, it
-//! reports steps per second of `plan::validate` (median of several runs), and over all planner
+//! reports steps per second of `validate::validate` (median of several runs), and over all planner
 //! plans together.
 
 use serde_json::Value;
@@ -42,7 +42,7 @@ fn main() {
         ));
     }
     cases.sort_by_key(|c| std::cmp::Reverse(c.1));
-    let options = pddlc::plan::ValidateOptions::default();
+    let options = pddlc::validate::ValidateOptions::default();
     println!(
         "{:<70} {:>8} {:>7} {:>12}",
         "largest problems (planner plans)", "problem", "steps", "steps/s"
@@ -52,7 +52,7 @@ fn main() {
         let mut steps = 0;
         for _ in 0..5 {
             let start = Instant::now();
-            let report = pddlc::plan::validate(domain, problem, plan, &options);
+            let report = pddlc::validate::validate(domain, problem, plan, &options);
             steps = report.steps;
             rates.push(report.steps as f64 / start.elapsed().as_secs_f64());
         }
@@ -68,7 +68,7 @@ fn main() {
     let start = Instant::now();
     let mut total = 0;
     for (_, _, domain, problem, plan) in &cases {
-        total += pddlc::plan::validate(domain, problem, plan, &options).steps;
+        total += pddlc::validate::validate(domain, problem, plan, &options).steps;
     }
     let seconds = start.elapsed().as_secs_f64();
     println!(

@@ -7,8 +7,8 @@
 //! unsolvable is listed with its reason, not solved. Needs `../shared/kitchen` and
 //! `pip install up-fast-downward`.
 
+use pddlc::fmt;
 use pddlc::kitchen::{self, CompileOptions, Env, Flavour, Mode, TaskGoal, World};
-use pddlc::print;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -69,8 +69,8 @@ pub fn solve(
         &options,
     );
     std::fs::create_dir_all(dir).expect("a work directory");
-    std::fs::write(dir.join("domain.pddl"), print::domain(&domain)).expect("write");
-    std::fs::write(dir.join("problem.pddl"), print::problem(&problem)).expect("write");
+    std::fs::write(dir.join("domain.pddl"), fmt::domain(&domain)).expect("write");
+    std::fs::write(dir.join("problem.pddl"), fmt::problem(&problem)).expect("write");
     let _ = std::fs::remove_file(dir.join("sas_plan"));
     let start = Instant::now();
     // Fast Downward's own limit (CPU time), as the issue measures it; `timeout` only guards

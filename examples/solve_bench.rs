@@ -17,7 +17,7 @@ mod fast_downward;
 
 use fast_downward::fast_downward;
 use pddlc::ast::PddlFile;
-use pddlc::plan::{ValidateOptions, validate};
+use pddlc::validate::{ValidateOptions, validate};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -153,7 +153,7 @@ fn variants(set: &[(Task, String)], work: &Path) -> Vec<Task> {
                 continue;
             }
             let file = work.join(format!("variant-{}.pddl", out.len()));
-            if std::fs::write(&file, pddlc::print::problem(&variant)).is_ok() {
+            if std::fs::write(&file, pddlc::fmt::problem(&variant)).is_ok() {
                 out.push(Task {
                     name: format!("{} without init #{index}", task.name),
                     domain: task.domain.clone(),

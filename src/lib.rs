@@ -1,31 +1,39 @@
 //! pddlc: a toolchain for PDDL, the language of AI planning.
 //!
-//! The pipeline, one module a stage:
-//! - [`parse`] turns text into the owned [`ast`], with byte spans and diagnostics;
-//! - [`print`] turns the AST back into canonical PDDL text;
-//! - [`check`] finds semantic errors in domains and problems;
-//! - [`semantics`] is the ground world that validation and planning share: objects, states,
-//!   evaluation, derived predicates, VAL's mutex rules;
-//! - [`plan`] validates plans against a task;
-//! - [`text2world`] reproduces tarski 0.8.2 and the Text2World benchmark: tarski's verdict
-//!   (`check --profile tarski`), its strings, response extraction;
-//! - [`score`] computes the Text2World metrics, reproduced or clean, on the stages above;
-//! - [`kitchen`] is the kitchen world, its executor and its compiler to PDDL;
-//! - [`diagnostics`] is the one `Diagnostic` type every stage reports with, and its renderers.
+//! The library is a pipeline, one module a stage, listed here in the order data flows through
+//! them (docs/ARCHITECTURE.md repeats this table):
 //!
-//! The library does no I/O and never prints; the `pddlc` binary (in `cli`) does both.
-#![doc = ""]
+//! | stage | module | entry points | input → output | codes |
+//! |---|---|---|---|---|
+//! | parse | `parse` | `parse::file`, `parse::domain`, `parse::problem`, `parse::extract_answer` | text → `Parsed<Option<PddlFile>>` (the `ast`, with byte spans) | `P0xx` |
+//! | tree | `ast` | (data: `Domain`, `Problem`, `Gd`, `Effect`, …) | the owned syntax tree every later stage reads | — |
+//! | fmt | `fmt` | `fmt::file`, `fmt::domain`, `fmt::problem` | tree → canonical PDDL text, comments kept | — |
+//! | check | `check` | `check::domain`, `check::problem`, `check::problem_source`, `check::ProblemChecker` | tree → diagnostics | `C1xx` (domain), `C2xx` (problem) |
+//! | task | `task` | `task::load`, `task::check_parsed` | domain and problem text → a checked `Task`, or why it cannot be used | `P005` for a misplaced or swapped input, and the two stages above |
+//! | semantics | `semantics` | `semantics::World::new` | domain and problem → the ground world: objects, states, evaluation, derived predicates, VAL's mutex rules | — |
+//! | validate | `validate` | `validate::validate`, `validate::applicable` | task and plan text → `Report` (the verdict, failures, metric) | `V3xx` |
+//! | solve | `solve` | `solve::solve`, `solve::rank` | task → `Answer` (a validated plan, a proof of unsolvability, or unknown) | `S5xx` |
+//! | text2world | `text2world` | `text2world::tarski::check`, `text2world::extract_response` | text → tarski 0.8.2's verdict and strings, Text2World's extraction | `C150` |
+//! | score | `score` | `score::compare`, `score::Gold`, `score::summary` | gold and predicted text → `Scored` (six metrics and their detail) | the prediction's own |
+//! | kitchen | `kitchen` | `kitchen::run`, `kitchen::compile_task`, `kitchen::describe_task`, `kitchen::World::embedded` | Simmer's environment and plan → `Outcome`; environment and goal → PDDL | `K4xx` |
+//! | diagnostics | `diagnostics` | `Diagnostic`, `diagnostics::render::{human, json, gcc, val, rows}` | diagnostics → text (and the JSON contract's typed rows) | every code |
+//! | options | `choice` | `Choice::parse_choice` (and `FromStr` of `score::Mode`, `check::Profile`, `kitchen::Mode`, `kitchen::Flavour`) | a word → an option's value, for the CLI and Python alike | — |
+//!
+//! Every stage returns what it could build plus its diagnostics, never fails and never panics;
+//! the front ends (the `pddlc` binary in `cli`, the Python binding, the language server) load
+//! tasks through [`task`] and print through [`diagnostics::render`]. The library does no I/O and
+//! never prints.
 
-pub mod ast;
-pub mod check;
-pub mod choice;
-pub mod diagnostics;
-pub mod kitchen;
 pub mod parse;
-pub mod plan;
-pub mod print;
-pub mod score;
-pub mod semantics;
-pub mod solve;
+pub mod ast;
+pub mod fmt;
+pub mod check;
 pub mod task;
+pub mod semantics;
+pub mod validate;
+pub mod solve;
 pub mod text2world;
+pub mod score;
+pub mod kitchen;
+pub mod diagnostics;
+pub mod choice;

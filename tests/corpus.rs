@@ -5,8 +5,8 @@
 mod common;
 
 use common::*;
+use pddlc::fmt::{PrintOptions, file_with};
 use pddlc::parse;
-use pddlc::print::{PrintOptions, file_with};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::path::Path;

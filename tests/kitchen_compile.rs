@@ -6,8 +6,8 @@ mod common;
 use pddlc::diagnostics::Code;
 use pddlc::diagnostics::Severity;
 use pddlc::kitchen::{self, CompileOptions, Env, FailureType, Flavour, Mode, TaskGoal, World};
-use pddlc::plan::ValidateOptions;
-use pddlc::{check, parse, print};
+use pddlc::validate::ValidateOptions;
+use pddlc::{check, fmt, parse};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -101,8 +101,8 @@ fn round_trip(
     domain: &pddlc::ast::Domain,
     problem: &pddlc::ast::Problem,
 ) -> (pddlc::ast::Domain, pddlc::ast::Problem) {
-    let dtext = print::domain(domain);
-    let ptext = print::problem(problem);
+    let dtext = fmt::domain(domain);
+    let ptext = fmt::problem(problem);
     let d = parse::domain(&dtext);
     let p = parse::problem(&ptext);
     let d = d.value.expect("the domain parses");
@@ -178,7 +178,7 @@ fn pddl_verdict(world: &World, env: &Env, plan: &str) -> Verdict {
         round_trip(&domain, &problem);
     }
     let pddl = kitchen::to_pddl_plan(world, env, plan);
-    let report = pddlc::plan::validate(
+    let report = pddlc::validate::validate(
         &domain,
         &problem,
         &pddl,
@@ -367,7 +367,8 @@ fn planning_flavour_refuses_the_executors_gaps() {
     let problem = kitchen::compile_problem(&world, &env, Some(&goal), "t", &options);
     let (domain, problem) = round_trip(&domain, &problem);
     let refused = |plan: &str, step: usize, wanted: &str| {
-        let report = pddlc::plan::validate(&domain, &problem, plan, &ValidateOptions::default());
+        let report =
+            pddlc::validate::validate(&domain, &problem, plan, &ValidateOptions::default());
         assert_eq!(
             report.failed_step,
             Some(step),
@@ -507,8 +508,8 @@ fn simmer_world_files_compile_as_the_embedded_world() {
     let goals = goals();
     for flavour in [Flavour::Audit, Flavour::Planning] {
         assert_eq!(
-            print::domain(&kitchen::compile_domain(&simmer, flavour)),
-            print::domain(&kitchen::compile_domain(&ours, flavour)),
+            fmt::domain(&kitchen::compile_domain(&simmer, flavour)),
+            fmt::domain(&kitchen::compile_domain(&ours, flavour)),
             "{flavour:?} domain"
         );
         for (task, goal) in goals.iter().take(5) {
@@ -518,7 +519,7 @@ fn simmer_world_files_compile_as_the_embedded_world() {
                 ..CompileOptions::default()
             };
             let problem = |world: &World| {
-                print::problem(&kitchen::compile_problem(
+                fmt::problem(&kitchen::compile_problem(
                     world,
                     &env,
                     Some(goal),
@@ -563,8 +564,8 @@ fn lama_solves_small_tasks_and_the_plans_run_clean() {
             kitchen::compile_problem(&world, &env, Some(goal), &format!("task-{task}"), &options);
         let dir = std::env::temp_dir().join(format!("pddlc-lama-{}-{task}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("a work directory");
-        std::fs::write(dir.join("domain.pddl"), print::domain(&domain)).expect("write");
-        std::fs::write(dir.join("problem.pddl"), print::problem(&problem)).expect("write");
+        std::fs::write(dir.join("domain.pddl"), fmt::domain(&domain)).expect("write");
+        std::fs::write(dir.join("problem.pddl"), fmt::problem(&problem)).expect("write");
         let start = Instant::now();
         let status = std::process::Command::new("timeout")
             .arg("60")

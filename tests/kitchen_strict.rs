@@ -8,7 +8,7 @@ mod common;
 use pddlc::kitchen::{
     self, CompileOptions, Env, FailureType, Flavour, Mode, SplitMix64, TaskGoal, World,
 };
-use pddlc::plan::ValidateOptions;
+use pddlc::validate::ValidateOptions;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
@@ -89,7 +89,7 @@ fn audits(world: &World, task: &Compiled, simmer_plan: &str, pddl_plan: &str) ->
         .filter(|f| f.failure_type() == FailureType::Latent)
         .map(|f| f.reason.replace("unwashed raw ", "unwashed "))
         .collect();
-    let report = pddlc::plan::validate(
+    let report = pddlc::validate::validate(
         &task.domain,
         &task.problem,
         pddl_plan,
@@ -269,7 +269,7 @@ fn every_known_exploit_fails_in_strict_mode_and_in_the_planning_flavour() {
             );
         }
         let pddl = kitchen::to_pddl_plan(&world, &task.env, exploit.plan);
-        let report = pddlc::plan::validate(
+        let report = pddlc::validate::validate(
             &task.domain,
             &task.problem,
             &pddl,
@@ -389,7 +389,7 @@ fn walk(world: &World, task: &Compiled, seed: u64, steps: usize, sample: usize) 
         })
         .collect();
     for _ in 0..steps {
-        let applicable = match pddlc::plan::applicable(&task.domain, &task.problem, &prefix) {
+        let applicable = match pddlc::validate::applicable(&task.domain, &task.problem, &prefix) {
             Ok(list) => list,
             Err(report) => {
                 stats.disagreements.push(format!(
@@ -439,7 +439,7 @@ fn walk(world: &World, task: &Compiled, seed: u64, steps: usize, sample: usize) 
             stats.inapplicable_checked += 1;
             let plan = format!("{prefix}{step}\n");
             if strict_accepts_last(world, &task.env, &plan) == Some(true) {
-                let report = pddlc::plan::validate(
+                let report = pddlc::validate::validate(
                     &task.domain,
                     &task.problem,
                     &plan,

@@ -1,14 +1,14 @@
 //! The library on tasks nobody checked: seeded mutations of real tasks (a name dropped,
 //! doubled or renamed, an undefined variable, a malformed `=`, a declaration removed) go
-//! straight to `plan::validate`, `plan::applicable` and `solve::solve`, as an embedding caller
+//! straight to `validate::validate`, `validate::applicable` and `solve::solve`, as an embedding caller
 //! might send them.
 //! Whatever they are, the answer is a report with diagnostics, never a panic.
 
 mod common;
 
 use pddlc::ast::{Domain, PddlFile, Problem};
-use pddlc::plan::{self, ValidateOptions};
 use pddlc::solve;
+use pddlc::validate::{self, ValidateOptions};
 use serde_json::Value;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
@@ -182,7 +182,7 @@ fn try_mutations(task: &Task, random: &mut Seeded, rounds: usize) -> Vec<String>
                 ..ValidateOptions::default()
             };
             for options in [ValidateOptions::default(), keep_going] {
-                let report = plan::validate(&domain, &problem, &task.plan, &options);
+                let report = validate::validate(&domain, &problem, &task.plan, &options);
                 // A verdict other than "valid" always comes with a diagnostic saying why.
                 if report.valid != Some(true) {
                     assert!(report.diagnostics().next().is_some(), "no diagnostic");
@@ -190,7 +190,7 @@ fn try_mutations(task: &Task, random: &mut Seeded, rounds: usize) -> Vec<String>
             }
             // `applicable` enumerates every binding of every action: only where that is cheap.
             if task.small && groundings(&domain, &problem) <= 200_000 {
-                let _ = plan::applicable(&domain, &problem, "");
+                let _ = validate::applicable(&domain, &problem, "");
                 // The planner on the same task, within a small budget: an answer or the
                 // diagnostics that say why there is none, never a panic.
                 let options = solve::Options {

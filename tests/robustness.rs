@@ -3,8 +3,8 @@
 
 mod common;
 
+use pddlc::fmt;
 use pddlc::parse::{self, MAX_DEPTH};
-use pddlc::print;
 
 fn assert_sane(text: &str, what: &str) {
     let parsed = parse::file(text);
@@ -73,7 +73,7 @@ fn the_deepest_accepted_nesting_survives_parse_print_and_serialise() {
     let parsed = parse::file(&text);
     assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
     let file = parsed.value.expect("a tree");
-    let printed = print::file(&file);
+    let printed = fmt::file(&file);
     let again = parse::file(&printed)
         .value
         .expect("the printed text parses");
@@ -119,7 +119,7 @@ fn the_deepest_inputs_fit_in_the_stack_the_stages_ask_for() {
                 panic!("a domain");
             };
             pddlc::check::domain(&domain, FileId(0));
-            assert!(print::domain(&domain).len() > depth * 5);
+            assert!(fmt::domain(&domain).len() > depth * 5);
             assert!(serde_json::to_string(&domain).is_ok());
             for mode in [Mode::Clean, Mode::Text2World] {
                 assert_eq!(score::compare(text, text, mode, false).metrics.sim, 100.0);
@@ -274,7 +274,7 @@ fn random_mutations_never_panic_and_print_losslessly() {
             }
             if !parsed.has_errors() {
                 parsed_clean += 1;
-                let printed = print::file(file);
+                let printed = fmt::file(file);
                 let again = parse::file(&printed);
                 assert!(
                     !again.has_errors(),

@@ -8,8 +8,8 @@
 mod common;
 
 use pddlc::ast::{Domain, PddlFile, Problem};
-use pddlc::plan::{ValidateOptions, validate};
 use pddlc::solve::{Options, Outcome, Unsolvable, solve};
+use pddlc::validate::{ValidateOptions, validate};
 use std::path::Path;
 
 fn domain_of(text: &str, what: &str) -> Domain {
@@ -109,7 +109,7 @@ fn solve_fixtures() {
 }
 
 /// The least cost of a plan of at most `depth` steps, by trying every sequence of applicable
-/// actions through the validator (`plan::applicable` and `plan::validate` only): the optimum
+/// actions through the validator (`validate::applicable` and `validate::validate` only): the optimum
 /// for the tiny tasks it is run on, found without the planner's grounding or search.
 fn exhaustive_optimum(domain: &Domain, problem: &Problem, depth: usize) -> Option<f64> {
     let mut best: Option<f64> = None;
@@ -123,7 +123,7 @@ fn exhaustive_optimum(domain: &Domain, problem: &Problem, depth: usize) -> Optio
                 best = Some(best.map_or(value, |b: f64| b.min(value)));
                 continue;
             }
-            if let Ok(actions) = pddlc::plan::applicable(domain, problem, &prefix) {
+            if let Ok(actions) = pddlc::validate::applicable(domain, problem, &prefix) {
                 for action in actions {
                     next.push(format!("{prefix}{action}\n"));
                 }
@@ -362,11 +362,12 @@ fn ranks_next_actions_by_how_close_they_lead_to_the_goal() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("domains/blocksworld");
     let domain = domain_of(&read(&dir, "domain.pddl"), "blocksworld");
     let problem = problem_of(&read(&dir, "problem.pddl"), "blocksworld");
-    let files = pddlc::plan::TaskFiles::default();
+    let files = pddlc::validate::TaskFiles::default();
     let prefix = "(unstack a b)\n(put-down a)\n";
     let ranked = pddlc::solve::rank(&domain, &problem, prefix, 10, files).expect("a ranking");
     // Every applicable action is ranked once, closest first.
-    let mut applicable = pddlc::plan::applicable(&domain, &problem, prefix).expect("applicable");
+    let mut applicable =
+        pddlc::validate::applicable(&domain, &problem, prefix).expect("applicable");
     let mut names: Vec<String> = ranked.iter().map(|r| r.action.clone()).collect();
     applicable.sort();
     names.sort();

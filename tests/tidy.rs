@@ -529,3 +529,89 @@ fn import_circles_are_found_through_every_kind_of_reference() {
     modules.insert("b".to_string(), module("fn f() {}\n"));
     assert!(import_circles(&modules, "crate::m::").is_empty());
 }
+
+/// The rows of the stage table (`| stage | module | entry points | … |`) in a Markdown text or a
+/// `//!` doc: each row's cells, the header and rule left out.
+fn stage_rows(text: &str) -> Vec<Vec<String>> {
+    text.lines()
+        .map(|l| l.trim_start_matches("//!").trim())
+        .filter(|l| l.starts_with('|') && !l.starts_with("|---") && !l.starts_with("| stage |"))
+        .map(|l| {
+            l.trim_matches('|')
+                .split(" | ")
+                .map(|c| c.trim().to_string())
+                .collect()
+        })
+        .collect()
+}
+
+/// ARCHITECTURE.md's stage table is lib.rs's, row for row, and names every module lib.rs
+/// declares, each with an entry point that exists in it.
+#[test]
+fn the_stage_table_names_every_module_and_matches_lib_rs() {
+    let root = crate_root();
+    let lib = fs::read_to_string(root.join("src/lib.rs")).expect("src/lib.rs");
+    let architecture =
+        fs::read_to_string(root.join("docs/ARCHITECTURE.md")).expect("docs/ARCHITECTURE.md");
+    let section = architecture
+        .split("## Stages")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .expect("a `## Stages` section in docs/ARCHITECTURE.md");
+    let in_lib = stage_rows(&lib);
+    assert_eq!(
+        stage_rows(section),
+        in_lib,
+        "ARCHITECTURE.md's stage table differs from lib.rs's"
+    );
+    let declared: Vec<String> = lib
+        .lines()
+        .filter_map(|l| l.strip_prefix("pub mod "))
+        .map(|m| m.trim_end_matches(';').to_string())
+        .collect();
+    assert!(
+        declared.len() >= 10,
+        "only {} modules in lib.rs",
+        declared.len()
+    );
+    let tabled: Vec<String> = in_lib
+        .iter()
+        .map(|row| row[1].trim_matches('`').to_string())
+        .collect();
+    assert_eq!(
+        tabled, declared,
+        "the table's modules, in order, are lib.rs's declarations"
+    );
+    let mut missing = Vec::new();
+    for row in &in_lib {
+        let module = row[1].trim_matches('`');
+        let folder = root.join("src").join(module);
+        let code = if folder.is_dir() {
+            rust_files(&folder)
+                .iter()
+                .map(|f| fs::read_to_string(f).unwrap_or_default())
+                .collect::<String>()
+        } else {
+            fs::read_to_string(root.join("src").join(format!("{module}.rs"))).unwrap_or_default()
+        };
+        // The first entry point named in the row is declared in the module's files.
+        let entry = row[2].split('`').nth(1).unwrap_or_default();
+        let name = entry
+            .rsplit("::")
+            .next()
+            .unwrap_or_default()
+            .trim_end_matches(|c: char| !c.is_alphanumeric() && c != '_');
+        let declared = [format!("fn {name}"), format!("struct {name}"), format!("enum {name}"), format!("trait {name}")]
+            .iter()
+            .any(|d| code.contains(d.as_str()))
+            || code.contains(&format!(" {name},")) // a re-export
+            || code.contains(&format!("as {name}"));
+        if !declared {
+            missing.push(format!("{module}: `{entry}`"));
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "entry points not found in their modules: {missing:?}"
+    );
+}

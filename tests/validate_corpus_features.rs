@@ -13,7 +13,7 @@ mod common;
 
 use pddlc::ast::{Domain, Gd, GdKind, InitKind, PddlFile, Problem, Structure};
 use pddlc::diagnostics::Code;
-use pddlc::plan::{Report, ValidateOptions, applicable, validate};
+use pddlc::validate::{Report, ValidateOptions, applicable, validate};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 

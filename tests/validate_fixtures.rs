@@ -8,7 +8,7 @@ mod common;
 use pddlc::ast::PddlFile;
 use pddlc::diagnostics::SourceFile;
 use pddlc::diagnostics::render::{self, HumanOptions, Sources};
-use pddlc::plan::{ValidateOptions, validate};
+use pddlc::validate::{ValidateOptions, validate};
 use std::path::Path;
 
 fn read(dir: &Path, name: &str) -> String {

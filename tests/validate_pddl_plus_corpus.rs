@@ -6,7 +6,7 @@
 mod common;
 
 use pddlc::ast::PddlFile;
-use pddlc::plan::{ValidateOptions, validate};
+use pddlc::validate::{ValidateOptions, validate};
 use std::path::Path;
 
 fn load(path: &Path) -> PddlFile {

@@ -6,7 +6,7 @@ mod common;
 
 use pddlc::ast::{Domain, PddlFile, Problem};
 use pddlc::diagnostics::Code;
-use pddlc::plan::{ValidateOptions, validate};
+use pddlc::validate::{ValidateOptions, validate};
 use rayon::prelude::*;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
@@ -25,7 +25,7 @@ fn load(shared: &Path, path: &str) -> Option<PddlFile> {
 }
 
 /// Whether our report says what VAL's verdict says; `Err` with the difference otherwise.
-fn agrees(val: &Value, report: &pddlc::plan::Report, timed: bool) -> Result<(), String> {
+fn agrees(val: &Value, report: &pddlc::validate::Report, timed: bool) -> Result<(), String> {
     let category = val["category"].as_str().unwrap_or_default();
     let ours = format!(
         "ours: valid {:?}, failed step {:?}, kinds {:?}, metric {:?}",

@@ -9,7 +9,7 @@ mod common;
 
 use pddlc::ast::{PddlFile, Problem};
 use pddlc::diagnostics::Code;
-use pddlc::plan::{Report, ValidateOptions, validate};
+use pddlc::validate::{Report, ValidateOptions, validate};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -23,7 +23,7 @@ fn normalise(step: &str) -> String {
 
 /// The ground action of each failure of `code` with `part`, as VAL writes it.
 fn failing(report: &Report, plan: &str, code: Code, part: Option<&str>) -> Vec<String> {
-    let (steps, _) = pddlc::plan::text::parse(plan);
+    let (steps, _) = pddlc::validate::text::parse(plan);
     report
         .failures
         .iter()

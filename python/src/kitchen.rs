@@ -134,16 +134,7 @@ pub fn kitchen_run(
     mode: &str,
 ) -> PyResult<Py<PyAny>> {
     crate::guarded(|| {
-        let mode = match mode {
-            "simmer" => Mode::Simmer,
-            "strict" => Mode::Strict,
-            other => {
-                return Err(PyValueError::new_err(format!(
-                    "unknown mode {other:?}: use \"simmer\" (Simmer's executor exactly) or \
-                     \"strict\" (its quirks fixed)"
-                )));
-            }
-        };
+        let mode: Mode = mode.parse().map_err(PyValueError::new_err)?;
         let env_input = source(env, "env")?;
         let plan = source(plan, "plan")?;
         let (env, _) = match py.detach(|| self::env(env_input)) {
@@ -221,16 +212,7 @@ pub fn kitchen_compile(
     plan: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
     crate::guarded(|| {
-        let flavour = match flavour {
-            "audit" => Flavour::Audit,
-            "planning" => Flavour::Planning,
-            other => {
-                return Err(PyValueError::new_err(format!(
-                    "unknown flavour {other:?}: use \"audit\" (faithful to the executor) or \
-                     \"planning\" (tightened for planners)"
-                )));
-            }
-        };
+        let flavour: Flavour = flavour.parse().map_err(PyValueError::new_err)?;
         if !pddl_name(name) {
             return Err(PyValueError::new_err(format!(
                 "`name` must be a PDDL name (a letter, then letters, digits, `-` or `_`), not {name:?}"
@@ -275,8 +257,8 @@ pub fn kitchen_compile(
                     None => Report::new(Vec::new(), vec![unsolvable], None),
                 },
             )?;
-            let domain = pddlc::print::domain(&kitchen::compile_domain(&world, flavour));
-            Ok((domain, pddlc::print::problem(&problem)))
+            let domain = pddlc::fmt::domain(&kitchen::compile_domain(&world, flavour));
+            Ok((domain, pddlc::fmt::problem(&problem)))
         });
         match result {
             Ok(texts) => Ok(texts.into_pyobject(py)?.into_any().unbind()),

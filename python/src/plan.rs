@@ -7,7 +7,7 @@ use crate::value::to_py;
 use pddlc::ast::{Domain, Problem};
 use pddlc::diagnostics::render::{self, Sources};
 use pddlc::diagnostics::{self as diag, FileId, SourceFile, TaskFiles};
-use pddlc::plan::{self, PlanRow, ValidateOptions};
+use pddlc::validate::{self as validator, PlanRow, ValidateOptions};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use serde_json::Value;
@@ -18,14 +18,14 @@ use serde_json::Value;
 /// is None and `diagnostics` holds the task's errors.
 #[pyclass(frozen, module = "pddlc")]
 pub struct PlanReport {
-    report: Option<plan::Report>,
+    report: Option<validator::Report>,
     sources: Vec<SourceFile>,
     diagnostics: Vec<diag::Diagnostic>,
 }
 
 impl PlanReport {
     fn new(
-        report: Option<plan::Report>,
+        report: Option<validator::Report>,
         sources: Vec<SourceFile>,
         diagnostics: Vec<diag::Diagnostic>,
     ) -> PlanReport {
@@ -193,7 +193,7 @@ fn inputs(
 /// What a run gives: a report, or the task's (or the plan text's) errors.
 enum Outcome<T> {
     Done(T),
-    Failed(Option<plan::Report>, Vec<diag::Diagnostic>),
+    Failed(Option<validator::Report>, Vec<diag::Diagnostic>),
 }
 
 /// Validates `plan` (IPC plan text: one `(action arg…)` a line, optional `t: (…) [d]`) against
@@ -233,7 +233,7 @@ pub fn validate(
                 tolerance,
                 files: TaskFiles::default(),
             };
-            Outcome::Done(pddlc::plan::validate(&d, &p, text, &options))
+            Outcome::Done(validator::validate(&d, &p, text, &options))
         });
         let sources = vec![domain.file, problem.file, plan.file];
         Ok(match outcome {
@@ -276,7 +276,7 @@ pub fn applicable(
                     .map(|d| d.clone().in_file(FileId(2)));
                 return Outcome::Failed(None, d.collect());
             };
-            match pddlc::plan::applicable(&d, &p, text) {
+            match validator::applicable(&d, &p, text) {
                 Ok(actions) => Outcome::Done(actions),
                 Err(report) => {
                     let diagnostics = report.diagnostics().cloned().collect();

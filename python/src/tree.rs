@@ -4,7 +4,7 @@ use crate::input::source;
 use crate::report::Report;
 use crate::value::{strip_spans, to_py};
 use pddlc::ast::{self, PddlFile, Type, Typed};
-use pddlc::print::{PrintOptions, file_with};
+use pddlc::fmt::{PrintOptions, file_with};
 use pyo3::exceptions::{PyRecursionError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -27,7 +27,7 @@ pub struct Problem {
 }
 
 fn type_text(ty: &Option<Type>) -> Option<String> {
-    ty.as_ref().map(pddlc::print::type_text)
+    ty.as_ref().map(pddlc::fmt::type_text)
 }
 
 /// Typed names as a dict `name -> type` (None when untyped), in declaration order.
@@ -214,7 +214,7 @@ impl Problem {
         self.problem
             .goal
             .as_ref()
-            .map(|g| pddlc::parse::with_stack(|| pddlc::print::gd_text(g)))
+            .map(|g| pddlc::parse::with_stack(|| pddlc::fmt::gd_text(g)))
     }
 
     /// The parse's diagnostics (empty for a clean file).

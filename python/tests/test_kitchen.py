@@ -90,9 +90,9 @@ def test_compile_is_the_cli_compile_and_checks_clean(flavour):
 
 
 def test_misuse():
-    with pytest.raises(ValueError, match='unknown mode "lenient"'):
+    with pytest.raises(ValueError, match='unknown mode `lenient`: use `simmer` or `strict`'):
         pddlc.kitchen.run(ENV, "", mode="lenient")
-    with pytest.raises(ValueError, match='unknown flavour "fast"'):
+    with pytest.raises(ValueError, match='unknown flavour `fast`: use `audit` or `planning`'):
         pddlc.kitchen.compile(ENV, flavour="fast")
     with pytest.raises(ValueError, match="`name` must be a PDDL name"):
         pddlc.kitchen.compile(ENV, name="my task")

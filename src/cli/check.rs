@@ -1,6 +1,6 @@
 //! `pddlc check`: parse every input and report its diagnostics.
 
-use super::input::{ReadInput, expand, parse_source, read_expanded_extracting};
+use super::input::{Loaded, ReadInput, expand, parse_source, read_expanded_extracting};
 use super::{Color, Format, Outcome, outcome_of};
 use pddlc::ast::{Domain, PddlFile};
 use pddlc::check::{self, Profile};
@@ -102,20 +102,9 @@ pub fn run(args: &Args) -> Outcome {
         };
         let mut note = None;
         if args.profile == Profile::Tarski && !loaded.unreadable {
-            let undecodable = loaded
-                .diagnostics
-                .iter()
-                .any(|d| matches!(d.code.as_str(), "P007" | "P008"));
-            if undecodable {
-                diagnostics.extend(loaded.diagnostics);
-            } else if kind == Some("problem") {
-                note =
-                    Some("a problem file: the tarski profile checks domains only, skipped".into());
-            } else {
-                // tarski reads the text its own way; our parse does not decide here.
-                let tarski = pddlc::text2world::tarski::check(&loaded.source.text);
-                diagnostics.extend(tarski.into_iter().map(|d| d.in_file(FileId(i as u32))));
-            }
+            let (found, skipped) = tarski(&loaded, kind, id);
+            diagnostics.extend(found);
+            note = skipped;
         } else {
             diagnostics.extend(loaded.diagnostics);
         }
@@ -151,16 +140,42 @@ pub fn run(args: &Args) -> Outcome {
         diagnostics.extend(semantics(&files, &paths, &clean, &done, &mut checked));
     }
     pddlc::diagnostics::sort(&mut diagnostics);
+    report(args, &diagnostics, &sources, &checked);
+    outcome_of(&diagnostics, args.deny_warnings)
+}
+
+/// An input under the tarski profile: tarski's verdict on a domain's text (it reads the text
+/// its own way, so our parse does not decide), the decoding errors of an input that is not
+/// text, or the note that a problem is skipped.
+fn tarski(loaded: &Loaded, kind: Option<&str>, id: FileId) -> (Vec<Diagnostic>, Option<String>) {
+    let undecodable = loaded
+        .diagnostics
+        .iter()
+        .any(|d| matches!(d.code.as_str(), "P007" | "P008"));
+    if undecodable {
+        (loaded.diagnostics.clone(), None)
+    } else if kind == Some("problem") {
+        let note = "a problem file: the tarski profile checks domains only, skipped";
+        (Vec::new(), Some(note.into()))
+    } else {
+        let found = pddlc::text2world::tarski::check(&loaded.source.text);
+        (found.into_iter().map(|d| d.in_file(id)).collect(), None)
+    }
+}
+
+/// Prints the diagnostics in the format asked for; on a terminal's formats, the notes of what
+/// each input was checked against on stderr, and a count line after a human report.
+fn report(args: &Args, diagnostics: &[Diagnostic], sources: &[SourceFile], checked: &[Checked]) {
     let terminal = std::io::stdout().is_terminal();
     let format = args
         .format
         .unwrap_or(if terminal { Format::Human } else { Format::Gcc });
-    let sources_view = Sources::new(&sources);
+    let sources_view = Sources::new(sources);
     let color = args.color.enabled();
     let output = if format == Format::Json {
-        json(&diagnostics, &sources_view, &sources, &checked)
+        json(diagnostics, &sources_view, sources, checked)
     } else {
-        super::render_diagnostics(format, &diagnostics, &sources_view, color)
+        super::render_diagnostics(format, diagnostics, &sources_view, color)
     };
     print!("{output}");
     if format != Format::Json {
@@ -183,15 +198,14 @@ pub fn run(args: &Args) -> Outcome {
     if format == Format::Human {
         eprintln!(
             "checked {} file{}: {} error{}, {} warning{}",
-            paths.len(),
-            plural(paths.len()),
+            sources.len(),
+            plural(sources.len()),
             errors,
             plural(errors),
             count(Severity::Warning),
             plural(count(Severity::Warning)),
         );
     }
-    outcome_of(&diagnostics, args.deny_warnings)
 }
 
 /// The versioned envelope with, after `diagnostics`, one entry per input: its kind, the domain

@@ -4,7 +4,7 @@ use super::input::{Expanded, expand, io_error, is_stdin, load_expanded};
 use super::{Color, Format, Outcome, outcome_of, render_diagnostics};
 use pddlc::diagnostics::render::{self, JSON_VERSION, Sources};
 use pddlc::diagnostics::{Diagnostic, FileId};
-use pddlc::print::{PrintOptions, file_with};
+use pddlc::fmt::{PrintOptions, file_with};
 use serde_json::{Value, json};
 use std::path::PathBuf;
 

@@ -70,14 +70,6 @@ enum Command {
     Solve(SolveArgs),
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum FlavourArg {
-    /// Faithful to the executor, for checking plans with `validate --continue`.
-    Audit,
-    /// Tightened for planners (docs/kitchen.md lists each tightening).
-    Planning,
-}
-
 /// Where a kitchen task comes from: `kitchen compile` and `kitchen solve` read the same.
 #[derive(clap::Args)]
 pub struct TaskSources {
@@ -106,8 +98,8 @@ struct CompileArgs {
     /// Where to write `domain.pddl` and `NNN.pddl` (default: standard output, one task only).
     #[arg(long)]
     out: Option<PathBuf>,
-    #[arg(long = "for", value_enum, default_value_t = FlavourArg::Audit)]
-    flavour: FlavourArg,
+    #[arg(long = "for", default_value = "audit", value_parser = super::choice::<kitchen::Flavour>())]
+    flavour: kitchen::Flavour,
     #[command(flatten)]
     sources: TaskSources,
     /// A Simmer plan to check against the problem (one task): declares the objects it
@@ -140,14 +132,6 @@ struct PlanArgs {
     world: Option<PathBuf>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ModeArg {
-    /// Simmer's executor exactly, quirks included.
-    Simmer,
-    /// Simmer's quirks fixed (docs/kitchen.md lists the differences).
-    Strict,
-}
-
 #[derive(clap::Args)]
 struct RunArgs {
     /// The task environment, Simmer's `env_NNN.json`.
@@ -160,8 +144,8 @@ struct RunArgs {
     /// (`action_def.json`, `object_def.json`) or ours (`actions.toml`, `world.toml`, `classes.toml`).
     #[arg(long)]
     world: Option<PathBuf>,
-    #[arg(long, value_enum, default_value_t = ModeArg::Simmer)]
-    mode: ModeArg,
+    #[arg(long, default_value = "simmer", value_parser = super::choice::<Mode>())]
+    mode: Mode,
 }
 
 #[derive(clap::Args)]
@@ -176,15 +160,6 @@ struct DescribeArgs {
     /// A world directory instead of the embedded one.
     #[arg(long)]
     world: Option<PathBuf>,
-}
-
-impl ModeArg {
-    pub fn mode(self) -> Mode {
-        match self {
-            ModeArg::Simmer => Mode::Simmer,
-            ModeArg::Strict => Mode::Strict,
-        }
-    }
 }
 
 pub fn run(args: &Args) -> Outcome {
@@ -415,7 +390,7 @@ fn run_plans(args: &RunArgs, mut report: Report) -> Outcome {
     let mut rows = Vec::new();
     let mut unreadable = false;
     if let (Some(world), Some(env)) = (&world, &env) {
-        let mode = args.mode.mode();
+        let mode = args.mode;
         for path in &args.plans {
             let text = match read_text(path) {
                 Ok(text) => text,
@@ -557,18 +532,15 @@ fn describe(args: &DescribeArgs, mut report: Report) -> Outcome {
 /// cannot be used is reported and the others are written (listed under JSON as `written`);
 /// on standard output, nothing is printed unless every input could be used.
 fn compile(args: &CompileArgs, mut report: Report) -> Outcome {
-    use kitchen::{CompileOptions, Flavour};
+    use kitchen::CompileOptions;
     let Some(world) = load_world(args.sources.world.as_deref(), &mut report) else {
         return report.finish(None, None);
     };
-    let flavour = match args.flavour {
-        FlavourArg::Audit => Flavour::Audit,
-        FlavourArg::Planning => Flavour::Planning,
-    };
+    let flavour = args.flavour;
     let Some(tasks) = task_names(args, &mut report) else {
         return report.finish(None, None);
     };
-    let domain = pddlc::print::domain(&kitchen::compile_domain(&world, flavour));
+    let domain = pddlc::fmt::domain(&kitchen::compile_domain(&world, flavour));
     let mut written = Vec::new();
     let mut printed = String::new();
     match &args.out {
@@ -625,7 +597,7 @@ fn compile(args: &CompileArgs, mut report: Report) -> Outcome {
                 continue;
             }
         };
-        let text = pddlc::print::problem(&problem);
+        let text = pddlc::fmt::problem(&problem);
         match &args.out {
             Some(out) => {
                 let path = out.join(format!("{task}.pddl"));

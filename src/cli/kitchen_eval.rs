@@ -3,7 +3,7 @@
 //! bootstrap intervals, paired comparisons between runs, and Simmer's annotated result files.
 
 use super::input::display_name;
-use super::kitchen::{KitchenFormat, ModeArg, Report, load_env, load_world, table3};
+use super::kitchen::{KitchenFormat, Report, load_env, load_world, table3};
 use super::{Outcome, pool, render_diagnostics};
 use pddlc::diagnostics::render::{self, JSON_VERSION, Sources};
 use pddlc::diagnostics::{Code, Diagnostic, FileId, SourceFile};
@@ -24,8 +24,8 @@ pub struct EvalArgs {
     /// plans (`plan_NNN.txt`, or any `*.txt`) and, as Simmer lays them out, `env_NNN.json`.
     #[arg(required = true, value_name = "RUN_DIR[:LABEL]")]
     runs: Vec<String>,
-    #[arg(long, value_enum, default_value_t = ModeArg::Simmer)]
-    mode: ModeArg,
+    #[arg(long, default_value = "simmer", value_parser = super::choice::<Mode>())]
+    mode: Mode,
     /// Write Simmer's annotated result file for every plan that ran: `OUT/NNN/result_NNN.txt`
     /// for `plan_NNN.txt` (`N.result.txt` for `N.txt`); under `OUT/LABEL/` with several runs.
     #[arg(long, value_name = "OUT_DIR")]
@@ -438,7 +438,7 @@ pub fn run(args: &EvalArgs, format: KitchenFormat, color: bool) -> Outcome {
         indicatif::ProgressBar::hidden()
     };
     let needs = Needs {
-        mode: args.mode.mode(),
+        mode: args.mode,
         format,
         color,
         results: args.results.is_some(),

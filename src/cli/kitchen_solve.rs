@@ -160,7 +160,7 @@ fn solve_task(
         Err(diagnostics) => {
             report.add_one(
                 format!("{task}.pddl"),
-                pddlc::print::problem(&problem),
+                pddlc::fmt::problem(&problem),
                 diagnostics,
             );
             return None;

@@ -6,7 +6,7 @@ use pddlc::ast::{Domain, Problem};
 use pddlc::diagnostics::TaskFiles;
 use pddlc::diagnostics::render::{self, JSON_VERSION, Sources};
 use pddlc::diagnostics::{Diagnostic, FileId, SourceFile};
-use pddlc::plan::{PlanRow, Report, ValidateOptions};
+use pddlc::validate::{PlanRow, Report, ValidateOptions};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
@@ -226,7 +226,8 @@ pub fn run(args: &Args) -> Outcome {
             },
         };
         sources.push(SourceFile::new(display_name(path), text));
-        let report = pddlc::plan::validate(&domain, &problem, &sources[2 + index].text, &options);
+        let report =
+            pddlc::validate::validate(&domain, &problem, &sources[2 + index].text, &options);
         match report.valid {
             Some(true) => {}
             Some(false) => outcome = outcome.max(Outcome::InputErrors),
@@ -289,7 +290,7 @@ pub fn applicable(args: &ApplicableArgs) -> Outcome {
     if let Some(k) = args.rank {
         return ranked(format, &domain, &problem, &sources, k, color);
     }
-    match pddlc::plan::applicable(&domain, &problem, &sources[2].text) {
+    match pddlc::validate::applicable(&domain, &problem, &sources[2].text) {
         Ok(actions) => {
             match format {
                 Format::Json => println!(

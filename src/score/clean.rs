@@ -106,7 +106,7 @@ impl Gold {
     pub fn new(text: &str) -> Gold {
         crate::parse::with_stack(|| {
             let domain = domain_of(text);
-            let printed = domain.as_ref().ok().map(crate::print::domain);
+            let printed = domain.as_ref().ok().map(crate::fmt::domain);
             Gold {
                 text: text.to_string(),
                 domain,
@@ -181,7 +181,7 @@ fn score_inner(prepared: &Gold, pred_text: &str) -> CleanScore {
         }
     };
     let gold_printed = prepared.printed.as_deref().unwrap_or_default();
-    let sim = sim::ratio(gold_printed, &crate::print::domain(&pred));
+    let sim = sim::ratio(gold_printed, &crate::fmt::domain(&pred));
     let predicates = |d: &Domain| -> BTreeSet<String> {
         d.predicates
             .iter()
@@ -498,7 +498,7 @@ fn conjuncts(g: &Gd, out: &mut BTreeSet<String>) {
     match &g.kind {
         GdKind::And { args } => args.iter().for_each(|a| conjuncts(a, out)),
         _ => {
-            out.insert(crate::print::gd_text(g));
+            out.insert(crate::fmt::gd_text(g));
         }
     }
 }
@@ -515,7 +515,7 @@ fn effect_parts(e: &Effect, out: &mut BTreeSet<String>) {
             || matches!(&target.kind, ExprKind::Term { term: Term::Name(n) } if n.is("total-cost")) =>
             {}
         _ => {
-            out.insert(crate::print::effect_text(e));
+            out.insert(crate::fmt::effect_text(e));
         }
     }
 }

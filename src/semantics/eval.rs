@@ -294,7 +294,7 @@ impl World<'_> {
             GdKind::Compare { op, lhs, rhs } => {
                 match (self.show_expr(lhs, binding), self.show_expr(rhs, binding)) {
                     (Some(l), Some(r)) => format!("({} {l} {r})", op.symbol()),
-                    _ => crate::print::gd_text(gd),
+                    _ => crate::fmt::gd_text(gd),
                 }
             }
             GdKind::And { args } | GdKind::Or { args } => {
@@ -308,7 +308,7 @@ impl World<'_> {
             }
             _ => {
                 // Other forms print as written.
-                crate::print::gd_text(gd)
+                crate::fmt::gd_text(gd)
             }
         }
     }

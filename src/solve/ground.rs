@@ -537,7 +537,7 @@ impl<'w, 'a> Grounder<'w, 'a> {
     }
 }
 
-fn eval(e: crate::plan::EvalError) -> GroundFailure {
+fn eval(e: crate::validate::EvalError) -> GroundFailure {
     invalid(format!("the task cannot be grounded: {e}"))
 }
 

@@ -4,7 +4,7 @@
 //! prunes what the goal does not depend on (`simplify`), then runs greedy best-first search with
 //! h^FF, the landmark count and preferred operators, a portfolio of two configurations
 //! (`search::greedy`), or A* with h^max for an optimal plan. Every plan is checked by
-//! `plan::validate` before it is returned. The answer is one of three, never confused: solved
+//! `validate::validate` before it is returned. The answer is one of three, never confused: solved
 //! (with the plan), unsolvable (with the reason: goal atoms no relaxed plan reaches, or every
 //! reachable state visited), unknown (a limit reached).
 //!
@@ -25,7 +25,7 @@ mod task;
 
 use crate::ast::{Domain, Problem};
 use crate::diagnostics::{Code, Diagnostic};
-use crate::plan::{TaskFiles, ValidateOptions};
+use crate::validate::{TaskFiles, ValidateOptions};
 pub use row::{Reason, SolveRow, StatisticsRow, status};
 use search::Ending;
 use std::time::{Duration, Instant};
@@ -290,7 +290,7 @@ fn check_prefix(
         files: options.files,
         ..ValidateOptions::default()
     };
-    let report = crate::plan::validate(domain, problem, prefix, &validate);
+    let report = crate::validate::validate(domain, problem, prefix, &validate);
     if report.has_step_failures() || report.valid.is_none() {
         return Err(report.diagnostics().cloned().collect());
     }
@@ -360,7 +360,7 @@ pub fn rank(
             files,
             ..ValidateOptions::default()
         };
-        let report = crate::plan::validate(domain, problem, prefix, &validate);
+        let report = crate::validate::validate(domain, problem, prefix, &validate);
         if report.has_step_failures() || report.valid.is_none() {
             return Err(report.diagnostics().cloned().collect());
         }
@@ -420,7 +420,7 @@ fn replay(
     for (i, op) in task.operators.iter().enumerate() {
         by_name.entry(op.name.as_str()).or_default().push(i as u32);
     }
-    let (steps, _) = crate::plan::text::parse(text);
+    let (steps, _) = crate::validate::text::parse(text);
     let mut state = task.init.clone();
     let mut names = Vec::new();
     for step in steps {
@@ -469,7 +469,7 @@ fn check_plan(
         files: options.files,
         ..ValidateOptions::default()
     };
-    let report = crate::plan::validate(domain, problem, &text, &validate);
+    let report = crate::validate::validate(domain, problem, &text, &validate);
     if report.valid == Some(true) {
         return Ok(());
     }

@@ -5,7 +5,7 @@
 
 use super::{code, pddlc, stderr, stdout};
 use pddlc::diagnostics::{Diagnostic, TaskFiles};
-use pddlc::plan::ValidateOptions;
+use pddlc::validate::ValidateOptions;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -96,7 +96,7 @@ fn library(command: &str, paths: &[PathBuf]) -> (Vec<String>, String) {
     match command {
         "validate" => {
             let plan = texts[2].as_deref().unwrap_or_default();
-            let report = pddlc::plan::validate(
+            let report = pddlc::validate::validate(
                 &task.domain,
                 &task.problem,
                 plan,

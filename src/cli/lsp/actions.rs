@@ -109,7 +109,7 @@ fn declaration(source: &Source, domain: &Source, range: Range) -> Option<String>
             let constant = declared
                 .iter()
                 .find(|c| c.item.key() == argument.to_lowercase());
-            let ty = constant.and_then(|c| c.ty.as_ref().map(pddlc::print::type_text));
+            let ty = constant.and_then(|c| c.ty.as_ref().map(pddlc::fmt::type_text));
             let base = ty.as_deref().unwrap_or("x").to_string();
             (format!("?{base}"), ty)
         };

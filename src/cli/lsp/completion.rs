@@ -133,7 +133,7 @@ pub fn complete(
         items.extend(names.iter().filter(fits).map(|t| CompletionItem {
             label: t.item.text.to_string(),
             kind: Some(CompletionItemKind::CONSTANT),
-            detail: t.ty.as_ref().map(pddlc::print::type_text),
+            detail: t.ty.as_ref().map(pddlc::fmt::type_text),
             ..CompletionItem::default()
         }));
     }
@@ -385,7 +385,7 @@ mod tests {
         let Some(PddlFile::Domain(domain)) = pddlc::parse::file(domain).value else {
             panic!("a domain");
         };
-        let name = |ty: Option<Option<Type>>| ty.map(|t| t.map(|t| pddlc::print::type_text(&t)));
+        let name = |ty: Option<Option<Type>>| ty.map(|t| t.map(|t| pddlc::fmt::type_text(&t)));
         let text = "(p c1 ";
         assert_eq!(
             name(wanted_type(text, text.len(), &domain)),

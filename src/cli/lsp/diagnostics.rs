@@ -9,7 +9,7 @@ use lsp_types::{
 use pddlc::ast::PddlFile;
 use pddlc::check;
 use pddlc::diagnostics::{Code, Diagnostic, FileId, Severity, TaskFiles};
-use pddlc::plan::ValidateOptions;
+use pddlc::validate::ValidateOptions;
 use serde_json::Value;
 use std::str::FromStr;
 use std::sync::Arc;
@@ -73,7 +73,7 @@ fn of_plan(state: &mut State, plan: &Arc<Source>) -> Vec<lsp_types::Diagnostic> 
                 files,
                 ..ValidateOptions::default()
             };
-            let report = pddlc::plan::validate(domain, problem, &plan.text, &options);
+            let report = pddlc::validate::validate(domain, problem, &plan.text, &options);
             report.diagnostics().cloned().collect()
         }
         None => checked.errors().cloned().collect(),

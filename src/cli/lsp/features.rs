@@ -157,7 +157,7 @@ pub fn document_symbols(source: &Source) -> Vec<DocumentSymbol> {
         items
             .iter()
             .map(|t| {
-                let detail = t.ty.as_ref().map(pddlc::print::type_text);
+                let detail = t.ty.as_ref().map(pddlc::fmt::type_text);
                 symbol(&t.item.text, detail, kind, t.item.span, t.item.span)
             })
             .collect()
@@ -240,12 +240,11 @@ pub(super) fn parameters_text(parameters: &[Typed<Variable>]) -> String {
         out.push('?');
         out.push_str(&p.item.name.text);
         let last_of_group = parameters.get(i + 1).is_none_or(|next| {
-            next.ty.as_ref().map(pddlc::print::type_text)
-                != p.ty.as_ref().map(pddlc::print::type_text)
+            next.ty.as_ref().map(pddlc::fmt::type_text) != p.ty.as_ref().map(pddlc::fmt::type_text)
         });
         if last_of_group && let Some(ty) = &p.ty {
             out.push_str(" - ");
-            out.push_str(&pddlc::print::type_text(ty));
+            out.push_str(&pddlc::fmt::type_text(ty));
         }
     }
     out
@@ -258,9 +257,9 @@ pub fn format(source: &Source) -> Option<Vec<TextEdit>> {
     if parsed.diagnostics.iter().any(|d| d.is_error()) {
         return None;
     }
-    let printed = pddlc::print::file_with(
+    let printed = pddlc::fmt::file_with(
         parsed.value.as_ref()?,
-        &pddlc::print::PrintOptions {
+        &pddlc::fmt::PrintOptions {
             width: 80,
             comments_from: Some(&source.text),
         },

@@ -117,7 +117,7 @@ fn symbol(state: &mut State, source: &Arc<Source>, position: Position) -> Option
             let f = d.functions.iter().find(|f| f.name.key() == target.key)?;
             let mut signature = signature(&f.name.text, &f.parameters);
             if let Some(ty) = &f.ty {
-                signature.push_str(&format!(" - {}", pddlc::print::type_text(ty)));
+                signature.push_str(&format!(" - {}", pddlc::fmt::type_text(ty)));
             }
             format!(
                 "```pddl\n{signature}\n```\nfunction, {}",
@@ -145,7 +145,7 @@ fn symbol(state: &mut State, source: &Arc<Source>, position: Position) -> Option
                 Structure::DurativeAction(a) => a.name.key() == target.key,
                 _ => false,
             })?;
-            format!("```pddl\n{}\n```", pddlc::print::structure(s))
+            format!("```pddl\n{}\n```", pddlc::fmt::structure(s))
         }
         Kind::Object => {
             let ty = object_type(&family, &target.key);
@@ -208,7 +208,7 @@ fn supertypes(domain: &Domain, key: &str) -> Vec<String> {
                 spelled = name.text.to_string();
             }
             Some(either @ Type::Either { .. }) => {
-                chain.push(pddlc::print::type_text(either));
+                chain.push(pddlc::fmt::type_text(either));
                 break;
             }
             None => {
@@ -229,10 +229,7 @@ fn object_type(family: &[Arc<Source>], key: &str) -> Option<String> {
             PddlFile::Problem(p) => &p.objects,
         };
         if let Some(t) = items.iter().find(|t| t.item.key() == key) {
-            return Some(
-                t.ty.as_ref()
-                    .map_or("object".into(), pddlc::print::type_text),
-            );
+            return Some(t.ty.as_ref().map_or("object".into(), pddlc::fmt::type_text));
         }
     }
     None

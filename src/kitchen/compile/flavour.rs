@@ -10,3 +10,8 @@ pub enum Flavour {
     /// Tightened so that a planner cannot exploit the executor's gaps (docs/kitchen.md).
     Planning,
 }
+
+crate::choice::choice!(Flavour, "flavour", {
+    "audit" => Flavour::Audit: "faithful to the executor, for checking plans with `validate --continue`",
+    "planning" => Flavour::Planning: "tightened for planners (docs/kitchen.md lists each tightening)",
+});

@@ -1,7 +1,7 @@
 //! One failure of a plan in the kitchen (semantics §9): a [`Diagnostic`] (its code is the
 //! failure type, `K404` syntax, `K405` immediate, `K406` latent) with the step data of Simmer's
 //! `Failure` record. Simmer's JSON and result files are views of it, as the validator's
-//! failures are views of theirs (src/plan/failure.rs).
+//! failures are views of theirs (src/validate/failure.rs).
 
 use crate::diagnostics::{Code, Diagnostic, FileId, Label};
 use crate::kitchen::data::plan::Step;

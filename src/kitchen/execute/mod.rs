@@ -31,6 +31,11 @@ pub enum Mode {
     Strict,
 }
 
+crate::choice::choice!(Mode, "mode", {
+    "simmer" => Mode::Simmer: "Simmer's executor exactly, quirks included",
+    "strict" => Mode::Strict: "Simmer's quirks fixed (docs/kitchen.md lists the differences)",
+});
+
 /// The result of running one plan.
 #[derive(Clone, Debug)]
 pub struct Outcome {

@@ -287,7 +287,7 @@ impl Judge<'_, '_> {
             }
             _ => Err(EvalError::Unsupported(format!(
                 "`{}` as a trajectory constraint",
-                crate::print::gd_text(gd)
+                crate::fmt::gd_text(gd)
             ))),
         }
     }

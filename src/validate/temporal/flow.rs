@@ -101,7 +101,7 @@ impl<'r, 'a: 'r> Run<'r, 'a> {
                 report.fail(continuous::cascade_failure(&event, span, time, self.files))
             }
             Broken::Unsupported(what) => report.no_verdict(what),
-            Broken::Evaluation(crate::plan::EvalError::Unsupported(what), time) => report
+            Broken::Evaluation(crate::validate::EvalError::Unsupported(what), time) => report
                 .no_verdict(format!(
                     "at time {}: {what} is not supported by `validate`",
                     show_time(time)

@@ -1,6 +1,6 @@
 //! Plans: their text, and their simulation against a domain and problem (the validator).
 //!
-//! `plan::validate` reads a plan and runs it step by step from the initial state, as VAL does
+//! `validate::validate` reads a plan and runs it step by step from the initial state, as VAL does
 //! for sequential plans: a step's preconditions are read in the state before it, its
 //! conditional effects' conditions too, deletes apply before adds. Nothing is grounded ahead:
 //! the cost is the plan's length times the size of its actions (and their quantifiers).
@@ -809,7 +809,7 @@ fn ground_args(
                 if world.typed && !world.fits(o, &param.ty) {
                     ok = false;
                     let wanted = match &param.ty {
-                        Some(t) => crate::print::type_text(t),
+                        Some(t) => crate::fmt::type_text(t),
                         None => "object".into(),
                     };
                     let message = format!(
