@@ -78,111 +78,22 @@ impl Relaxed {
         // holds, and its effects need that atom: the precondition is then counted once per
         // operator, not once per effect.
         let mut next_atom = atoms + negated.len() as u32;
-        let literals = |conjunction: &Conjunction, out: &mut Vec<u32>| {
-            for &a in &conjunction.positive {
-                if !out.contains(&a) {
-                    out.push(a);
-                }
-            }
-            for &a in &conjunction.negative {
-                if let Some(&c) = complement_of.get(a as usize)
-                    && c != NONE
-                    && !out.contains(&c)
-                {
-                    out.push(c);
-                }
-            }
-        };
         let mut operators = Vec::new();
-        for (i, op) in task.operators.iter().enumerate() {
-            let cost = match kind {
-                Kind::FastForward => 1,
-                Kind::Max => op.cost,
-            };
-            let mut effects = Vec::new();
-            for effect in &op.effects {
-                let mut adds = effect.adds.clone();
-                for &d in &effect.deletes {
-                    if let Some(&c) = complement_of.get(d as usize)
-                        && c != NONE
-                    {
-                        adds.push(c);
-                    }
-                }
-                if !adds.is_empty() {
-                    effects.push((effect, adds));
-                }
-            }
-            let mut shared = Vec::new();
-            literals(&op.precondition, &mut shared);
-            if effects.len() > 1 && shared.len() > 1 {
-                operators.push(RelaxedOperator {
-                    precondition: std::mem::take(&mut shared),
-                    adds: vec![next_atom],
-                    cost: 0,
-                    operator: NONE,
-                });
-                shared.push(next_atom);
-                next_atom += 1;
-            }
-            for (effect, adds) in effects {
-                let mut precondition = shared.clone();
-                literals(&effect.condition, &mut precondition);
-                operators.push(RelaxedOperator {
-                    precondition,
-                    adds,
-                    cost,
-                    operator: i as u32,
-                });
-            }
-        }
+        action_operators(task, kind, &complement_of, &mut next_atom, &mut operators);
         // Negated axioms: a rule's body is false once one of its literals is (an auxiliary atom
         // per rule), and the derived atom is false once every rule's body is.
-        for &d in &negated {
-            if !task.derived.get(d as usize).copied().unwrap_or(false) {
-                continue;
-            }
-            let Some(&complement) = complement_of.get(d as usize) else {
-                continue;
-            };
-            let mut bodies_false = Vec::new();
-            for axiom in complements.rules.get(d as usize).into_iter().flatten() {
-                let body_false = next_atom;
-                next_atom += 1;
-                bodies_false.push(body_false);
-                for &b in &axiom.body.positive {
-                    let precondition = match complement_of.get(b as usize) {
-                        Some(&c) if c != NONE => vec![c],
-                        // A derived atom whose negation is not modelled: free.
-                        _ => Vec::new(),
-                    };
-                    operators.push(RelaxedOperator {
-                        precondition,
-                        adds: vec![body_false],
-                        cost: 0,
-                        operator: NONE,
-                    });
-                }
-                for &b in &axiom.body.negative {
-                    operators.push(RelaxedOperator {
-                        precondition: vec![b],
-                        adds: vec![body_false],
-                        cost: 0,
-                        operator: NONE,
-                    });
-                }
-            }
-            operators.push(RelaxedOperator {
-                precondition: bodies_false,
-                adds: vec![complement],
-                cost: 0,
-                operator: NONE,
-            });
-        }
+        negated_axiom_operators(
+            task,
+            &complement_of,
+            &negated,
+            &complements.rules,
+            &mut next_atom,
+            &mut operators,
+        );
         let goal_atom = next_atom;
         for axiom in task.strata.iter().flatten() {
             let mut precondition = Vec::new();
-            literals(&axiom.body, &mut precondition);
+            push_literals(&axiom.body, &complement_of, &mut precondition);
             operators.push(RelaxedOperator {
                 precondition,
                 adds: vec![axiom.head],
@@ -192,7 +103,7 @@ impl Relaxed {
         }
         for conjunction in &task.goal {
             let mut precondition = Vec::new();
-            literals(conjunction, &mut precondition);
+            push_literals(conjunction, &complement_of, &mut precondition);
             operators.push(RelaxedOperator {
                 precondition,
                 adds: vec![goal_atom],
@@ -392,6 +303,129 @@ impl Relaxed {
             stack.extend(conditions.iter().copied());
         }
         total
+    }
+}
+
+/// Appends the atoms a conjunction needs, negative literals read as their complements, once each.
+#[inline]
+fn push_literals(conjunction: &Conjunction, complement_of: &[u32], out: &mut Vec<u32>) {
+    for &a in &conjunction.positive {
+        if !out.contains(&a) {
+            out.push(a);
+        }
+    }
+    for &a in &conjunction.negative {
+        if let Some(&c) = complement_of.get(a as usize)
+            && c != NONE
+            && !out.contains(&c)
+        {
+            out.push(c);
+        }
+    }
+}
+
+/// The relaxed operators of the task's operators, one per effect that adds something, with an
+/// atom of their own for a precondition shared by several effects.
+fn action_operators(
+    task: &GroundTask,
+    kind: Kind,
+    complement_of: &[u32],
+    next_atom: &mut u32,
+    operators: &mut Vec<RelaxedOperator>,
+) {
+    for (i, op) in task.operators.iter().enumerate() {
+        let cost = match kind {
+            Kind::FastForward => 1,
+            Kind::Max => op.cost,
+        };
+        let mut effects = Vec::new();
+        for effect in &op.effects {
+            let mut adds = effect.adds.clone();
+            for &d in &effect.deletes {
+                if let Some(&c) = complement_of.get(d as usize)
+                    && c != NONE
+                {
+                    adds.push(c);
+                }
+            }
+            if !adds.is_empty() {
+                effects.push((effect, adds));
+            }
+        }
+        let mut shared = Vec::new();
+        push_literals(&op.precondition, complement_of, &mut shared);
+        if effects.len() > 1 && shared.len() > 1 {
+            operators.push(RelaxedOperator {
+                precondition: std::mem::take(&mut shared),
+                adds: vec![*next_atom],
+                cost: 0,
+                operator: NONE,
+            });
+            shared.push(*next_atom);
+            *next_atom += 1;
+        }
+        for (effect, adds) in effects {
+            let mut precondition = shared.clone();
+            push_literals(&effect.condition, complement_of, &mut precondition);
+            operators.push(RelaxedOperator {
+                precondition,
+                adds,
+                cost,
+                operator: i as u32,
+            });
+        }
+    }
+}
+
+/// The relaxed operators that reach the complements of derived atoms through negated axioms.
+fn negated_axiom_operators(
+    task: &GroundTask,
+    complement_of: &[u32],
+    negated: &[u32],
+    rules: &[Vec<&Axiom>],
+    next_atom: &mut u32,
+    operators: &mut Vec<RelaxedOperator>,
+) {
+    for &d in negated {
+        if !task.derived.get(d as usize).copied().unwrap_or(false) {
+            continue;
+        }
+        let Some(&complement) = complement_of.get(d as usize) else {
+            continue;
+        };
+        let mut bodies_false = Vec::new();
+        for axiom in rules.get(d as usize).into_iter().flatten() {
+            let body_false = *next_atom;
+            *next_atom += 1;
+            bodies_false.push(body_false);
+            for &b in &axiom.body.positive {
+                let precondition = match complement_of.get(b as usize) {
+                    Some(&c) if c != NONE => vec![c],
+                    // A derived atom whose negation is not modelled: free.
+                    _ => Vec::new(),
+                };
+                operators.push(RelaxedOperator {
+                    precondition,
+                    adds: vec![body_false],
+                    cost: 0,
+                    operator: NONE,
+                });
+            }
+            for &b in &axiom.body.negative {
+                operators.push(RelaxedOperator {
+                    precondition: vec![b],
+                    adds: vec![body_false],
+                    cost: 0,
+                    operator: NONE,
+                });
+            }
+        }
+        operators.push(RelaxedOperator {
+            precondition: bodies_false,
+            adds: vec![complement],
+            cost: 0,
+            operator: NONE,
+        });
     }
 }
 

@@ -65,29 +65,7 @@ impl Landmarks {
             return landmarks;
         };
         let achievers = relaxed_achievers(task);
-        let atoms = task.atoms.len();
-        let mut adders: Vec<Vec<u32>> = vec![Vec::new(); atoms];
-        let mut deleters: Vec<Vec<u32>> = vec![Vec::new(); atoms];
-        for (i, achiever) in achievers.iter().enumerate() {
-            for &a in &achiever.adds {
-                if let Some(list) = adders.get_mut(a as usize) {
-                    list.push(i as u32);
-                }
-            }
-            for &a in &achiever.deletes {
-                if let Some(list) = deleters.get_mut(a as usize) {
-                    list.push(i as u32);
-                }
-            }
-        }
-        let mut needed_by: Vec<Vec<u32>> = vec![Vec::new(); atoms];
-        for (i, achiever) in achievers.iter().enumerate() {
-            for &a in &achiever.positive {
-                if let Some(list) = needed_by.get_mut(a as usize) {
-                    list.push(i as u32);
-                }
-            }
-        }
+        let (adders, deleters, needed_by) = achiever_lists(&achievers, task.atoms.len());
         let mut explorer = Explorer {
             achievers: &achievers,
             needed_by: &needed_by,
@@ -97,60 +75,12 @@ impl Landmarks {
         let mut index: std::collections::HashMap<(u32, bool), u32> =
             std::collections::HashMap::new();
         let mut queue: Vec<u32> = Vec::new();
-        let add = |landmarks: &mut Landmarks,
-                   index: &mut std::collections::HashMap<(u32, bool), u32>,
-                   queue: &mut Vec<u32>,
-                   literal: (u32, bool),
-                   goal: bool,
-                   needed_for: Option<u32>| {
-            let id = match index.get(&literal) {
-                Some(&known) => {
-                    if goal && let Some(slot) = landmarks.goal.get_mut(known as usize) {
-                        *slot = true;
-                    }
-                    known
-                }
-                None => {
-                    if landmarks.literals.len() >= MAX_LANDMARKS {
-                        return;
-                    }
-                    let id = landmarks.literals.len() as u32;
-                    index.insert(literal, id);
-                    landmarks.literals.push(literal);
-                    landmarks.goal.push(goal);
-                    landmarks.needed_for.push(Vec::new());
-                    queue.push(id);
-                    id
-                }
-            };
-            if let Some(later) = needed_for
-                && later != id
-                && let Some(list) = landmarks.needed_for.get_mut(id as usize)
-                && !list.contains(&later)
-            {
-                list.push(later);
-            }
-        };
         for &a in &goal.positive {
-            add(
-                &mut landmarks,
-                &mut index,
-                &mut queue,
-                (a, true),
-                true,
-                None,
-            );
+            landmarks.add(&mut index, &mut queue, (a, true), true, None);
         }
         for &a in &goal.negative {
             if !task.derived.get(a as usize).copied().unwrap_or(true) {
-                add(
-                    &mut landmarks,
-                    &mut index,
-                    &mut queue,
-                    (a, false),
-                    true,
-                    None,
-                );
+                landmarks.add(&mut index, &mut queue, (a, false), true, None);
             }
         }
         while let Some(id) = queue.pop() {
@@ -187,21 +117,7 @@ impl Landmarks {
             let Some((head, rest)) = first.split_first() else {
                 continue;
             };
-            let mut shared: Vec<(u32, bool)> = head
-                .positive
-                .iter()
-                .map(|&a| (a, true))
-                .chain(head.negative.iter().map(|&a| (a, false)))
-                .collect();
-            for other in rest {
-                shared.retain(|&(a, sign)| {
-                    if sign {
-                        other.positive.contains(&a)
-                    } else {
-                        other.negative.contains(&a)
-                    }
-                });
-            }
+            let shared = shared_conditions(head, rest);
             for literal in shared {
                 let derived = task
                     .derived
@@ -209,28 +125,71 @@ impl Landmarks {
                     .copied()
                     .unwrap_or(true);
                 if literal.1 || !derived {
-                    add(
-                        &mut landmarks,
-                        &mut index,
-                        &mut queue,
-                        literal,
-                        false,
-                        Some(id),
-                    );
+                    landmarks.add(&mut index, &mut queue, literal, false, Some(id));
                 }
             }
         }
-        for (id, &(atom, positive)) in landmarks.literals.iter().enumerate() {
-            let list = if positive { &adders } else { &deleters };
+        landmarks.record_achievers(&achievers, &adders, &deleters);
+        landmarks
+    }
+
+    /// Adds a literal as a landmark (queued for its own first achievers) unless it is one
+    /// already, marks it as a goal if it is one, and records that it is needed for `needed_for`.
+    #[inline]
+    fn add(
+        &mut self,
+        index: &mut std::collections::HashMap<(u32, bool), u32>,
+        queue: &mut Vec<u32>,
+        literal: (u32, bool),
+        goal: bool,
+        needed_for: Option<u32>,
+    ) {
+        let id = match index.get(&literal) {
+            Some(&known) => {
+                if goal && let Some(slot) = self.goal.get_mut(known as usize) {
+                    *slot = true;
+                }
+                known
+            }
+            None => {
+                if self.literals.len() >= MAX_LANDMARKS {
+                    return;
+                }
+                let id = self.literals.len() as u32;
+                index.insert(literal, id);
+                self.literals.push(literal);
+                self.goal.push(goal);
+                self.needed_for.push(Vec::new());
+                queue.push(id);
+                id
+            }
+        };
+        if let Some(later) = needed_for
+            && later != id
+            && let Some(list) = self.needed_for.get_mut(id as usize)
+            && !list.contains(&later)
+        {
+            list.push(later);
+        }
+    }
+
+    /// Records, for each operator, the landmarks its effects achieve.
+    fn record_achievers(
+        &mut self,
+        achievers: &[Achiever],
+        adders: &[Vec<u32>],
+        deleters: &[Vec<u32>],
+    ) {
+        for (id, &(atom, positive)) in self.literals.iter().enumerate() {
+            let list = if positive { adders } else { deleters };
             for &i in list.get(atom as usize).into_iter().flatten() {
                 if let Some((op, effect)) = achievers.get(i as usize).and_then(|a| a.effect)
-                    && let Some(slot) = landmarks.achieved_by.get_mut(op as usize)
+                    && let Some(slot) = self.achieved_by.get_mut(op as usize)
                 {
                     slot.push((id as u32, effect));
                 }
             }
         }
-        landmarks
     }
 
     pub fn len(&self) -> usize {
@@ -414,4 +373,55 @@ impl Explorer<'_> {
         }
         reached
     }
+}
+
+/// For each atom, the achievers that add it, those that delete it and those that need it.
+fn achiever_lists(
+    achievers: &[Achiever],
+    atoms: usize,
+) -> (Vec<Vec<u32>>, Vec<Vec<u32>>, Vec<Vec<u32>>) {
+    let mut adders: Vec<Vec<u32>> = vec![Vec::new(); atoms];
+    let mut deleters: Vec<Vec<u32>> = vec![Vec::new(); atoms];
+    for (i, achiever) in achievers.iter().enumerate() {
+        for &a in &achiever.adds {
+            if let Some(list) = adders.get_mut(a as usize) {
+                list.push(i as u32);
+            }
+        }
+        for &a in &achiever.deletes {
+            if let Some(list) = deleters.get_mut(a as usize) {
+                list.push(i as u32);
+            }
+        }
+    }
+    let mut needed_by: Vec<Vec<u32>> = vec![Vec::new(); atoms];
+    for (i, achiever) in achievers.iter().enumerate() {
+        for &a in &achiever.positive {
+            if let Some(list) = needed_by.get_mut(a as usize) {
+                list.push(i as u32);
+            }
+        }
+    }
+    (adders, deleters, needed_by)
+}
+
+/// The conditions common to every first achiever: `head`'s literals that each of `rest` has too.
+#[inline]
+fn shared_conditions(head: &Achiever, rest: &[&Achiever]) -> Vec<(u32, bool)> {
+    let mut shared: Vec<(u32, bool)> = head
+        .positive
+        .iter()
+        .map(|&a| (a, true))
+        .chain(head.negative.iter().map(|&a| (a, false)))
+        .collect();
+    for other in rest {
+        shared.retain(|&(a, sign)| {
+            if sign {
+                other.positive.contains(&a)
+            } else {
+                other.negative.contains(&a)
+            }
+        });
+    }
+    shared
 }

@@ -57,6 +57,11 @@ impl Grounder<'_, '_> {
             task.derived
                 .push(fact.first().is_some_and(|p| derived_predicates.contains(p)));
         }
+        // Taken now, because `facts` borrows `self`, which the schema steps below need mutably.
+        let predicate_of: Vec<u32> = facts
+            .iter()
+            .map(|f| f.first().copied().unwrap_or(0))
+            .collect();
         let levels = schemas
             .iter()
             .filter_map(|s| match s.kind {
@@ -67,58 +72,12 @@ impl Grounder<'_, '_> {
             .unwrap_or(0);
         task.strata = vec![Vec::new(); levels];
         for schema in schemas {
-            let mut instances: Vec<Box<[u32]>> = Vec::new();
-            self.enumerate(schema, budget, &mut |values| instances.push(values.into()))?;
-            for values in instances {
-                let mut binding = bind(schema.parameters, &values);
-                let condition = match schema.condition {
-                    None => Formula::True,
-                    Some(gd) => {
-                        if !self.relaxed(gd, &mut binding, true).map_err(eval)? {
-                            continue;
-                        }
-                        self.compile(gd, &mut binding, true).map_err(eval)?
-                    }
-                };
-                if condition == Formula::False {
-                    continue;
-                }
-                match &schema.kind {
-                    SchemaKind::Action(action) => {
-                        self.operators(action, &values, &condition, &mut binding, init, &mut task)?
-                    }
-                    SchemaKind::Rule(rule, level) => {
-                        let fact = world.atom_fact(&head(rule), &binding).map_err(eval)?;
-                        let Some(&head) = self.ids.get(&fact) else {
-                            continue;
-                        };
-                        if let Some(stratum) = task.strata.get_mut(*level) {
-                            for body in conjunctions(&condition, DNF_LIMIT) {
-                                stratum.push(Axiom { head, body });
-                            }
-                        }
-                    }
-                }
-            }
+            self.instantiate_schema(schema, budget, init, &mut task)?;
             if budget.expired(task.operators.len() * 160) {
                 return Err(GroundFailure::Limit);
             }
         }
-        let goal = match &problem.goal {
-            None => Formula::True,
-            Some(gd) => self
-                .compile(gd, &mut Binding::default(), true)
-                .map_err(|e| {
-                    GroundFailure::Invalid(
-                        Diagnostic::new(
-                            Code::SolveUnsupported,
-                            format!("the goal cannot be grounded: {e}"),
-                            gd.span,
-                        )
-                        .in_file(problem_file),
-                    )
-                })?,
-        };
+        let goal = self.goal(problem, problem_file)?;
         let mut unreachable_goal = Vec::new();
         if let Some(gd) = &problem.goal {
             self.unreached(gd, &mut Binding::default(), true, &mut unreachable_goal);
@@ -134,16 +93,75 @@ impl Grounder<'_, '_> {
         task.derive(&mut bits);
         task.init = bits;
         crate::solve::simplify::fold_constants(&mut task);
-        let predicate_of: Vec<u32> = facts
-            .iter()
-            .map(|f| f.first().copied().unwrap_or(0))
-            .collect();
         task.index(&predicate_of);
         Ok(Grounded {
             task,
             unreachable_goal,
             goal_false,
         })
+    }
+
+    /// Every reachable instance of one schema, as operators or axioms added to the task.
+    fn instantiate_schema(
+        &mut self,
+        schema: &Schema,
+        budget: &Budget,
+        init: &State,
+        task: &mut GroundTask,
+    ) -> Result<(), GroundFailure> {
+        let world = self.world;
+        let mut instances: Vec<Box<[u32]>> = Vec::new();
+        self.enumerate(schema, budget, &mut |values| instances.push(values.into()))?;
+        for values in instances {
+            let mut binding = bind(schema.parameters, &values);
+            let condition = match schema.condition {
+                None => Formula::True,
+                Some(gd) => {
+                    if !self.relaxed(gd, &mut binding, true).map_err(eval)? {
+                        continue;
+                    }
+                    self.compile(gd, &mut binding, true).map_err(eval)?
+                }
+            };
+            if condition == Formula::False {
+                continue;
+            }
+            match &schema.kind {
+                SchemaKind::Action(action) => {
+                    self.operators(action, &values, &condition, &mut binding, init, task)?
+                }
+                SchemaKind::Rule(rule, level) => {
+                    let fact = world.atom_fact(&head(rule), &binding).map_err(eval)?;
+                    let Some(&head) = self.ids.get(&fact) else {
+                        continue;
+                    };
+                    if let Some(stratum) = task.strata.get_mut(*level) {
+                        for body in conjunctions(&condition, DNF_LIMIT) {
+                            stratum.push(Axiom { head, body });
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The goal of the problem as a formula over atom ids, or a diagnostic if it cannot be.
+    fn goal(&self, problem: &Problem, problem_file: FileId) -> Result<Formula, GroundFailure> {
+        let Some(gd) = &problem.goal else {
+            return Ok(Formula::True);
+        };
+        self.compile(gd, &mut Binding::default(), true)
+            .map_err(|e| {
+                GroundFailure::Invalid(
+                    Diagnostic::new(
+                        Code::SolveUnsupported,
+                        format!("the goal cannot be grounded: {e}"),
+                        gd.span,
+                    )
+                    .in_file(problem_file),
+                )
+            })
     }
 
     /// The operators of one action instance: one per disjunct of its precondition.

@@ -272,47 +272,7 @@ pub(super) fn polynomial(
                 .iter()
                 .map(|a| polynomial(world, a, binding, state, flows, time))
                 .collect::<Outcome<Vec<Polynomial>>>()?;
-            let degree = || Broken::Unsupported(format!("a degree above {MAX_DEGREE}"));
-            match (op, values.as_slice()) {
-                (ArithOp::Sub, [x]) => Ok(x.scale(-1.0)),
-                (ArithOp::Sub, [x, rest @ ..]) => Ok(rest.iter().fold(x.clone(), |a, b| a.sub(b))),
-                (ArithOp::Add, _) => Ok(values
-                    .iter()
-                    .fold(Polynomial::constant(0.0), |a, b| a.add(b))),
-                (ArithOp::Mul, _) => values
-                    .iter()
-                    .try_fold(Polynomial::constant(1.0), |a, b| a.mul(b))
-                    .ok_or_else(degree),
-                (ArithOp::Div, [x, y]) if y.is_constant() => {
-                    if y.at_start() == 0.0 {
-                        return Err(eval(EvalError::Arithmetic("division by zero".into())));
-                    }
-                    Ok(x.scale(1.0 / y.at_start()))
-                }
-                (ArithOp::Div, [_, _]) => {
-                    Err(Broken::Unsupported("a division by a changing value".into()))
-                }
-                (ArithOp::Pow, [x, y]) if x.is_constant() && y.is_constant() => {
-                    Ok(Polynomial::constant(x.at_start().powf(y.at_start())))
-                }
-                (ArithOp::Pow, [x, y])
-                    if y.is_constant()
-                        && y.at_start().fract() == 0.0
-                        && (0.0..=MAX_DEGREE as f64).contains(&y.at_start()) =>
-                {
-                    let mut out = Polynomial::constant(1.0);
-                    for _ in 0..y.at_start() as usize {
-                        out = out.mul(x).ok_or_else(degree)?;
-                    }
-                    Ok(out)
-                }
-                (ArithOp::Pow, _) => Err(Broken::Unsupported(
-                    "a power of a changing value that is not a small whole number".into(),
-                )),
-                _ => Err(eval(EvalError::Unsupported(
-                    "an operator with this many arguments".into(),
-                ))),
-            }
+            arithmetic(op, &values, time)
         }
         ExprKind::Call { function, args } => {
             let mut read = Vec::new();
@@ -330,22 +290,8 @@ pub(super) fn polynomial(
                 .iter()
                 .map(|a| polynomial(world, a, binding, state, flows, time))
                 .collect::<Outcome<Vec<Polynomial>>>()?;
-            let function_of = |x: f64| -> Option<f64> {
-                Some(match function.key().as_str() {
-                    "sin" => x.sin(),
-                    "cos" => x.cos(),
-                    "tan" => x.tan(),
-                    "asin" => x.asin(),
-                    "acos" => x.acos(),
-                    "atan" => x.atan(),
-                    "sqrt" => x.sqrt(),
-                    "abs" => x.abs(),
-                    "exp" => x.exp(),
-                    _ => return None,
-                })
-            };
             match values.as_slice() {
-                [x] => match function_of(x.at_start()) {
+                [x] => match function_of(&function.key(), x.at_start()) {
                     Some(v) if v.is_finite() => Ok(Polynomial::constant(v)),
                     Some(_) => Err(eval(EvalError::Arithmetic(format!(
                         "`{}` of {} has no value",
@@ -370,6 +316,68 @@ pub(super) fn polynomial(
             .map(Polynomial::constant)
             .map_err(eval),
     }
+}
+
+/// An arithmetic operator applied to the polynomials of its arguments.
+#[inline]
+fn arithmetic(op: &ArithOp, values: &[Polynomial], time: f64) -> Outcome<Polynomial> {
+    let eval = |e: EvalError| Broken::Evaluation(e, time);
+    let degree = || Broken::Unsupported(format!("a degree above {MAX_DEGREE}"));
+    match (op, values) {
+        (ArithOp::Sub, [x]) => Ok(x.scale(-1.0)),
+        (ArithOp::Sub, [x, rest @ ..]) => Ok(rest.iter().fold(x.clone(), |a, b| a.sub(b))),
+        (ArithOp::Add, _) => Ok(values
+            .iter()
+            .fold(Polynomial::constant(0.0), |a, b| a.add(b))),
+        (ArithOp::Mul, _) => values
+            .iter()
+            .try_fold(Polynomial::constant(1.0), |a, b| a.mul(b))
+            .ok_or_else(degree),
+        (ArithOp::Div, [x, y]) if y.is_constant() => {
+            if y.at_start() == 0.0 {
+                return Err(eval(EvalError::Arithmetic("division by zero".into())));
+            }
+            Ok(x.scale(1.0 / y.at_start()))
+        }
+        (ArithOp::Div, [_, _]) => Err(Broken::Unsupported("a division by a changing value".into())),
+        (ArithOp::Pow, [x, y]) if x.is_constant() && y.is_constant() => {
+            Ok(Polynomial::constant(x.at_start().powf(y.at_start())))
+        }
+        (ArithOp::Pow, [x, y])
+            if y.is_constant()
+                && y.at_start().fract() == 0.0
+                && (0.0..=MAX_DEGREE as f64).contains(&y.at_start()) =>
+        {
+            let mut out = Polynomial::constant(1.0);
+            for _ in 0..y.at_start() as usize {
+                out = out.mul(x).ok_or_else(degree)?;
+            }
+            Ok(out)
+        }
+        (ArithOp::Pow, _) => Err(Broken::Unsupported(
+            "a power of a changing value that is not a small whole number".into(),
+        )),
+        _ => Err(eval(EvalError::Unsupported(
+            "an operator with this many arguments".into(),
+        ))),
+    }
+}
+
+/// ENHSP's function of one value named `key` at `x`, or `None` if there is no such function.
+#[inline]
+fn function_of(key: &str, x: f64) -> Option<f64> {
+    Some(match key {
+        "sin" => x.sin(),
+        "cos" => x.cos(),
+        "tan" => x.tan(),
+        "asin" => x.asin(),
+        "acos" => x.acos(),
+        "atan" => x.atan(),
+        "sqrt" => x.sqrt(),
+        "abs" => x.abs(),
+        "exp" => x.exp(),
+        _ => return None,
+    })
 }
 
 /// The differences `lhs - rhs` of the numeric comparisons of `gd` that change with time.
