@@ -303,94 +303,122 @@ impl<'a> Checker<'a> {
             .filter(|d| d.0.len() == args.len())
             .collect();
         let Some(closest) = same_arity.first() else {
-            let declared = &first.0;
-            // Uses with the same wrong count are one error: they suggest the declaration is
-            // what should change, and each use is labelled.
-            let help = signature_help(&name.text, declared);
-            self.report_once(
-                Diagnostic::new(
-                    Code::ArityMismatch,
-                    format!(
-                        "{kind} `{}` takes {} argument{}, found {}",
-                        name.text,
-                        declared.len(),
-                        if declared.len() == 1 { "" } else { "s" },
-                        args.len()
-                    ),
-                    span,
-                )
-                .in_file(at.file)
-                .with_label_in(self.file, first.1, "declared here"),
-                &format!("{kind} {}/{}", name.text, args.len()),
-                help,
-                None,
-            );
+            self.report_arity_mismatch(kind, name, first, args.len(), span, at);
             return;
         };
-        // Each type the argument may have must fit one of the parameter's types; an untyped
-        // argument (`object`) fits anything, as planners read it.
-        let fits =
-            |checker: &Self, (arg_types, has_all): &(ArgTypes, bool), param: &Typed<Variable>| {
-                // The common cases, without building the expected types: an untyped parameter
-                // takes anything, and an argument of exactly the parameter's type fits it.
-                match &param.ty {
-                    None if !arg_types.is_empty() => return true,
-                    Some(Type::Name(ty)) => {
-                        // One expected type (nearly every parameter): the general case below
-                        // without building the list of expected types.
-                        let wanted = ty.folded();
-                        if arg_types.len() == 1 && wanted.as_ref() == arg_types[0].as_str() {
-                            return true;
-                        }
-                        if !checker.types.contains(&wanted) {
-                            return true;
-                        }
-                        let fits_one = |t: &String| {
-                            t == OBJECT
-                                || !checker.types.contains(t)
-                                || checker.types.is_subtype(t, &wanted)
-                        };
-                        return if *has_all {
-                            arg_types.iter().any(fits_one)
-                        } else {
-                            arg_types.iter().all(fits_one)
-                        };
-                    }
-                    _ => {}
-                }
-                let expected = type_names(&param.ty);
-                // An undefined parameter type is reported where it is declared; nothing fits it
-                // meaningfully, so do not pile type mismatches on top.
-                if expected.iter().any(|e| !checker.types.contains(e)) {
-                    return true;
-                }
-                let fits_one = |t: &String| {
-                    t == OBJECT
-                        || !checker.types.contains(t)
-                        || expected.iter().any(|e| checker.types.is_subtype(t, e))
-                };
-                if *has_all {
-                    arg_types.iter().any(fits_one)
-                } else {
-                    arg_types.iter().all(fits_one)
-                }
+        let fits_all =
+            |checker: &Self, signature: &Signature<'_>| {
+                signature.0.iter().zip(&types).all(|(param, arg)| {
+                    arg.as_ref().is_none_or(|t| checker.argument_fits(t, param))
+                })
             };
-        let fits_all = |checker: &Self, signature: &Signature<'_>| {
-            signature
-                .0
-                .iter()
-                .zip(&types)
-                .all(|(param, arg)| arg.as_ref().is_none_or(|t| fits(checker, t, param)))
-        };
         if same_arity.iter().any(|s| fits_all(self, s)) {
             return;
         }
-        let params = closest.0;
+        self.report_type_mismatches(kind, name, closest.0, args, types, at);
+    }
+
+    /// Reports a use of `name` with `found` arguments where no declaration takes that many.
+    fn report_arity_mismatch(
+        &mut self,
+        kind: &str,
+        name: &Name,
+        first: &Signature<'_>,
+        found: usize,
+        span: Span,
+        at: At,
+    ) {
+        let declared = &first.0;
+        // Uses with the same wrong count are one error: they suggest the declaration is
+        // what should change, and each use is labelled.
+        let help = signature_help(&name.text, declared);
+        self.report_once(
+            Diagnostic::new(
+                Code::ArityMismatch,
+                format!(
+                    "{kind} `{}` takes {} argument{}, found {}",
+                    name.text,
+                    declared.len(),
+                    if declared.len() == 1 { "" } else { "s" },
+                    found
+                ),
+                span,
+            )
+            .in_file(at.file)
+            .with_label_in(self.file, first.1, "declared here"),
+            &format!("{kind} {}/{}", name.text, found),
+            help,
+            None,
+        );
+    }
+
+    /// Whether an argument of these types fits `param`: each type it may have must fit one of
+    /// the parameter's types; an untyped argument (`object`) fits anything, as planners read it.
+    #[inline]
+    fn argument_fits(
+        &self,
+        (arg_types, has_all): &(ArgTypes, bool),
+        param: &Typed<Variable>,
+    ) -> bool {
+        // The common cases, without building the expected types: an untyped parameter
+        // takes anything, and an argument of exactly the parameter's type fits it.
+        match &param.ty {
+            None if !arg_types.is_empty() => return true,
+            Some(Type::Name(ty)) => {
+                // One expected type (nearly every parameter): the general case below
+                // without building the list of expected types.
+                let wanted = ty.folded();
+                if arg_types.len() == 1 && wanted.as_ref() == arg_types[0].as_str() {
+                    return true;
+                }
+                if !self.types.contains(&wanted) {
+                    return true;
+                }
+                let fits_one = |t: &String| {
+                    t == OBJECT || !self.types.contains(t) || self.types.is_subtype(t, &wanted)
+                };
+                return if *has_all {
+                    arg_types.iter().any(fits_one)
+                } else {
+                    arg_types.iter().all(fits_one)
+                };
+            }
+            _ => {}
+        }
+        let expected = type_names(&param.ty);
+        // An undefined parameter type is reported where it is declared; nothing fits it
+        // meaningfully, so do not pile type mismatches on top.
+        if expected.iter().any(|e| !self.types.contains(e)) {
+            return true;
+        }
+        let fits_one = |t: &String| {
+            t == OBJECT
+                || !self.types.contains(t)
+                || expected.iter().any(|e| self.types.is_subtype(t, e))
+        };
+        if *has_all {
+            arg_types.iter().any(fits_one)
+        } else {
+            arg_types.iter().all(fits_one)
+        }
+    }
+
+    /// Reports each argument whose type does not fit its parameter in `params`, the closest
+    /// declaration.
+    fn report_type_mismatches(
+        &mut self,
+        kind: &str,
+        name: &Name,
+        params: &[Typed<Variable>],
+        args: &[Term],
+        types: SmallVec<[Option<(ArgTypes, bool)>; 4]>,
+        at: At,
+    ) {
         for ((arg, arg_types), param) in args.iter().zip(types).zip(params) {
             let Some(arg_types) = arg_types else {
                 continue;
             };
-            if fits(self, &arg_types, param) {
+            if self.argument_fits(&arg_types, param) {
                 continue;
             }
             let arg_types = arg_types.0;

@@ -210,20 +210,7 @@ fn scan_with(source: &str, keywords: bool) -> (Scan, bool) {
             }
             b'(' => {
                 if stack.len() >= MAX_DEPTH {
-                    let outer = stack[0];
-                    diagnostics.push(
-                        Diagnostic::new(
-                            Code::NestingTooDeep,
-                            format!("parentheses nest deeper than {MAX_DEPTH} levels"),
-                            Span::new(i, i + 1),
-                        )
-                        .with_primary_message(format!("level {} opens here", MAX_DEPTH + 1))
-                        .with_label(Span::new(outer, outer + 1), "the outermost form opens here")
-                        .with_help(
-                            "real PDDL nests a few dozen levels deep; this input is probably \
-                             generated or corrupt",
-                        ),
-                    );
+                    diagnostics.push(nesting_too_deep(i, stack[0]));
                     let scan = Scan {
                         diagnostics,
                         top_level_close,
@@ -240,25 +227,8 @@ fn scan_with(source: &str, keywords: bool) -> (Scan, bool) {
                         // them (only whitespace and comments between) is one diagnostic, so
                         // that a file of `)` costs one, not one per byte.
                         let run_start = i;
-                        let mut count = 1;
-                        let mut last = i;
-                        i += 1;
-                        loop {
-                            while i < bytes.len() && bytes[i].is_ascii_whitespace() {
-                                i += 1;
-                            }
-                            if i < bytes.len() && bytes[i] == b';' {
-                                while i < bytes.len() && bytes[i] != b'\n' {
-                                    i += 1;
-                                }
-                            } else if i < bytes.len() && bytes[i] == b')' {
-                                count += 1;
-                                last = i;
-                                i += 1;
-                            } else {
-                                break;
-                            }
-                        }
+                        let (after, last, count) = unmatched_close_run(bytes, i);
+                        i = after;
                         diagnostics.push(unmatched_close(run_start, last, count));
                         continue;
                     }
@@ -269,28 +239,7 @@ fn scan_with(source: &str, keywords: bool) -> (Scan, bool) {
             }
             b':' if misplaced.is_none() && i > 0 => {
                 let end = token_end(bytes, i);
-                let token = &source[i..end];
-                let depth = stack.len();
-                let previous = bytes[..i]
-                    .iter()
-                    .rev()
-                    .find(|b| !b.is_ascii_whitespace())
-                    .copied();
-                let opens_form = previous == Some(b'(');
-                if opens_form && is_one_of(token, SECTION_KEYWORDS) && depth > 2 {
-                    misplaced = Some(Misplaced {
-                        at: Span::new(i - 1, end),
-                        parent: stack[depth - 2],
-                    });
-                } else if !opens_form && is_one_of(token, PART_KEYWORDS) && depth >= 2 {
-                    let parent = stack[depth - 1];
-                    if !is_one_of(head_of(source, parent), STRUCTURE_KEYWORDS) {
-                        misplaced = Some(Misplaced {
-                            at: Span::new(i, end),
-                            parent,
-                        });
-                    }
-                }
+                misplaced = misplaced_keyword(source, &stack, i, end);
                 i = end;
                 continue;
             }
@@ -308,6 +257,77 @@ fn scan_with(source: &str, keywords: bool) -> (Scan, bool) {
         surplus_tail,
     };
     (scan, open)
+}
+
+/// The diagnostic for a `(` at `at` that nests deeper than [`MAX_DEPTH`], the outermost form
+/// opening at `outer`.
+fn nesting_too_deep(at: usize, outer: usize) -> Diagnostic {
+    Diagnostic::new(
+        Code::NestingTooDeep,
+        format!("parentheses nest deeper than {MAX_DEPTH} levels"),
+        Span::new(at, at + 1),
+    )
+    .with_primary_message(format!("level {} opens here", MAX_DEPTH + 1))
+    .with_label(Span::new(outer, outer + 1), "the outermost form opens here")
+    .with_help(
+        "real PDDL nests a few dozen levels deep; this input is probably \
+         generated or corrupt",
+    )
+}
+
+/// The run of unmatched `)` starting at `first`, with only whitespace and comments between:
+/// (the index after it, the index of its last `)`, how many `)` it has).
+fn unmatched_close_run(bytes: &[u8], first: usize) -> (usize, usize, usize) {
+    let mut count = 1;
+    let mut last = first;
+    let mut i = first + 1;
+    loop {
+        while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if i < bytes.len() && bytes[i] == b';' {
+            while i < bytes.len() && bytes[i] != b'\n' {
+                i += 1;
+            }
+        } else if i < bytes.len() && bytes[i] == b')' {
+            count += 1;
+            last = i;
+            i += 1;
+        } else {
+            break;
+        }
+    }
+    (i, last, count)
+}
+
+/// The misplaced section or part keyword that the token `source[at..end]` (starting with `:`)
+/// is, given the forms open around it, if it is one.
+fn misplaced_keyword(source: &str, stack: &[usize], at: usize, end: usize) -> Option<Misplaced> {
+    let bytes = source.as_bytes();
+    let token = &source[at..end];
+    let depth = stack.len();
+    let previous = bytes[..at]
+        .iter()
+        .rev()
+        .find(|b| !b.is_ascii_whitespace())
+        .copied();
+    let opens_form = previous == Some(b'(');
+    if opens_form && is_one_of(token, SECTION_KEYWORDS) && depth > 2 {
+        return Some(Misplaced {
+            at: Span::new(at - 1, end),
+            parent: stack[depth - 2],
+        });
+    }
+    if !opens_form && is_one_of(token, PART_KEYWORDS) && depth >= 2 {
+        let parent = stack[depth - 1];
+        if !is_one_of(head_of(source, parent), STRUCTURE_KEYWORDS) {
+            return Some(Misplaced {
+                at: Span::new(at, end),
+                parent,
+            });
+        }
+    }
+    None
 }
 
 /// The diagnostic for a run of `count` unmatched `)`, the first at `first`, the last at `last`.

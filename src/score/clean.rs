@@ -139,6 +139,7 @@ fn domain_of(text: &str) -> Result<Domain, Vec<Diagnostic>> {
     }
 }
 
+/// The clean score of `pred_text` against the prepared gold.
 fn score_inner(prepared: &Gold, pred_text: &str) -> CleanScore {
     let gold_text = prepared.text.as_str();
     let mut out = CleanScore {
@@ -182,21 +183,7 @@ fn score_inner(prepared: &Gold, pred_text: &str) -> CleanScore {
     };
     let gold_printed = prepared.printed.as_deref().unwrap_or_default();
     let sim = sim::ratio(gold_printed, &crate::fmt::domain(&pred));
-    let predicates = |d: &Domain| -> BTreeSet<String> {
-        d.predicates
-            .iter()
-            .map(|p| {
-                let types: Vec<String> = p.parameters.iter().map(|t| type_key(&t.ty)).collect();
-                format!(
-                    "{}/{}({})",
-                    p.name.key(),
-                    p.parameters.len(),
-                    types.join(" ")
-                )
-            })
-            .collect()
-    };
-    let f1_pred = f1(&predicates(&pred), &predicates(gold));
+    let f1_pred = f1(&predicate_keys(&pred), &predicate_keys(gold));
 
     let gold_actions: Vec<&Action> = gold.actions().collect();
     let pred_actions: HashMap<String, &Action> =
@@ -224,6 +211,37 @@ fn score_inner(prepared: &Gold, pred_text: &str) -> CleanScore {
         .iter()
         .map(|a| a.name.text.to_string())
         .collect();
+    out.renamed = pair_renamed(&unmatched_gold, &unmatched_pred);
+    let n = gold_actions.len().max(1) as f64;
+    out.metrics = Metrics {
+        exec,
+        sim: percent(sim),
+        f1_pred: percent(f1_pred),
+        f1_param: percent(sums.0 / n),
+        f1_precond: percent(sums.1 / n),
+        f1_eff: percent(sums.2 / n),
+    };
+    out
+}
+
+/// The key of each predicate of `d`: its name, arity and parameter types.
+fn predicate_keys(d: &Domain) -> BTreeSet<String> {
+    d.predicates
+        .iter()
+        .map(|p| {
+            let types: Vec<String> = p.parameters.iter().map(|t| type_key(&t.ty)).collect();
+            format!(
+                "{}/{}({})",
+                p.name.key(),
+                p.parameters.len(),
+                types.join(" ")
+            )
+        })
+        .collect()
+}
+
+/// The renamed pairs among the actions left unmatched by name on either side.
+fn pair_renamed(unmatched_gold: &[&Action], unmatched_pred: &[&Action]) -> Vec<Renamed> {
     // Pair renamed actions by how alike they are, name and content together: the most alike
     // pair first, then the most alike of the rest, and so on.
     let mut candidates = Vec::new();
@@ -236,13 +254,14 @@ fn score_inner(prepared: &Gold, pred_text: &str) -> CleanScore {
     }
     candidates.sort_by(|x, y| y.0.total_cmp(&x.0).then((x.1, x.2).cmp(&(y.1, y.2))));
     let (mut gold_taken, mut pred_taken) = (BTreeSet::new(), BTreeSet::new());
+    let mut renamed = Vec::new();
     for (_, gi, pi, a, b, c) in candidates {
         if gold_taken.contains(&gi) || pred_taken.contains(&pi) {
             continue;
         }
         gold_taken.insert(gi);
         pred_taken.insert(pi);
-        out.renamed.push(Renamed {
+        renamed.push(Renamed {
             gold: unmatched_gold[gi].name.text.to_string(),
             pred: unmatched_pred[pi].name.text.to_string(),
             f1_param: percent(a),
@@ -250,16 +269,7 @@ fn score_inner(prepared: &Gold, pred_text: &str) -> CleanScore {
             f1_eff: percent(c),
         });
     }
-    let n = gold_actions.len().max(1) as f64;
-    out.metrics = Metrics {
-        exec,
-        sim: percent(sim),
-        f1_pred: percent(f1_pred),
-        f1_param: percent(sums.0 / n),
-        f1_precond: percent(sums.1 / n),
-        f1_eff: percent(sums.2 / n),
-    };
-    out
+    renamed
 }
 
 fn type_key(ty: &Option<Type>) -> String {
