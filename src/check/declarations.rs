@@ -11,6 +11,17 @@ use crate::diagnostics::{Code, Diagnostic, FileId};
 
 impl<'a> Checker<'a> {
     pub(super) fn declarations(&mut self) {
+        self.requirement_flags();
+        self.type_declarations();
+        self.constant_declarations();
+        self.predicate_declarations();
+        self.function_declarations();
+        self.structure_names();
+        self.name_clashes();
+    }
+
+    /// Requirement flags pddlc does not know, with a suggestion.
+    fn requirement_flags(&mut self) {
         let d = self.domain;
         let file = self.file;
         for flag in &d.requirements {
@@ -29,6 +40,12 @@ impl<'a> Checker<'a> {
                 );
             }
         }
+    }
+
+    /// Types: declared again, undeclared parents, the `:typing` requirement, cycles.
+    fn type_declarations(&mut self) {
+        let d = self.domain;
+        let file = self.file;
         // Types. A type declared again under a parent on the same line of the hierarchy as
         // the first one loses nothing; one under an unrelated parent is a conflict, which can
         // only be told once every parent link is known.
@@ -79,6 +96,12 @@ impl<'a> Checker<'a> {
                 .with_help("a type hierarchy is a tree (or a DAG): remove one parent link"),
             );
         }
+    }
+
+    /// Constants: their types, and constants declared again (the same or in conflict).
+    fn constant_declarations(&mut self) {
+        let d = self.domain;
+        let file = self.file;
         // Constants.
         for c in &d.constants {
             if let Some(ty) = &c.ty {
@@ -119,6 +142,12 @@ impl<'a> Checker<'a> {
                 self.constants.insert(key, c);
             }
         }
+    }
+
+    /// Predicates, and derived predicates as predicates, with their signatures declared again.
+    fn predicate_declarations(&mut self) {
+        let d = self.domain;
+        let file = self.file;
         // Predicates.
         for p in &d.predicates {
             self.parameters(&p.parameters, file, "predicate parameter");
@@ -143,6 +172,12 @@ impl<'a> Checker<'a> {
                 self.added.insert(key);
             }
         }
+    }
+
+    /// Functions: their parameters, object-valued functions, signatures declared again.
+    fn function_declarations(&mut self) {
+        let d = self.domain;
+        let file = self.file;
         // Functions.
         for f in &d.functions {
             self.parameters(&f.parameters, file, "function parameter");
@@ -170,6 +205,12 @@ impl<'a> Checker<'a> {
             }
             self.functions.entry(key).or_default().push(f);
         }
+    }
+
+    /// Actions, processes, events and constraints of one name: duplicates and conflicts.
+    fn structure_names(&mut self) {
+        let d = self.domain;
+        let file = self.file;
         // Structure names.
         let mut names: Map<String, (&str, &Name, &[Typed<Variable>])> = Map::default();
         for s in &d.structures {
@@ -199,7 +240,6 @@ impl<'a> Checker<'a> {
                 }
             }
         }
-        self.name_clashes();
     }
 
     fn duplicate(&mut self, what: &str, name: &Name, first: Span, file: FileId) {

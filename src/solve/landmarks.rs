@@ -375,11 +375,11 @@ impl Explorer<'_> {
     }
 }
 
+/// For each atom, a list of achiever indices.
+type PerAtom = Vec<Vec<u32>>;
+
 /// For each atom, the achievers that add it, those that delete it and those that need it.
-fn achiever_lists(
-    achievers: &[Achiever],
-    atoms: usize,
-) -> (Vec<Vec<u32>>, Vec<Vec<u32>>, Vec<Vec<u32>>) {
+fn achiever_lists(achievers: &[Achiever], atoms: usize) -> (PerAtom, PerAtom, PerAtom) {
     let mut adders: Vec<Vec<u32>> = vec![Vec::new(); atoms];
     let mut deleters: Vec<Vec<u32>> = vec![Vec::new(); atoms];
     for (i, achiever) in achievers.iter().enumerate() {
