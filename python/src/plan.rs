@@ -150,7 +150,10 @@ impl PlanReport {
 
 /// The task, parsed and checked by the library's task layer (as `pddlc validate` loads it); or
 /// the errors that keep it from being used (file 0 is the domain, file 1 the problem).
-fn task(domain: &Source, problem: &Source) -> Result<(Domain, Problem), Vec<diag::Diagnostic>> {
+pub(crate) fn task(
+    domain: &Source,
+    problem: &Source,
+) -> Result<(Domain, Problem), Vec<diag::Diagnostic>> {
     let files = TaskFiles::default();
     let mut unreadable: Vec<diag::Diagnostic> = Vec::new();
     unreadable.extend(

@@ -159,47 +159,27 @@ pub fn solve(
     })
 }
 
-/// The task through the task layer, then the planner.
+/// The task through the task layer (as `validate` loads it), then the planner.
 fn run(
     domain: &Source,
     problem: &Source,
     prefix: Option<&Source>,
     mut options: Options,
 ) -> (Option<Answer>, Vec<diag::Diagnostic>) {
-    let files = TaskFiles::default();
-    let mut unreadable: Vec<diag::Diagnostic> = Vec::new();
-    unreadable.extend(
-        domain
-            .undecodable
-            .iter()
-            .map(|d| d.clone().in_file(files.domain)),
-    );
-    unreadable.extend(
-        problem
-            .undecodable
-            .iter()
-            .map(|d| d.clone().in_file(files.problem)),
-    );
     if let Some(prefix) = prefix {
-        unreadable.extend(
-            prefix
-                .undecodable
-                .iter()
-                .map(|d| d.clone().in_file(files.plan)),
-        );
+        if let Some(undecodable) = &prefix.undecodable {
+            return (
+                None,
+                vec![undecodable.clone().in_file(TaskFiles::default().plan)],
+            );
+        }
         options.prefix = prefix.text().map(str::to_string);
     }
-    let task = match pddlc::task::load(domain.text(), problem.text(), files) {
-        Ok(task) if unreadable.is_empty() => task,
-        Ok(_) => return (None, unreadable),
-        Err(mut diagnostics) => {
-            diagnostics.retain(diag::Diagnostic::is_error);
-            diagnostics.extend(unreadable);
-            diag::sort(&mut diagnostics);
-            return (None, diagnostics);
-        }
+    let (domain, problem) = match crate::plan::task(domain, problem) {
+        Ok(task) => task,
+        Err(diagnostics) => return (None, diagnostics),
     };
-    match planner::solve(&task.domain, &task.problem, &options, &mut |_| {}) {
+    match planner::solve(&domain, &problem, &options, &mut |_| {}) {
         Ok(answer) => (Some(answer), Vec::new()),
         Err(diagnostics) => (None, diagnostics),
     }
