@@ -29,13 +29,13 @@ impl Kind {
             Kind::Problem => "problem",
         }
     }
-}
 
-/// What a parsed input is.
-pub fn kind(file: &PddlFile) -> Kind {
-    match file {
-        PddlFile::Domain(_) => Kind::Domain,
-        PddlFile::Problem(_) => Kind::Problem,
+    /// Which argument of a task this kind of input is.
+    fn argument(self) -> &'static str {
+        match self {
+            Kind::Domain => "first",
+            Kind::Problem => "second",
+        }
     }
 }
 
@@ -178,10 +178,7 @@ fn wrong_kind(file: &PddlFile, expected: Kind, swapped: bool, id: FileId) -> Dia
         format!(
             "this is a {}; pass it as the {} argument, and a {} here",
             found.as_str(),
-            match found {
-                Kind::Domain => "first",
-                Kind::Problem => "second",
-            },
+            found.argument(),
             expected.as_str()
         )
     };

@@ -267,7 +267,7 @@ pub fn rows<'a>(diagnostics: &'a [Diagnostic], sources: &'a Sources) -> Vec<Diag
 }
 
 /// One diagnostic as a typed row, located in `sources`.
-pub fn row<'a>(d: &'a Diagnostic, sources: &'a Sources) -> DiagnosticRow<'a> {
+fn row<'a>(d: &'a Diagnostic, sources: &'a Sources) -> DiagnosticRow<'a> {
     let file = d.primary().map(|l| l.file).unwrap_or_default();
     let span = d.primary().map(|l| l.span).unwrap_or_default();
     let start = sources.line_col(file, span.start);
