@@ -38,4 +38,38 @@ fn main() {
     write("kitchen_world.postcard", serialized);
     let serialized = postcard::to_allocvec(&classes).expect("the classes serialize");
     write("kitchen_classes.postcard", serialized);
+    write("kitchen_tasks.rs", embedded_tasks(&dir).into_bytes());
+}
+
+/// The table of shipped tasks (`src/kitchen/data/task.rs`): every `envs/NNN.toml`, with
+/// `tasks/NNN.toml` when there is one, included as text.
+fn embedded_tasks(dir: &Path) -> String {
+    let envs = dir.join("envs");
+    println!("cargo::rerun-if-changed={}", envs.display());
+    println!("cargo::rerun-if-changed={}", dir.join("tasks").display());
+    let mut ids: Vec<String> = std::fs::read_dir(&envs)
+        .unwrap_or_else(|e| panic!("cannot list {}: {e}", envs.display()))
+        .flatten()
+        .filter_map(|entry| {
+            let name = entry.file_name().into_string().ok()?;
+            Some(name.strip_suffix(".toml")?.to_string())
+        })
+        .collect();
+    ids.sort();
+    let mut out = String::from("&[\n");
+    for id in ids {
+        let env = envs.join(format!("{id}.toml"));
+        let goal = dir.join(format!("tasks/{id}.toml"));
+        let goal = if goal.is_file() {
+            format!("Some(include_str!({:?}))", goal.display().to_string())
+        } else {
+            "None".to_string()
+        };
+        out.push_str(&format!(
+            "    EmbeddedTask {{ id: {id:?}, env: include_str!({:?}), goal: {goal} }},\n",
+            env.display().to_string()
+        ));
+    }
+    out.push(']');
+    out
 }

@@ -81,6 +81,52 @@ fn the_embedded_world_is_the_shipped_toml_world() {
 }
 
 #[test]
+fn the_built_in_tasks_are_simmers_environments() {
+    let Some(shared) = shared("the_built_in_tasks_are_simmers_environments", &["simmer"]) else {
+        return;
+    };
+    let world = World::embedded();
+    let mut compared = BTreeSet::new();
+    for entry in std::fs::read_dir(shared.join("simmer/benchmark/tasks")).expect("Simmer's tasks") {
+        let dir = entry.expect("a task folder").path();
+        let task = dir
+            .file_name()
+            .expect("a name")
+            .to_string_lossy()
+            .into_owned();
+        let json = read(&dir.join(format!("env_{task}.json")));
+        let built_in = kitchen::embedded_task(&task)
+            .unwrap_or_else(|| panic!("Simmer's task {task} is not built in"));
+        let ours = Env::from_toml(built_in.env, world.classes())
+            .unwrap_or_else(|e| panic!("envs/{task}.toml does not load: {e:?}"));
+        assert_eq!(
+            ours,
+            Env::from_json(&json).expect("Simmer's env loads"),
+            "task {task}"
+        );
+        // The title Simmer's result files and prompts show is the built-in goal's.
+        let goal = kitchen::TaskGoal::from_toml(built_in.goal.expect("a goal")).expect("goal");
+        let line = read(&dir.join(format!("task_{task}.txt")));
+        let line = line.lines().next().unwrap_or_default().trim().to_string();
+        assert_eq!(format!("Task: {}", goal.title), line, "task {task}");
+        compared.insert(task);
+    }
+    assert!(
+        compared.len() >= 100,
+        "only {} of Simmer's tasks compared",
+        compared.len()
+    );
+    let built_in: BTreeSet<String> = kitchen::embedded_tasks()
+        .iter()
+        .map(|t| t.id.to_string())
+        .collect();
+    assert_eq!(
+        built_in, compared,
+        "the built-in tasks are Simmer's, no more"
+    );
+}
+
+#[test]
 fn simmer_mode_agrees_with_every_dev_verdict() {
     let Some(shared) = shared(
         "simmer_mode_agrees_with_every_dev_verdict",

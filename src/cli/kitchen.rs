@@ -5,6 +5,7 @@
 use super::input::{display_name, io_error, read_text};
 use super::kitchen_eval::{self, EvalArgs};
 use super::kitchen_solve::{self, SolveArgs};
+use super::kitchen_task::{EnvSource, EnvSources, GoalSources};
 use super::{Color, Format, Outcome, outcome_of, render_diagnostics};
 use clap::{Subcommand, ValueEnum};
 use pddlc::diagnostics::render::{self, JSON_VERSION, Sources};
@@ -70,53 +71,37 @@ enum Command {
     Solve(SolveArgs),
 }
 
-/// Where a kitchen task comes from: `kitchen compile` and `kitchen solve` read the same.
-#[derive(clap::Args)]
-pub struct TaskSources {
-    /// The task goals (`NNN.toml`).
-    #[arg(long, default_value = "domains/kitchen/tasks")]
-    pub tasks_dir: PathBuf,
-    /// Simmer's benchmark directory, holding `tasks/NNN/env_NNN.json`.
-    #[arg(long, default_value = "../shared/kitchen/simmer/benchmark")]
-    pub simmer: PathBuf,
-    /// A world directory instead of the embedded one.
-    #[arg(long)]
-    pub world: Option<PathBuf>,
-}
-
 #[derive(clap::Args)]
 #[command(group(
     clap::ArgGroup::new("tasks").required(true).multiple(true).args(["task", "env", "all"])
 ))]
 struct CompileArgs {
-    /// One task, `004`.
-    #[arg(long, conflicts_with = "all")]
-    task: Option<String>,
-    /// Every task that has a formal goal in the tasks directory (written to `--out`).
-    #[arg(long, requires = "out")]
+    #[command(flatten)]
+    sources: EnvSources,
+    /// Every task that has a goal (built in, or in `--tasks-dir`), written to `--out`.
+    #[arg(long, requires = "out", conflicts_with_all = ["task", "env", "goal", "plan"])]
     all: bool,
+    #[command(flatten)]
+    goals: GoalSources,
     /// Where to write `domain.pddl` and `NNN.pddl` (default: standard output, one task only).
     #[arg(long)]
     out: Option<PathBuf>,
     #[arg(long = "for", default_value = "audit", value_parser = super::choice::<kitchen::Flavour>())]
     flavour: kitchen::Flavour,
-    #[command(flatten)]
-    sources: TaskSources,
+    /// A world directory instead of the built-in one.
+    #[arg(long)]
+    world: Option<PathBuf>,
     /// A Simmer plan to check against the problem (one task): declares the objects it
     /// creates and the ids it names that do not exist, so that its `plan --to-pddl`
     /// translation validates against the problem.
-    #[arg(long, conflicts_with = "all")]
+    #[arg(long)]
     plan: Option<PathBuf>,
-    /// A task environment (`env.json`) instead of Simmer's `tasks/NNN/env_NNN.json`; the
-    /// problem is named after `--task`, or after the file.
-    #[arg(long, conflicts_with = "all")]
-    env: Option<PathBuf>,
-    /// The task goal (default: `TASKS_DIR/NNN.toml` for `--task NNN`, if there is one).
-    #[arg(long, conflicts_with = "all")]
-    goal: Option<PathBuf>,
 }
 
 #[derive(clap::Args)]
+#[command(group(
+    clap::ArgGroup::new("environment").required(true).multiple(true).args(["task", "env"])
+))]
 struct PlanArgs {
     /// Simmer's plan to a PDDL plan for the compiled domain.
     #[arg(long, conflicts_with = "from_pddl")]
@@ -124,19 +109,20 @@ struct PlanArgs {
     /// A PDDL plan for the compiled domain to Simmer's format.
     #[arg(long)]
     from_pddl: bool,
-    /// The task environment, Simmer's `env_NNN.json`.
-    #[arg(long)]
-    env: PathBuf,
+    #[command(flatten)]
+    sources: EnvSources,
     plan: PathBuf,
     #[arg(long)]
     world: Option<PathBuf>,
 }
 
 #[derive(clap::Args)]
+#[command(group(
+    clap::ArgGroup::new("environment").required(true).multiple(true).args(["task", "env"])
+))]
 struct RunArgs {
-    /// The task environment, Simmer's `env_NNN.json`.
-    #[arg(long)]
-    env: PathBuf,
+    #[command(flatten)]
+    sources: EnvSources,
     /// Plans in Simmer's format: `[PUT_ON] <lettuce> (1) <cutting_board> (1)`, one step a line.
     #[arg(required = true)]
     plans: Vec<PathBuf>,
@@ -149,13 +135,15 @@ struct RunArgs {
 }
 
 #[derive(clap::Args)]
+#[command(group(clap::ArgGroup::new("environment").multiple(true).args(["task", "env"])))]
 struct DescribeArgs {
-    /// A task environment whose objects to list, with the task's goal (the first line of
-    /// `task_NNN.txt` beside `env_NNN.json`), the agent's state and the task's own actions.
-    #[arg(long)]
-    env: Option<PathBuf>,
-    /// With `--env`: list every action of the world, not only those the task defines.
-    #[arg(long, requires = "env")]
+    /// With `--task` or `--env`: the task's objects, its title (the built-in goal's, or the
+    /// first line of `task_NNN.txt` beside `env_NNN.json`), the agent's state and the task's
+    /// own actions, after the world.
+    #[command(flatten)]
+    sources: EnvSources,
+    /// With a task: list every action of the world, not only those the task defines.
+    #[arg(long, requires = "environment")]
     all_actions: bool,
     /// A world directory instead of the embedded one.
     #[arg(long)]
@@ -191,6 +179,8 @@ pub struct Report {
     pub color: bool,
     files: Vec<SourceFile>,
     pub diagnostics: Vec<Diagnostic>,
+    /// Whether a usage error was printed (`usage_error`).
+    usage: bool,
 }
 
 impl Report {
@@ -200,6 +190,7 @@ impl Report {
             color,
             files: Vec::new(),
             diagnostics: Vec::new(),
+            usage: false,
         }
     }
 
@@ -248,7 +239,15 @@ impl Report {
     }
 
     pub fn outcome(&self) -> Outcome {
-        outcome_of(&self.diagnostics, false)
+        let usage = self.usage.then_some(Outcome::Failure);
+        outcome_of(&self.diagnostics, false).max(usage.unwrap_or(Outcome::Clean))
+    }
+
+    /// An error in how the command was called (a task pddlc does not ship): printed on stderr
+    /// at once, as clap prints its own, and the run exits 2.
+    pub fn usage_error(&mut self, message: String) {
+        eprintln!("error: {message}");
+        self.usage = true;
     }
 
     pub fn json_diagnostics(&self) -> Value {
@@ -339,12 +338,22 @@ pub fn load_world(dir: Option<&Path>, report: &mut Report) -> Option<World> {
         .ok()
 }
 
-/// The task environment in `path`; `None` after a diagnostic when it cannot be read or loaded.
-pub fn load_env(path: &Path, report: &mut Report) -> Option<Env> {
-    let text = report.read(path)?;
-    Env::from_json(&text)
-        .map_err(|diagnostics| report.add_one(display_name(path), text, diagnostics))
-        .ok()
+/// The environment `sources` name for one task, loaded in `world`; `None` after its
+/// diagnostics, or after a usage error for a task pddlc does not ship (`usage` set).
+fn load_task_env(sources: &EnvSources, world: Option<&World>, report: &mut Report) -> Option<Env> {
+    match sources.source() {
+        // A world that could not be loaded is reported; the environment is still read (with
+        // the built-in world's classes) so that its own problems are reported too.
+        Ok(Some(source)) => match world {
+            Some(world) => source.load(world, report),
+            None => source.load(&World::embedded(), report),
+        },
+        Ok(None) => None,
+        Err(message) => {
+            report.usage_error(message);
+            None
+        }
+    }
 }
 
 fn human(path: &Path, outcome: &kitchen::Outcome) -> String {
@@ -385,7 +394,7 @@ fn run_plans(args: &RunArgs, mut report: Report) -> Outcome {
     let format = report.format;
     let color = report.color;
     let world = load_world(args.world.as_deref(), &mut report);
-    let env = load_env(&args.env, &mut report);
+    let env = load_task_env(&args.sources, world.as_ref(), &mut report);
     let mut outcomes = Vec::new();
     let mut rows = Vec::new();
     let mut unreadable = false;
@@ -504,18 +513,21 @@ fn unreadable_plan(path: &Path, message: &str, format: Format, color: bool, rows
 
 fn describe(args: &DescribeArgs, mut report: Report) -> Outcome {
     let world = load_world(args.world.as_deref(), &mut report);
-    let env = match &args.env {
-        Some(path) => load_env(path, &mut report).map(Some),
+    let source = match args.sources.source() {
+        Ok(source) => source,
+        Err(message) => {
+            report.usage_error(message);
+            return report.finish(None, None);
+        }
+    };
+    let env = match &source {
+        Some(source) => {
+            let classes = world.clone().unwrap_or_else(World::embedded);
+            source.load(&classes, &mut report).map(Some)
+        }
         None => Some(None),
     };
-    // The task's description beside its environment (`task_NNN.txt` for `env_NNN.json`).
-    let goal = args.env.as_deref().and_then(|path| {
-        let name = path.file_name()?.to_str()?;
-        let number = name.strip_prefix("env_")?.strip_suffix(".json")?;
-        let bytes = std::fs::read(path.with_file_name(format!("task_{number}.txt"))).ok()?;
-        let text = String::from_utf8_lossy(&bytes).into_owned();
-        Some(text.lines().next()?.trim().to_string())
-    });
+    let goal = source.as_ref().and_then(EnvSource::title_line);
     let options = kitchen::DescribeOptions {
         goal: goal.as_deref(),
         all_actions: args.all_actions,
@@ -533,11 +545,12 @@ fn describe(args: &DescribeArgs, mut report: Report) -> Outcome {
 /// on standard output, nothing is printed unless every input could be used.
 fn compile(args: &CompileArgs, mut report: Report) -> Outcome {
     use kitchen::CompileOptions;
-    let Some(world) = load_world(args.sources.world.as_deref(), &mut report) else {
+    let Some(world) = load_world(args.world.as_deref(), &mut report) else {
         return report.finish(None, None);
     };
     let flavour = args.flavour;
-    let Some(tasks) = task_names(args, &mut report) else {
+    let Some(tasks) = super::kitchen_task::task_names(&args.sources, &args.goals, &mut report)
+    else {
         return report.finish(None, None);
     };
     let domain = pddlc::fmt::domain(&kitchen::compile_domain(&world, flavour));
@@ -556,15 +569,14 @@ fn compile(args: &CompileArgs, mut report: Report) -> Outcome {
         None => printed.push_str(&format!("{domain}\n")),
     }
     for task in &tasks {
-        let env_path = match &args.env {
-            Some(path) => path.clone(),
-            None => args
-                .sources
-                .simmer
-                .join(format!("tasks/{task}/env_{task}.json")),
+        let env = match args.sources.for_task(task) {
+            Ok(source) => source.load(&world, &mut report),
+            Err(message) => {
+                report.usage_error(message);
+                None
+            }
         };
-        let env = load_env(&env_path, &mut report);
-        let goal = load_goal(args, task, &mut report);
+        let goal = args.goals.load(task, &mut report);
         let plan_text = match &args.plan {
             Some(path) => match report.read(path) {
                 Some(text) => Some(text),
@@ -583,7 +595,7 @@ fn compile(args: &CompileArgs, mut report: Report) -> Outcome {
             },
         };
         let (goal, goal_file) = match goal {
-            Some((goal, path, text)) => (Some(goal), Some((path, text))),
+            Some(goal) => (Some(goal.goal), Some((goal.name, goal.text))),
             None => (None, None),
         };
         let name = format!("task-{task}");
@@ -591,8 +603,8 @@ fn compile(args: &CompileArgs, mut report: Report) -> Outcome {
             Ok(problem) => problem,
             // A goal that says it cannot be solved is reported, not compiled.
             Err(unsolvable) => {
-                if let Some((path, text)) = goal_file {
-                    report.add_one(display_name(&path), text, vec![unsolvable]);
+                if let Some((name, text)) = goal_file {
+                    report.add_one(name, text, vec![unsolvable]);
                 }
                 continue;
             }
@@ -617,82 +629,9 @@ fn compile(args: &CompileArgs, mut report: Report) -> Outcome {
     report.finish(output, written)
 }
 
-/// The tasks to compile: `--task`, else the environment file's name, else (`--all`) every goal
-/// in the tasks directory; `None` after a `P090` when that directory cannot be listed or holds
-/// no goal.
-fn task_names(args: &CompileArgs, report: &mut Report) -> Option<Vec<String>> {
-    if let Some(task) = &args.task {
-        return Some(vec![task.clone()]);
-    }
-    if let Some(env) = &args.env {
-        let stem = env.file_stem().map(|s| s.to_string_lossy().into_owned());
-        return Some(vec![stem.unwrap_or_else(|| "env".to_string())]);
-    }
-    goal_files(&args.sources.tasks_dir, report)
-}
-
-/// The tasks with a goal file (`NNN.toml`) in `dir`, sorted; `None` after a `P090` when the
-/// directory cannot be listed or holds no goal. `kitchen compile --all` and `kitchen solve
-/// --all` both read their tasks here.
-pub(crate) fn goal_files(dir: &Path, report: &mut Report) -> Option<Vec<String>> {
-    let entries = match std::fs::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(e) => {
-            report.io_error(dir, format!("{}: {e}", dir.display()));
-            return None;
-        }
-    };
-    let mut tasks: Vec<String> = entries
-        .flatten()
-        .map(|entry| entry.path())
-        .filter(|path| path.extension().is_some_and(|x| x == "toml"))
-        .filter_map(|path| Some(path.file_stem()?.to_string_lossy().into_owned()))
-        .collect();
-    tasks.sort();
-    if tasks.is_empty() {
-        report.io_error(
-            dir,
-            format!(
-                "{}: no task goal (NNN.toml) in this directory",
-                dir.display()
-            ),
-        );
-        return None;
-    }
-    Some(tasks)
-}
-
-/// The goal of `task` with its file and text: the file `--goal` names (which must be there),
-/// else the tasks directory's `NNN.toml` if there is one. `Some(None)` means no goal; `None`,
-/// that the goal could not be read or loaded (after its diagnostic).
-fn load_goal(
-    args: &CompileArgs,
-    task: &str,
-    report: &mut Report,
-) -> Option<Option<(kitchen::TaskGoal, PathBuf, String)>> {
-    let path = match &args.goal {
-        Some(path) => path.clone(),
-        None => {
-            let path = args.sources.tasks_dir.join(format!("{task}.toml"));
-            if !path.exists() {
-                return Some(None);
-            }
-            path
-        }
-    };
-    let text = report.read(&path)?;
-    match kitchen::TaskGoal::from_toml(&text) {
-        Ok(goal) => Some(Some((goal, path, text))),
-        Err(diagnostics) => {
-            report.add_one(display_name(&path), text, diagnostics);
-            None
-        }
-    }
-}
-
 fn plan(args: &PlanArgs, mut report: Report) -> Outcome {
     let world = load_world(args.world.as_deref(), &mut report);
-    let env = load_env(&args.env, &mut report);
+    let env = load_task_env(&args.sources, world.as_ref(), &mut report);
     let text = report.read(&args.plan);
     let (Some(world), Some(env), Some(text)) = (world, env, text) else {
         return report.finish(None, None);

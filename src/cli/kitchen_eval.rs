@@ -3,7 +3,8 @@
 //! bootstrap intervals, paired comparisons between runs, and Simmer's annotated result files.
 
 use super::input::display_name;
-use super::kitchen::{KitchenFormat, Report, load_env, load_world, table3};
+use super::kitchen::{KitchenFormat, Report, load_world, table3};
+use super::kitchen_task::EnvSource;
 use super::{Outcome, pool, render_diagnostics};
 use pddlc::diagnostics::render::{self, JSON_VERSION, Sources};
 use pddlc::diagnostics::{Code, Diagnostic, FileId, SourceFile};
@@ -31,9 +32,10 @@ pub struct EvalArgs {
     #[arg(long, value_name = "OUT_DIR")]
     results: Option<PathBuf>,
     /// Simmer's benchmark directory, where a task folder without `env_NNN.json` finds its
-    /// environment (`tasks/NNN/env_NNN.json`, or `../examples/*/env_NNN.json`).
-    #[arg(long, default_value = "../shared/kitchen/simmer/benchmark")]
-    simmer: PathBuf,
+    /// environment (`tasks/NNN/env_NNN.json`, or `../examples/*/env_NNN.json`) instead of
+    /// the built-in tasks'.
+    #[arg(long, value_name = "DIR")]
+    simmer: Option<PathBuf>,
     /// A world directory instead of the embedded one.
     #[arg(long)]
     world: Option<PathBuf>,
@@ -79,7 +81,7 @@ struct Task {
     name: String,
     /// The task's folder.
     dir: PathBuf,
-    env: Option<PathBuf>,
+    env: Option<EnvSource>,
     plans: Vec<PathBuf>,
 }
 
@@ -92,16 +94,19 @@ fn natural(path: &Path) -> (u64, String) {
 }
 
 /// The environment of task `name`: in its folder as Simmer lays runs out, else in Simmer's
-/// benchmark (its tasks, then its examples).
-fn find_env(dir: &Path, name: &str, simmer: &Path) -> Option<PathBuf> {
+/// benchmark when `--simmer` names it (its tasks, then its examples), else the built-in task's.
+fn find_env(dir: &Path, name: &str, simmer: Option<&Path>) -> Option<EnvSource> {
     let file = format!("env_{name}.json");
     let own = dir.join(&file);
     if own.is_file() {
-        return Some(own);
+        return Some(EnvSource::File(own));
     }
+    let Some(simmer) = simmer else {
+        return kitchen::embedded_task(name).map(EnvSource::Builtin);
+    };
     let benchmark = simmer.join("tasks").join(name).join(&file);
     if benchmark.is_file() {
-        return Some(benchmark);
+        return Some(EnvSource::File(benchmark));
     }
     let examples = simmer.join("../examples");
     let mut found: Vec<PathBuf> = std::fs::read_dir(examples)
@@ -112,11 +117,11 @@ fn find_env(dir: &Path, name: &str, simmer: &Path) -> Option<PathBuf> {
         .filter(|path| path.is_file())
         .collect();
     found.sort();
-    found.into_iter().next()
+    found.into_iter().next().map(EnvSource::File)
 }
 
 /// The task folders of a run, in sorted name order, or a `P090` when it cannot be listed.
-fn discover(run: usize, dir: &Path, simmer: &Path, report: &mut Report) -> Vec<Task> {
+fn discover(run: usize, dir: &Path, simmer: Option<&Path>, report: &mut Report) -> Vec<Task> {
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(e) => {
@@ -271,11 +276,11 @@ struct TaskInfo {
 fn run_task(task: Task, run: &str, world: &World, needs: &Needs) -> TaskResult {
     let mut report = Report::new(needs.format.diagnostics(), false);
     let env = match &task.env {
-        Some(path) => load_env(path, &mut report),
+        Some(source) => source.load(world, &mut report),
         None => {
             let message = format!(
-                "task {}: no env_{}.json in its folder or in Simmer's benchmark (--simmer)",
-                task.name, task.name
+                "task {}: no env_{}.json in its folder, and no built-in task {} (or give Simmer's benchmark with --simmer)",
+                task.name, task.name, task.name
             );
             report.io_error(&task.dir, message);
             None
@@ -284,11 +289,7 @@ fn run_task(task: Task, run: &str, world: &World, needs: &Needs) -> TaskResult {
     let line = task
         .env
         .as_ref()
-        .and_then(|env| std::fs::read(env.with_file_name(format!("task_{}.txt", task.name))).ok())
-        .map(|bytes| {
-            let text = String::from_utf8_lossy(&bytes).into_owned();
-            text.lines().next().unwrap_or_default().trim().to_string()
-        })
+        .and_then(EnvSource::title_line)
         .unwrap_or_default();
     let info = TaskInfo {
         run: run.to_string(),
@@ -429,7 +430,7 @@ pub fn run(args: &EvalArgs, format: KitchenFormat, color: bool) -> Outcome {
     let tasks: Vec<Task> = runs
         .iter()
         .enumerate()
-        .flat_map(|(i, run)| discover(i, &run.dir, &args.simmer, &mut report))
+        .flat_map(|(i, run)| discover(i, &run.dir, args.simmer.as_deref(), &mut report))
         .collect();
     let total: usize = tasks.iter().map(|t| t.plans.len()).sum();
     let progress = if std::io::stderr().is_terminal() {

@@ -4,34 +4,37 @@
 //! Human format: a line per task (status, steps, strict mode's verdict, times) on stdout, with
 //! the Simmer plan under it for one task and strict mode's failures under any task that has
 //! them. JSON: one document with a row per task and a summary. Exit 0 when every task was solved
-//! and its plan ran clean, 1 when one was not (unsolvable, unknown, or failures in strict mode),
-//! 2 on usage or input errors.
+//! and its plan ran clean, 1 when one was not (unsolvable, unknown, or failures in strict mode)
+//! or an input is faulty, 2 on usage errors and unreadable inputs.
 
 use super::Outcome;
-use super::input::display_name;
-use super::kitchen::{KitchenFormat, Report, load_env, load_world};
+use super::kitchen::{KitchenFormat, Report, load_world};
+use super::kitchen_task::{EnvSources, GoalSources};
 use pddlc::diagnostics::render::JSON_VERSION;
 use pddlc::kitchen::{self, Env, Mode, World};
 use pddlc::solve::{self, Options, Outcome as Solved};
 use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 #[derive(clap::Args)]
 #[command(group(
-    clap::ArgGroup::new("tasks").required(true).args(["task", "all"])
+    clap::ArgGroup::new("tasks").required(true).multiple(true).args(["task", "env", "all"])
 ))]
 pub struct SolveArgs {
-    /// One task, `004` (it must have a goal in the tasks directory).
-    #[arg(long)]
-    task: Option<String>,
-    /// Every task that has a goal in the tasks directory.
-    #[arg(long)]
+    #[command(flatten)]
+    sources: EnvSources,
+    #[command(flatten)]
+    goals: GoalSources,
+    /// Every task that has a goal (built in, or in `--tasks-dir`).
+    #[arg(long, conflicts_with_all = ["task", "env", "goal"])]
     all: bool,
+    /// A world directory instead of the built-in one.
+    #[arg(long)]
+    world: Option<PathBuf>,
     /// Give up on a task (`unknown`) after this many seconds of CPU time, grounding included.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     time_limit: f64,
-    #[command(flatten)]
-    sources: super::kitchen::TaskSources,
 }
 
 /// What became of one task.
@@ -62,16 +65,17 @@ pub fn run(args: &SolveArgs, format: KitchenFormat, color: bool) -> Outcome {
         return Outcome::Failure;
     }
     let mut report = Report::new(format.diagnostics(), color);
-    let Some(world) = load_world(args.sources.world.as_deref(), &mut report) else {
+    let Some(world) = load_world(args.world.as_deref(), &mut report) else {
         return finish(report, &[], format);
     };
-    let Some(tasks) = task_names(args, &mut report) else {
+    let Some(tasks) = super::kitchen_task::task_names(&args.sources, &args.goals, &mut report)
+    else {
         return finish(report, &[], format);
     };
     let domain = kitchen::compile_domain(&world, kitchen::Flavour::Planning);
     let mut solutions = Vec::new();
     for task in &tasks {
-        let Some((env, goal)) = inputs(args, task, &mut report) else {
+        let Some((env, goal)) = inputs(args, &world, task, &mut report) else {
             continue;
         };
         let solution = match &goal.unsolvable {
@@ -106,30 +110,33 @@ fn declared_unsolvable(task: &str, reason: &str) -> Solution {
 }
 
 /// The environment and goal of `task`; `None` after their diagnostics (a task without a goal
-/// file is a `P090`: there is nothing to plan for). A goal marked `unsolvable` adds its `K410`.
-fn inputs(args: &SolveArgs, task: &str, report: &mut Report) -> Option<(Env, kitchen::TaskGoal)> {
-    let env = load_env(
-        &args
-            .sources
-            .simmer
-            .join(format!("tasks/{task}/env_{task}.json")),
-        report,
-    );
-    let path = args.sources.tasks_dir.join(format!("{task}.toml"));
-    let text = report.read(&path)?;
-    let goal = match kitchen::TaskGoal::from_toml(&text) {
-        Ok(goal) => goal,
-        Err(diagnostics) => {
-            report.add_one(display_name(&path), text, diagnostics);
+/// is a `P090`: there is nothing to plan for). A goal marked `unsolvable` adds its `K410`.
+fn inputs(
+    args: &SolveArgs,
+    world: &World,
+    task: &str,
+    report: &mut Report,
+) -> Option<(Env, kitchen::TaskGoal)> {
+    let env = match args.sources.for_task(task) {
+        Ok(source) => source.load(world, report),
+        Err(message) => {
+            report.usage_error(message);
             return None;
         }
     };
+    let Some(goal) = args.goals.load(task, report)? else {
+        let message = format!(
+            "task {task} has no goal to plan for: give one with --goal FILE (domains/kitchen/tasks/NNN.toml shows the format)"
+        );
+        report.io_error(Path::new(task), message);
+        return None;
+    };
     // A goal that says why no plan reaches it (`K410`): the warning is shown, and the task is
     // reported unsolvable for the goal file's reason (`declared_unsolvable`).
-    if let Some(diagnostic) = goal.unsolvable_diagnostic() {
-        report.add_one(display_name(&path), text, vec![diagnostic]);
+    if let Some(diagnostic) = goal.goal.unsolvable_diagnostic() {
+        report.add_one(goal.name, goal.text, vec![diagnostic]);
     }
-    Some((env?, goal))
+    Some((env?, goal.goal))
 }
 
 /// Compiles, solves, translates and runs one task; `None` after diagnostics when the planner
@@ -190,15 +197,6 @@ fn solve_task(
         seconds: started.elapsed().as_secs_f64(),
         declared: None,
     })
-}
-
-/// `--task`, else every goal in the tasks directory (sorted); `None` after a `P090` when that
-/// directory cannot be listed or holds no goal.
-fn task_names(args: &SolveArgs, report: &mut Report) -> Option<Vec<String>> {
-    if let Some(task) = &args.task {
-        return Some(vec![task.clone()]);
-    }
-    super::kitchen::goal_files(&args.sources.tasks_dir, report)
 }
 
 fn status(solution: &Solution) -> &'static str {
@@ -312,7 +310,10 @@ fn finish(report: Report, solutions: &[Solution], format: KitchenFormat) -> Outc
         .filter(|s| matches!(s.answer.outcome, Solved::Solved { .. }))
         .count();
     let clean_count = solutions.iter().filter(|s| clean(s)).count();
-    let seconds: f64 = solutions.iter().map(|s| s.seconds).sum();
+    let seconds: f64 = solutions
+        .iter()
+        .map(|s| s.seconds)
+        .fold(0.0, |total, s| total + s);
     let count = |wanted: &str| solutions.iter().filter(|s| status(s) == wanted).count();
     if format == KitchenFormat::Json {
         let document = json!({
@@ -348,9 +349,7 @@ fn finish(report: Report, solutions: &[Solution], format: KitchenFormat) -> Outc
     } else {
         Outcome::InputErrors
     };
-    if report.outcome() == Outcome::Clean {
-        tasks
-    } else {
-        Outcome::Failure
-    }
+    // The convention (docs/cli.md): 2 for usage and unreadable inputs, 1 for faulty ones or a
+    // task not solved clean.
+    report.outcome().max(tasks)
 }

@@ -9,6 +9,7 @@ mod input;
 mod kitchen;
 mod kitchen_eval;
 mod kitchen_solve;
+mod kitchen_task;
 mod lsp;
 mod parse;
 mod score;

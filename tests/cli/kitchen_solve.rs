@@ -1,7 +1,7 @@
 //! `kitchen solve`: a Simmer task compiled, solved by the built-in planner, translated back and
 //! run in strict mode, in one process.
 
-use crate::{code, pddlc, stderr, stdout, write};
+use crate::{code, pddlc, pddlc_in, stderr, stdout, write};
 use serde_json::Value;
 
 /// The JSON document of a run, which must parse and carry `version`.
@@ -28,21 +28,15 @@ fn shape(value: &Value) -> Value {
     }
 }
 
-/// Task 008 (ice cream: eleven steps) is solved, its Simmer plan runs clean in strict mode both
-/// inside `kitchen solve` and when `kitchen run --mode strict` is given it; the JSON document
-/// has the documented shape.
+/// Task 008 (ice cream: eleven steps), built in, is solved from a directory outside the
+/// repository; its Simmer plan runs clean in strict mode both inside `kitchen solve` and when
+/// `kitchen run --mode strict --task 008` is given it; the JSON document has the documented
+/// shape.
 #[test]
 fn kitchen_solve_solves_a_small_task_and_its_plan_runs_clean() {
-    let Some(kitchen) = crate::common::shared_part(
-        "kitchen",
-        "kitchen_solve_solves_a_small_task_and_its_plan_runs_clean",
-    ) else {
-        return;
-    };
-    let simmer = kitchen.join("simmer/benchmark");
-    let simmer = simmer.to_string_lossy();
-    let args = ["kitchen", "solve", "--task", "008", "--simmer", &simmer];
-    let out = pddlc(&[&args[..], &["--format", "json"]].concat());
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let args = ["kitchen", "solve", "--task", "008"];
+    let out = pddlc_in(dir.path(), &[&args[..], &["--format", "json"]].concat());
     assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
     let json = document(&out);
     let task = &json["tasks"][0];
@@ -65,21 +59,16 @@ fn kitchen_solve_solves_a_small_task_and_its_plan_runs_clean() {
         serde_json::to_string_pretty(&shape(&json)).expect("JSON")
     );
     // The plan, run on its own in strict mode.
-    let dir = tempfile::tempdir().expect("temporary directory");
-    let path = write(dir.path(), "008.txt", (plan.join("\n") + "\n").as_bytes());
-    let env = kitchen.join("simmer/benchmark/tasks/008/env_008.json");
-    let out = pddlc(&[
-        "kitchen",
-        "run",
-        "--mode",
-        "strict",
-        "--env",
-        &env.to_string_lossy(),
-        &path.to_string_lossy(),
-    ]);
+    write(dir.path(), "008.txt", (plan.join("\n") + "\n").as_bytes());
+    let out = pddlc_in(
+        dir.path(),
+        &[
+            "kitchen", "run", "--mode", "strict", "--task", "008", "008.txt",
+        ],
+    );
     assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
     // Human: the task's line, then the Simmer plan.
-    let out = pddlc(&args);
+    let out = pddlc_in(dir.path(), &args);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let text = stdout(&out);
     assert!(
@@ -93,12 +82,7 @@ fn kitchen_solve_solves_a_small_task_and_its_plan_runs_clean() {
 /// diagnostics; a format that is not a plan's is refused.
 #[test]
 fn kitchen_solve_exit_codes() {
-    let Some(kitchen) = crate::common::shared_part("kitchen", "kitchen_solve_exit_codes") else {
-        return;
-    };
-    let simmer = kitchen.join("simmer/benchmark");
-    let simmer = simmer.to_string_lossy();
-    let base = ["kitchen", "solve", "--simmer", &simmer, "--format", "json"];
+    let base = ["kitchen", "solve", "--format", "json"];
     let out = pddlc(&[&base[..], &["--task", "008", "--time-limit", "0.000001"]].concat());
     assert_eq!(code(&out), 1, "{}", stderr(&out));
     let json = document(&out);
@@ -121,6 +105,58 @@ fn kitchen_solve_exit_codes() {
     ] {
         assert_eq!(code(&pddlc(bad)), 2, "{bad:?}");
     }
+    // A task pddlc does not ship, with no environment given: a usage error naming the fix.
+    let out = pddlc(&["kitchen", "solve", "--task", "999"]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("no built-in kitchen task `999`"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stderr(&out).contains("--env FILE"), "{}", stderr(&out));
+    // An environment without a goal: nothing to plan for, and the way to give one.
+    let env = "domains/kitchen/envs/008.toml";
+    let out = pddlc(&[&base[..], &["--env", env, "--tasks-dir", &tasks]].concat());
+    assert_eq!(code(&out), 2, "{}", stdout(&out));
+    let json = document(&out);
+    assert_eq!(json["diagnostics"][0]["code"], "P090", "{json}");
+    assert!(
+        json["diagnostics"][0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("--goal FILE")),
+        "{json}"
+    );
+    // Our environment format, with a misspelt class: located, with the class it means.
+    write(
+        dir.path(),
+        "env.toml",
+        b"objects = [\"bowl_1\", \"eg_1\"]\n",
+    );
+    let env = dir.path().join("env.toml");
+    let out = pddlc(
+        &[
+            &base[..],
+            &[
+                "--env",
+                &env.to_string_lossy(),
+                "--goal",
+                "domains/kitchen/tasks/008.toml",
+            ],
+        ]
+        .concat(),
+    );
+    assert_eq!(code(&out), 1, "{}", stdout(&out));
+    let json = document(&out);
+    let diagnostic = &json["diagnostics"][0];
+    assert_eq!(diagnostic["code"], "K402", "{json}");
+    assert_eq!(diagnostic["line"], 1, "{json}");
+    assert_eq!(diagnostic["column"], 22, "{json}");
+    assert!(
+        diagnostic["help"]
+            .as_str()
+            .is_some_and(|h| h.contains("`egg`")),
+        "{json}"
+    );
 }
 
 /// A goal file that says no plan reaches its task (018: the icing is not spreadable; 023 states

@@ -26,6 +26,15 @@ fn pddlc(args: &[&str]) -> Output {
         .expect("pddlc runs")
 }
 
+/// `pddlc` run from `dir`, as a user outside the repository runs it.
+fn pddlc_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_pddlc"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("pddlc runs")
+}
+
 fn code(output: &Output) -> i32 {
     output
         .status

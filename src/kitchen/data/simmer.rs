@@ -284,7 +284,7 @@ fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<Strin
 
 impl Env {
     /// The objects in load order, a later object with the same id replacing the earlier one.
-    fn merged(objects: impl Iterator<Item = EnvObject>) -> Env {
+    pub(super) fn merged(objects: impl Iterator<Item = EnvObject>) -> Env {
         let mut env = Env::default();
         let mut positions: std::collections::HashMap<String, usize> = Default::default();
         for object in objects {
