@@ -245,14 +245,14 @@ def check(
 def score(
     gold: Text,
     pred: Text,
-    mode: Literal["text2world", "clean"] = "text2world",
+    mode: Literal["text2world", "clean"] = "clean",
     response: bool = False,
 ) -> Scores:
     """Text2World's six metrics of one (gold, prediction) pair."""
 
 def score_many(
     pairs: Iterable[Union[Tuple[Text, Text], Mapping[str, Any]]],
-    mode: Literal["text2world", "clean"] = "text2world",
+    mode: Literal["text2world", "clean"] = "clean",
     response: bool = False,
     threads: Optional[int] = None,
 ) -> List[Scores]:

@@ -12,7 +12,10 @@ use pyo3::types::{PyDict, PyList, PyTuple};
 use rayon::prelude::*;
 use serde_json::{Value, json};
 
-fn mode(name: &str) -> PyResult<Mode> {
+fn mode(name: Option<&str>) -> PyResult<Mode> {
+    let Some(name) = name else {
+        return Ok(Mode::default());
+    };
     name.parse().map_err(PyValueError::new_err)
 }
 
@@ -284,17 +287,18 @@ impl Scores {
 
 /// Scores a predicted domain against a gold one with Text2World's six metrics.
 ///
-/// `mode="text2world"` gives the official scorer's values, quirks included; `"clean"` computes
-/// what the metrics were meant to measure, on the syntax tree (docs/scoring.md). With
+/// `mode="clean"` (the default, as on the command line) computes what the metrics were meant to
+/// measure, on the syntax tree; `"text2world"` gives the official scorer's values, quirks
+/// included (docs/scoring.md). With
 /// `response=True`, `pred` is a raw LLM answer and the domain is extracted from it as
 /// Text2World does.
 #[pyfunction]
-#[pyo3(signature = (gold, pred, mode = "text2world", response = false))]
+#[pyo3(signature = (gold, pred, mode = None, response = false))]
 pub fn score(
     py: Python<'_>,
     gold: &Bound<'_, PyAny>,
     pred: &Bound<'_, PyAny>,
-    mode: &str,
+    mode: Option<&str>,
     response: bool,
 ) -> PyResult<Scores> {
     crate::guarded(|| {
@@ -368,11 +372,11 @@ fn item_job(item: &Bound<'_, PyAny>, index: usize, response: bool) -> (Job, Opti
 /// optionally `id` and `response` (a line of `pddlc score --pairs`'s JSONL, once loaded).
 /// `threads` is the number of worker threads (all cores by default).
 #[pyfunction]
-#[pyo3(signature = (pairs, mode = "text2world", response = false, threads = None))]
+#[pyo3(signature = (pairs, mode = None, response = false, threads = None))]
 pub fn score_many(
     py: Python<'_>,
     pairs: &Bound<'_, PyAny>,
-    mode: &str,
+    mode: Option<&str>,
     response: bool,
     threads: Option<i64>,
 ) -> PyResult<Vec<Scores>> {

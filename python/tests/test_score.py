@@ -22,7 +22,7 @@ def metrics(scores):
 
 
 def test_exact_values_on_the_shipped_example_in_both_modes():
-    same = pddlc.score(GOLD, GOLD)
+    same = pddlc.score(GOLD, GOLD, mode="text2world")
     assert same.mode == "text2world" and same.ok and same.error is None
     assert metrics(same) == [100.0] * 6
     assert same.raw == {"EXEC": 1.0, "SIM": 1.0, "F1_PRED": 1.0, "F1_PARAM": 1.0, "F1_PRECOND": 1.0, "F1_EFF": 1.0}
@@ -54,6 +54,18 @@ def test_to_dict_is_the_cli_json(mode, response, tmp_path):
     args = ["score", "--format", "json", "--mode", mode, str(gold), str(pred)]
     document = json.loads(cli(*args, *(["--response"] if response else [])).stdout)
     assert pddlc.score(GOLD, pred_text, mode=mode, response=response).to_dict() == document
+
+
+def test_the_default_mode_is_the_clis(tmp_path):
+    gold, pred = tmp_path / "gold.pddl", tmp_path / "pred.pddl"
+    gold.write_text(GOLD)
+    pred.write_text(PRED)
+    document = json.loads(cli("score", "--format", "json", str(gold), str(pred)).stdout)
+    scores = pddlc.score(GOLD, PRED)
+    assert scores.mode == document["mode"] == "clean"
+    assert scores.to_dict() == document
+    [many] = pddlc.score_many([(GOLD, PRED)])
+    assert many.to_dict() == document
 
 
 def dev_pairs(root):

@@ -6,7 +6,6 @@ use pddlc::ast::{Domain, PddlFile};
 use pddlc::check::{self, Profile};
 use pddlc::diagnostics::render::Sources;
 use pddlc::diagnostics::{Diagnostic, FileId, Severity, SourceFile, TaskFiles};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]
@@ -166,10 +165,7 @@ fn tarski(loaded: &Loaded, kind: Option<&str>, id: FileId) -> (Vec<Diagnostic>, 
 /// Prints the diagnostics in the format asked for; on a terminal's formats, the notes of what
 /// each input was checked against on stderr, and a count line after a human report.
 fn report(args: &Args, diagnostics: &[Diagnostic], sources: &[SourceFile], checked: &[Checked]) {
-    let terminal = std::io::stdout().is_terminal();
-    let format = args
-        .format
-        .unwrap_or(if terminal { Format::Human } else { Format::Gcc });
+    let format = Format::or_default(args.format);
     let sources_view = Sources::new(sources);
     let color = args.color.enabled();
     let output = if format == Format::Json {

@@ -42,7 +42,7 @@ struct Formatted {
 }
 
 pub fn run(args: &Args) -> Outcome {
-    let format = args.format.unwrap_or(Format::Gcc);
+    let format = Format::or_default(args.format);
     if args.write && args.files.iter().any(|p| is_stdin(p)) {
         eprintln!("error: --write cannot rewrite standard input");
         return Outcome::Failure;

@@ -23,8 +23,8 @@ pub struct Args {
     /// subcommand: how diagnostics about its inputs are shown (`compile`, `plan`, `describe`:
     /// on stderr, the output on stdout; `json`: one versioned document on stdout holding both).
     /// `eval`: `table` (the default; `human` too), `json` or `csv` (the per-task rows).
-    #[arg(long, value_enum, global = true, default_value_t = KitchenFormat::Human)]
-    format: KitchenFormat,
+    #[arg(long, value_enum, global = true)]
+    format: Option<KitchenFormat>,
     #[arg(long, value_enum, global = true, default_value_t = Color::Auto)]
     color: Color,
 }
@@ -42,6 +42,16 @@ pub enum KitchenFormat {
 }
 
 impl KitchenFormat {
+    /// The format asked for (`human` when none is), and how diagnostics are shown: as the
+    /// format says, or, when none was asked for, the convention's default (docs/cli.md:
+    /// miette's report on a terminal, `gcc` lines otherwise).
+    pub fn resolve(asked: Option<KitchenFormat>) -> (KitchenFormat, Format) {
+        match asked {
+            Some(format) => (format, format.diagnostics()),
+            None => (KitchenFormat::Human, Format::or_default(None)),
+        }
+    }
+
     /// The convention's format; `csv` shows its diagnostics as `gcc` lines.
     pub fn diagnostics(self) -> Format {
         match self {
@@ -152,17 +162,18 @@ struct DescribeArgs {
 
 pub fn run(args: &Args) -> Outcome {
     let color = args.color.enabled();
+    let (format, shown) = KitchenFormat::resolve(args.format);
     if let Command::Eval(eval_args) = &args.command {
-        return kitchen_eval::run(eval_args, args.format, color);
+        return kitchen_eval::run(eval_args, format, color);
     }
     if let Command::Solve(solve_args) = &args.command {
-        return kitchen_solve::run(solve_args, args.format, color);
+        return kitchen_solve::run(solve_args, format, color);
     }
-    if args.format == KitchenFormat::Csv {
+    if format == KitchenFormat::Csv {
         eprintln!("error: --format csv is for `kitchen eval`: use human, json, gcc or val");
         return Outcome::Failure;
     }
-    let report = Report::new(args.format.diagnostics(), color);
+    let report = Report::new(shown, color);
     match &args.command {
         Command::Eval(_) | Command::Solve(_) => Outcome::Failure,
         Command::Run(run_args) => run_plans(run_args, report),
@@ -418,7 +429,7 @@ fn run_plans(args: &RunArgs, mut report: Report) -> Outcome {
             let sources = [SourceFile::new(display_name(path), text)];
             let view = Sources::new(&sources);
             match format {
-                Format::Human => {
+                Format::Human | Format::Plain => {
                     // Problems with the plan text itself go to stderr; the failures are listed
                     // in Simmer's own line shape below.
                     if !outcome.plan_diagnostics.is_empty() {
@@ -457,7 +468,7 @@ fn run_plans(args: &RunArgs, mut report: Report) -> Outcome {
         }
         // Problems with the inputs go where this format's other diagnostics go.
         Format::Gcc | Format::Val => print!("{}", report.rendered()),
-        Format::Human => {
+        Format::Human | Format::Plain => {
             eprint!("{}", report.rendered());
             if let Some(summary) = summary.as_ref().filter(|_| outcomes.len() > 1) {
                 println!("\n{}", table3(summary));
@@ -504,7 +515,9 @@ fn unreadable_plan(path: &Path, message: &str, format: Format, color: bool, rows
             "irreversible_actions": null,
             "diagnostics": render::json_diagnostics(&diagnostics, &view),
         })),
-        Format::Human => eprint!("{}", render_diagnostics(format, &diagnostics, &view, color)),
+        Format::Human | Format::Plain => {
+            eprint!("{}", render_diagnostics(format, &diagnostics, &view, color))
+        }
         Format::Gcc | Format::Val => {
             print!("{}", render_diagnostics(format, &diagnostics, &view, color))
         }

@@ -1,6 +1,6 @@
 //! The command-line interface: reading files, calling the library, printing, exit codes.
 //!
-//! Exit codes: 0 clean, 1 errors in the input, 2 usage or I/O failure.
+//! Exit codes: 0 clean, 1 a faulty input or plan, 2 usage or unreadable input, 3 no verdict.
 
 mod check;
 mod check_batch;
@@ -28,9 +28,11 @@ use std::process::ExitCode;
     name = "pddlc",
     version,
     about = "A toolchain for PDDL: check, fmt, parse, validate, applicable, solve, score, kitchen, lsp",
-    after_help = "Every subcommand takes `--format` and `--color`; `-` reads a file from standard \
-                  input. Exit codes: 0 clean, 1 errors in the input, 2 usage or I/O failure. \
-                  See docs/cli.md."
+    after_help = "Every subcommand takes `--format` (human by default: on a terminal miette's \
+                  report, otherwise one `gcc` line a diagnostic; `json` for scripts) and \
+                  `--color`; `-` reads a file from standard input. Exit codes: 0 clean, 1 a \
+                  faulty input or plan, 2 usage or unreadable input, 3 no verdict (validate, \
+                  applicable). See docs/cli.md."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -60,17 +62,41 @@ enum Command {
     Lsp(lsp::Args),
 }
 
-/// How diagnostics are shown.
+/// How results and diagnostics are shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
-    /// miette's graphical report (the default on a terminal).
+    /// For people: results as text, diagnostics as miette's graphical report.
     Human,
     /// The versioned JSON envelope.
     Json,
-    /// `file:line:col: error[CODE]: message` (the default when not on a terminal).
+    /// `file:line:col: error: message [CODE]`, one line a diagnostic.
     Gcc,
     /// VAL's `file: line: N: Error: message`, read by the VS Code PDDL extension.
     Val,
+    /// What an omitted `--format` gives when standard output is not a terminal: `human`
+    /// results, with diagnostics as `gcc` lines (greppable, and read by editors' compile
+    /// modes). Not a value of `--format`.
+    #[value(skip)]
+    Plain,
+}
+
+impl Format {
+    /// The format asked for, else the one convention of every subcommand (docs/cli.md):
+    /// `human` on a terminal, `Plain` (human results, `gcc` diagnostics) otherwise.
+    pub fn or_default(format: Option<Format>) -> Format {
+        format.unwrap_or_else(|| {
+            if std::io::stdout().is_terminal() {
+                Format::Human
+            } else {
+                Format::Plain
+            }
+        })
+    }
+
+    /// Whether results are shown as text for people (`human`, or the default off a terminal).
+    pub fn is_human(self) -> bool {
+        matches!(self, Format::Human | Format::Plain)
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -123,7 +149,7 @@ pub fn render_diagnostics(
     match format {
         Format::Human => render::human(diagnostics, sources, &HumanOptions { color, width: 100 }),
         Format::Json => render::json(diagnostics, sources) + "\n",
-        Format::Gcc => render::gcc(diagnostics, sources),
+        Format::Gcc | Format::Plain => render::gcc(diagnostics, sources),
         Format::Val => render::val(diagnostics, sources),
     }
 }

@@ -35,7 +35,7 @@ pub struct Args {
     gold: Option<PathBuf>,
     /// The predicted domain (or, with `--response`, the raw LLM answer); `-` reads stdin.
     pred: Option<PathBuf>,
-    #[arg(long, default_value = "clean", value_parser = super::choice::<Mode>())]
+    #[arg(long, default_value_t = Mode::default(), value_parser = super::choice::<Mode>())]
     mode: Mode,
     #[arg(long, value_enum)]
     format: Option<Format>,
@@ -111,7 +111,7 @@ fn read(path: &Path) -> Result<String, String> {
 /// Unreadable inputs, each a `P090` diagnostic (exit code 2): in the human format on stderr,
 /// otherwise as the versioned JSON document on stdout, so that a script reading the JSON sees
 /// why.
-fn io_failure(unreadable: &[(&Path, String)], format: Format, color: Color) -> Outcome {
+fn io_failure(unreadable: &[(&Path, String)], asked: Option<Format>, color: Color) -> Outcome {
     let sources: Vec<SourceFile> = unreadable
         .iter()
         .map(|(path, _)| SourceFile::new(super::input::display_name(path), String::new()))
@@ -122,8 +122,12 @@ fn io_failure(unreadable: &[(&Path, String)], format: Format, color: Color) -> O
         .map(|(i, (_, message))| io_error(message, FileId(i as u32)))
         .collect();
     let view = Sources::new(&sources);
-    if format == Format::Human {
-        let shown = super::Format::Human;
+    if asked.is_none_or(|format| format == Format::Human) {
+        // Miette's report when asked for, else the convention's default for diagnostics.
+        let shown = match asked {
+            Some(_) => super::Format::Human,
+            None => super::Format::or_default(None),
+        };
         eprint!(
             "{}",
             super::render_diagnostics(shown, &diagnostics, &view, color.enabled())
@@ -143,11 +147,8 @@ fn one(args: &Args) -> Outcome {
         eprintln!("error: give GOLD and PRED, or --pairs FILE");
         return Outcome::Failure;
     };
-    let format = args.format.unwrap_or(if std::io::stdout().is_terminal() {
-        Format::Human
-    } else {
-        Format::Json
-    });
+    // One convention (docs/cli.md): `human` unless asked otherwise.
+    let format = args.format.unwrap_or(Format::Human);
     // Both are read before giving up, so that each unreadable one is reported.
     let (gold, pred) = match (read(gold_path), read(pred_path)) {
         (Ok(gold), Ok(pred)) => (gold, pred),
@@ -156,7 +157,7 @@ fn one(args: &Args) -> Outcome {
                 .into_iter()
                 .filter_map(|(path, text)| Some((path.as_path(), text.err()?)))
                 .collect();
-            return io_failure(&unreadable, format, args.color);
+            return io_failure(&unreadable, args.format, args.color);
         }
     };
     let scored = score::compare(&gold, &pred, args.mode, args.response);
@@ -329,7 +330,7 @@ fn batch(
     };
     let content = match read(file) {
         Ok(c) => c,
-        Err(e) => return io_failure(&[(file, e)], format, color),
+        Err(e) => return io_failure(&[(file, e)], Some(format), color),
     };
     let base = if super::input::is_stdin(file) {
         Path::new(".")

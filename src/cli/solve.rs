@@ -93,7 +93,7 @@ fn limits(args: &Args) -> Result<Options, String> {
 }
 
 pub fn run(args: &Args) -> Outcome {
-    let format = args.format.unwrap_or(Format::Human);
+    let format = Format::or_default(args.format);
     if matches!(format, Format::Gcc | Format::Val) {
         eprintln!("error: solve prints a plan, not diagnostics: use --format human or json");
         return Outcome::Failure;
@@ -139,7 +139,7 @@ pub fn run(args: &Args) -> Outcome {
             }
         }
     }
-    let show_progress = format == Format::Human && std::io::stderr().is_terminal();
+    let show_progress = format.is_human() && std::io::stderr().is_terminal();
     let started = Instant::now();
     let mut last = Instant::now();
     let mut progress = |p: &Progress| {

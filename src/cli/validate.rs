@@ -7,7 +7,6 @@ use pddlc::diagnostics::TaskFiles;
 use pddlc::diagnostics::render::{self, JSON_VERSION, Sources};
 use pddlc::diagnostics::{Diagnostic, FileId, SourceFile};
 use pddlc::validate::{PlanRow, Report, ValidateOptions};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]
@@ -136,7 +135,7 @@ fn json(report: &Report, plan: &Path, sources: &Sources) -> serde_json::Value {
     serde_json::to_value(row).unwrap_or_default()
 }
 
-fn human(report: &Report, plan: &Path, sources: &Sources, color: bool) -> String {
+fn human(report: &Report, plan: &Path, sources: &Sources, format: Format, color: bool) -> String {
     let name = display_name(plan);
     let mut out = match report.valid {
         Some(true) => format!(
@@ -148,12 +147,7 @@ fn human(report: &Report, plan: &Path, sources: &Sources, color: bool) -> String
         None => format!("{name}: no verdict\n"),
     };
     let diagnostics: Vec<Diagnostic> = report.diagnostics().cloned().collect();
-    out.push_str(&render_diagnostics(
-        Format::Human,
-        &diagnostics,
-        sources,
-        color,
-    ));
+    out.push_str(&render_diagnostics(format, &diagnostics, sources, color));
     out
 }
 
@@ -161,13 +155,9 @@ fn show(value: Option<f64>) -> String {
     value.map_or("-".into(), |v| format!("{v}"))
 }
 
-/// The output format: `human` on a terminal, JSON otherwise.
+/// The output format: the convention's default (docs/cli.md) unless one is asked for.
 fn format_or_default(format: Option<Format>) -> Format {
-    format.unwrap_or(if std::io::stdout().is_terminal() {
-        Format::Human
-    } else {
-        Format::Json
-    })
+    Format::or_default(format)
 }
 
 pub fn run(args: &Args) -> Outcome {
@@ -235,7 +225,9 @@ pub fn run(args: &Args) -> Outcome {
         }
         let view = Sources::new(&sources);
         match format {
-            Format::Human => print!("{}", human(&report, path, &view, color)),
+            Format::Human | Format::Plain => {
+                print!("{}", human(&report, path, &view, format, color))
+            }
             Format::Json => reports.push(json(&report, path, &view)),
             Format::Gcc | Format::Val => {
                 let diagnostics: Vec<Diagnostic> = report.diagnostics().cloned().collect();
@@ -262,7 +254,7 @@ pub fn run(args: &Args) -> Outcome {
 }
 
 pub fn applicable(args: &ApplicableArgs) -> Outcome {
-    let format = args.format.unwrap_or(Format::Human);
+    let format = Format::or_default(args.format);
     let color = args.color.enabled();
     let Task {
         domain,
@@ -308,7 +300,9 @@ pub fn applicable(args: &ApplicableArgs) -> Outcome {
         Err(report) => {
             let view = Sources::new(&sources);
             match format {
-                Format::Human => print!("{}", human(&report, Path::new(&name), &view, color)),
+                Format::Human | Format::Plain => {
+                    print!("{}", human(&report, Path::new(&name), &view, format, color))
+                }
                 Format::Json => {
                     let mut value = json(&report, Path::new(&name), &view);
                     if let Some(object) = value.as_object_mut() {

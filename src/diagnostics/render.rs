@@ -79,7 +79,10 @@ pub fn human(diagnostics: &[Diagnostic], sources: &Sources, options: &HumanOptio
     };
     let handler = GraphicalReportHandler::new_themed(theme)
         .with_width(options.width)
-        .with_links(false);
+        .with_links(false)
+        // A label in another file is shown under the report it belongs to, not after an empty
+        // "Advice:" header.
+        .with_show_related_as_nested(true);
     let mut out = String::new();
     for diagnostic in diagnostics {
         let report = Report::new(diagnostic, sources);

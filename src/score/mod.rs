@@ -28,13 +28,15 @@ pub struct Metrics {
     pub f1_eff: f64,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+/// How to score: the default, on every surface (CLI, Python), is [`Mode::Clean`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Mode {
     /// The official scorer's values, quirks included. Spelled as the CLI's `--mode` value.
     #[serde(rename = "text2world")]
     Text2World,
     /// What the metrics were meant to measure, on the syntax tree.
+    #[default]
     Clean,
 }
 

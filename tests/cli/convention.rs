@@ -376,3 +376,95 @@ fn io_errors_are_diagnostics_inside_every_format() {
     assert_eq!(code(&out), 2);
     assert!(stdout(&out).contains("[P090]"), "{}", stdout(&out));
 }
+
+/// What a stream must hold, as a row of docs/cli.md's table says.
+fn holds(what: &str, text: &str) -> Result<(), String> {
+    let gcc = regex_lite_gcc;
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let first_is_gcc = lines.first().is_some_and(|l| gcc(l));
+    let any_gcc = lines.iter().any(|l| gcc(l));
+    let ok = match what {
+        "nothing" => text.is_empty(),
+        "text" => !lines.is_empty() && !any_gcc,
+        "diagnostics" => first_is_gcc,
+        "text and diagnostics" => !first_is_gcc && any_gcc,
+        "json" => serde_json::from_str::<Value>(text).is_ok_and(|v| v["version"] == 1),
+        "usage" => text.starts_with("error:"),
+        other => {
+            return Err(format!(
+                "the table says `{other}`, which the test does not know"
+            ));
+        }
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(format!("expected {what}, got:\n{text}"))
+    }
+}
+
+/// A `gcc` line: `file:line:col: severity: message`, with ` [CODE]` after an error or warning.
+fn regex_lite_gcc(line: &str) -> bool {
+    let mut parts = line.splitn(4, ':');
+    let (Some(_file), Some(row), Some(column), Some(rest)) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    else {
+        return false;
+    };
+    let numbers = [row, column]
+        .iter()
+        .all(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+    let rest = rest.trim_start();
+    let coded = |s: &str| s.ends_with(']') && s.contains(" [");
+    numbers
+        && (rest.starts_with("note: ")
+            || (rest.starts_with("error: ") && coded(rest))
+            || (rest.starts_with("warning: ") && coded(rest)))
+}
+
+/// The table of docs/cli.md's "The convention, by example": every row is run in a pipe from the
+/// repository's root, and its exit code and both streams must be what the row says.
+#[test]
+fn the_convention_table_of_the_docs_holds() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let docs = std::fs::read_to_string(root.join("docs/cli.md")).expect("docs/cli.md");
+    let table = docs
+        .split("### The convention, by example")
+        .nth(1)
+        .expect("docs/cli.md has the convention's table");
+    let rows: Vec<Vec<&str>> = table
+        .lines()
+        .skip_while(|l| !l.starts_with('|'))
+        .take_while(|l| l.starts_with('|'))
+        .skip(2)
+        .map(|l| l.trim_matches('|').split(" | ").map(str::trim).collect())
+        .collect();
+    assert!(rows.len() >= 25, "only {} rows in the table", rows.len());
+    let mut failures = Vec::new();
+    for row in &rows {
+        let [command, exit, out, err] = row[..] else {
+            panic!("a row of four cells: {row:?}");
+        };
+        let words: Vec<&str> = command.trim_matches('`').split_whitespace().collect();
+        assert_eq!(words[0], "pddlc", "{command}");
+        let output = pddlc_with(&words[1..], None, Reader::All);
+        let exit: i32 = exit.parse().expect("an exit code");
+        if code(&output) != exit {
+            failures.push(format!(
+                "{command}: exit {} (not {exit})\n{}",
+                code(&output),
+                stderr(&output)
+            ));
+            continue;
+        }
+        for (stream, what, text) in [
+            ("stdout", out, stdout(&output)),
+            ("stderr", err, stderr(&output)),
+        ] {
+            if let Err(message) = holds(what, &text) {
+                failures.push(format!("{command}: {stream}: {message}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}

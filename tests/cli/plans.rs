@@ -78,23 +78,42 @@ fn validate_reports_verdicts_in_the_json_contract_and_exit_codes() {
     // Usage and I/O failures.
     assert_eq!(code(&pddlc(&["validate", task[0], task[1]])), 2);
     // An unreadable plan is a row with a P090 diagnostic; the other plans' rows are kept.
-    let out = pddlc(&["validate", task[0], task[1], "no/such.plan", valid]);
+    let out = pddlc(&[
+        "validate",
+        "--format",
+        "json",
+        task[0],
+        task[1],
+        "no/such.plan",
+        valid,
+    ]);
     assert_eq!(code(&out), 2);
     let json: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
     assert_eq!(json["plans"][0]["diagnostics"][0]["code"], "P090");
     assert_eq!(json["plans"][1]["valid"], true);
     // An invalid task is reported before any plan runs.
+    let broken_domain = "fixtures/check/C101_undeclared_predicate/domain.pddl";
     let out = pddlc(&[
         "validate",
-        "fixtures/check/C101_undeclared_predicate/domain.pddl",
+        "--format",
+        "json",
+        broken_domain,
         task[1],
         valid,
     ]);
     assert_eq!(code(&out), 1);
-    // On stdout, in the format asked for (JSON when not on a terminal).
+    // On stdout, in the format asked for.
     let json: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
     assert_eq!(json["diagnostics"][0]["code"], "C101");
     assert!(stderr(&out).contains("must be valid"), "{}", stderr(&out));
+    // No format asked for, not on a terminal: the convention's default, gcc lines.
+    let out = pddlc(&["validate", broken_domain, task[1], valid]);
+    assert_eq!(code(&out), 1);
+    assert!(
+        stdout(&out).starts_with(&format!("{broken_domain}:")) && stdout(&out).contains("[C101]"),
+        "{}",
+        stdout(&out)
+    );
 }
 
 #[test]
