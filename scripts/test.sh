@@ -19,6 +19,7 @@ if [ ! -x "$VENV/bin/python" ]; then
 fi
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade pip pytest
 # --force-reinstall: the version does not change between commits, the code does.
+echo "building the Python extension with maturin (release; a few minutes on a cold build)..." >&2
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps ./python
 # The CLI comparisons run the binary `cargo test --release` built.
 export PDDLC_BIN="$PWD/target/release/pddlc"

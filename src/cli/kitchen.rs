@@ -93,9 +93,14 @@ struct CompileArgs {
     all: bool,
     #[command(flatten)]
     goals: GoalSources,
-    /// Where to write `domain.pddl` and `NNN.pddl` (default: standard output, one task only).
+    /// Where to write `domain.pddl` and `NNN.pddl` (default: standard output, one task only:
+    /// the domain, then the problem; with `--only`, one of them, a file of its own).
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Print only the domain or only the problem on standard output, so that `> file.pddl`
+    /// writes one definition, as a PDDL file holds.
+    #[arg(long, value_enum, conflicts_with = "out")]
+    only: Option<Definition>,
     #[arg(long = "for", default_value = "audit", value_parser = super::choice::<kitchen::Flavour>())]
     flavour: kitchen::Flavour,
     /// A world directory instead of the built-in one.
@@ -106,6 +111,13 @@ struct CompileArgs {
     /// translation validates against the problem.
     #[arg(long)]
     plan: Option<PathBuf>,
+}
+
+/// One of the two definitions `kitchen compile` prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Definition {
+    Domain,
+    Problem,
 }
 
 #[derive(clap::Args)]
@@ -579,7 +591,8 @@ fn compile(args: &CompileArgs, mut report: Report) -> Outcome {
             }
             written.push(path.display().to_string());
         }
-        None => printed.push_str(&format!("{domain}\n")),
+        None if args.only != Some(Definition::Problem) => printed.push_str(&format!("{domain}\n")),
+        None => {}
     }
     for task in &tasks {
         let env = match args.sources.for_task(task) {
@@ -631,7 +644,8 @@ fn compile(args: &CompileArgs, mut report: Report) -> Outcome {
                     Err(e) => report.io_error(&path, format!("{}: {e}", path.display())),
                 }
             }
-            None => printed.push_str(&format!("{text}\n")),
+            None if args.only != Some(Definition::Domain) => printed.push_str(&format!("{text}\n")),
+            None => {}
         }
     }
     let output = match (&args.out, report.outcome()) {

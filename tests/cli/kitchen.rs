@@ -449,3 +449,37 @@ fn describe_gives_a_tasks_goal_and_its_own_actions() {
     let out = pddlc(&["kitchen", "describe", "--env", &env, "--all-actions"]);
     assert_eq!(actions(&stdout(&out)), 77);
 }
+
+/// `kitchen compile --only domain|problem` prints one definition, so that `> file.pddl` writes a
+/// file `check` reads as one domain or one problem; without it both are printed, domain first.
+#[test]
+fn kitchen_compile_only_prints_one_definition() {
+    let both = stdout(&pddlc(&["kitchen", "compile", "--task", "008"]));
+    let domain = pddlc(&["kitchen", "compile", "--task", "008", "--only", "domain"]);
+    let problem = pddlc(&["kitchen", "compile", "--task", "008", "--only", "problem"]);
+    assert_eq!((code(&domain), code(&problem)), (0, 0));
+    let (domain, problem) = (stdout(&domain), stdout(&problem));
+    assert!(domain.starts_with("(define (domain") && !domain.contains("(define (problem"));
+    assert!(problem.starts_with("(define (problem") && !problem.contains("(define (domain"));
+    assert_eq!(both, format!("{domain}{problem}"));
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let d = write(dir.path(), "domain.pddl", domain.as_bytes());
+    let p = write(dir.path(), "008.pddl", problem.as_bytes());
+    let out = pddlc(&[
+        "check",
+        "--format",
+        "json",
+        &d.to_string_lossy(),
+        &p.to_string_lossy(),
+    ]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    assert_eq!(
+        json["files"][1]["checked_against"],
+        d.to_string_lossy().as_ref(),
+        "{json}"
+    );
+    let out = pddlc(&[
+        "kitchen", "compile", "--task", "008", "--only", "domain", "--out", "x",
+    ]);
+    assert_eq!(code(&out), 2, "--only and --out exclude each other");
+}

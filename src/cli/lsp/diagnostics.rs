@@ -112,7 +112,11 @@ pub fn convert(diagnostic: &Diagnostic, sources: &[&Source]) -> lsp_types::Diagn
         });
     }
     let mut message = diagnostic.message.clone();
-    if let Some(primary) = diagnostic.primary().and_then(|l| l.message.as_ref()) {
+    // The primary label's text adds what the message does not say already (a V306's message
+    // names its step; its label, `step 3`, would only repeat it).
+    if let Some(primary) = diagnostic.primary().and_then(|l| l.message.as_ref())
+        && !message.contains(primary.as_str())
+    {
         message.push_str(&format!(": {primary}"));
     }
     if let Some(help) = &diagnostic.help {
@@ -181,4 +185,35 @@ fn code_description(code: pddlc::diagnostics::Code) -> Option<CodeDescription> {
     let anchor = format!("{}-{}", code.as_str().to_lowercase(), code.name());
     let href = Uri::from_str(&format!("{}#{anchor}", base.as_str())).ok()?;
     Some(CodeDescription { href })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pddlc::ast::Span;
+
+    /// The editor's message: the diagnostic's, with its primary label's text when that says more.
+    #[test]
+    fn a_label_the_message_says_already_is_not_repeated() {
+        let uri = Uri::from_str("file:///tmp/a.plan").expect("a URI");
+        let source = Source::new(uri, "(unstack a b)\n(unstack b c)\n".into());
+        let message = |diagnostic: &Diagnostic| convert(diagnostic, &[&source]).message;
+        let repeated = Diagnostic::new(
+            Code::PreconditionUnsatisfied,
+            "(unstack b c) has an unsatisfied precondition at step 2".to_string(),
+            Span::new(14, 27),
+        )
+        .with_primary_message("step 2");
+        assert_eq!(
+            message(&repeated),
+            "(unstack b c) has an unsatisfied precondition at step 2"
+        );
+        let more = Diagnostic::new(
+            Code::UnknownAction,
+            "no such action".to_string(),
+            Span::new(0, 13),
+        )
+        .with_primary_message("`unstack` is not declared");
+        assert_eq!(message(&more), "no such action: `unstack` is not declared");
+    }
 }
