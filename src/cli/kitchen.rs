@@ -101,7 +101,8 @@ struct CompileArgs {
     /// writes one definition, as a PDDL file holds.
     #[arg(long, value_enum, conflicts_with = "out")]
     only: Option<Definition>,
-    #[arg(long = "for", default_value = "audit", value_parser = super::choice::<kitchen::Flavour>())]
+    /// Which PDDL to compile (`--for` is the older name; Python's `flavour`).
+    #[arg(long, alias = "for", default_value = "audit", value_parser = super::choice::<kitchen::Flavour>())]
     flavour: kitchen::Flavour,
     /// A world directory instead of the built-in one.
     #[arg(long)]

@@ -18,12 +18,13 @@ pub struct Args {
     /// Plans in IPC format: one `(action arg…)` per line, optional `t: (…) [d]`; `-` for one.
     #[arg(required = true)]
     plans: Vec<PathBuf>,
-    /// Output format: `human` on a terminal, `json` otherwise; `gcc` and `val` print one line
-    /// per failure, located on the plan step, for editors.
+    /// Output format (`human` by default; off a terminal its diagnostics are `gcc` lines); `gcc`
+    /// and `val` print one line per failure, located on the plan step, for editors.
     #[arg(long, value_enum)]
     format: Option<Format>,
-    /// Keep simulating after a failure (applying the step's effects anyway) and report every one.
-    #[arg(long = "continue")]
+    /// Keep simulating after a failure (applying the step's effects anyway) and report every one
+    /// (`--continue` is the older name; Python's `keep_going`).
+    #[arg(long, alias = "continue")]
     keep_going: bool,
     /// Steps whose times are this close form one happening, as VAL's `-t`.
     #[arg(long, default_value_t = 0.01)]

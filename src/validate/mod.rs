@@ -377,7 +377,7 @@ impl Sequential<'_, '_> {
                         world.unsatisfied(pre, &mut binding, state, &mut unmet);
                     }
                     report.fail(precondition_failure(step, i + 1, unmet, files));
-                    // With `--continue`, its effects still apply.
+                    // With `--keep-going`, its effects still apply.
                     failed = true;
                     if !keep_going {
                         continue;

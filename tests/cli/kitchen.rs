@@ -294,7 +294,14 @@ fn kitchen_compile_reports_unsolvable_tasks() {
     // One task: the warning, and no problem in the output (only the domain).
     let out = pddlc(
         &[
-            &["kitchen", "compile", "--task", "902", "--for", "planning"][..],
+            &[
+                "kitchen",
+                "compile",
+                "--task",
+                "902",
+                "--flavour",
+                "planning",
+            ][..],
             &common,
         ]
         .concat(),

@@ -51,7 +51,7 @@ fn validate_reports_verdicts_in_the_json_contract_and_exit_codes() {
     // --continue applies the failed step anyway and reports the later failure too.
     let out = pddlc(&[
         "validate",
-        "--continue",
+        "--keep-going",
         "--format",
         "json",
         task[0],

@@ -4,7 +4,7 @@
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Flavour {
     /// Faithful to Simmer's executor: preconditions are the checks, effects are the primitives;
-    /// with `validate --continue` it reports what `kitchen run` reports.
+    /// with `validate --keep-going` it reports what `kitchen run` reports.
     #[default]
     Audit,
     /// Tightened so that a planner cannot exploit the executor's gaps (docs/kitchen.md).
@@ -12,6 +12,6 @@ pub enum Flavour {
 }
 
 crate::choice::choice!(Flavour, "flavour", {
-    "audit" => Flavour::Audit: "faithful to the executor, for checking plans with `validate --continue`",
+    "audit" => Flavour::Audit: "faithful to the executor, for checking plans with `validate --keep-going`",
     "planning" => Flavour::Planning: "tightened for planners (docs/kitchen.md lists each tightening)",
 });
