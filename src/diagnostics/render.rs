@@ -79,10 +79,7 @@ pub fn human(diagnostics: &[Diagnostic], sources: &Sources, options: &HumanOptio
     };
     let handler = GraphicalReportHandler::new_themed(theme)
         .with_width(options.width)
-        .with_links(false)
-        // A label in another file is shown under the report it belongs to, not after an empty
-        // "Advice:" header.
-        .with_show_related_as_nested(true);
+        .with_links(false);
     let mut out = String::new();
     for diagnostic in diagnostics {
         let report = Report::new(diagnostic, sources);
@@ -136,7 +133,9 @@ impl Report {
                 report.labels.push(labeled);
             } else {
                 report.related.push(Report {
-                    code: String::new(),
+                    // miette heads a related report with its severity and code: "Advice: see
+                    // also", not an empty "Advice:".
+                    code: "see also".into(),
                     severity: miette::Severity::Advice,
                     message: label.message.clone().unwrap_or_else(|| "see here".into()),
                     help: None,
