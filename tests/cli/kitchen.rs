@@ -490,3 +490,40 @@ fn kitchen_compile_only_prints_one_definition() {
     ]);
     assert_eq!(code(&out), 2, "--only and --out exclude each other");
 }
+
+/// The built-in tasks need nothing beside the binary: from a directory outside the repository,
+/// `describe --task`, `compile --task --out` and `run --task` work, and an unknown task number is
+/// a usage error that says what to give instead.
+#[test]
+fn built_in_tasks_work_from_any_directory() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let out = crate::pddlc_in(dir.path(), &["kitchen", "describe", "--task", "031"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("Goal: How to Boil Butternut Squash"),
+        "{}",
+        stdout(&out)
+    );
+    let out = crate::pddlc_in(
+        dir.path(),
+        &["kitchen", "compile", "--task", "001", "--out", "out"],
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    for file in ["out/domain.pddl", "out/001.pddl"] {
+        let text = std::fs::read_to_string(dir.path().join(file)).expect("written");
+        assert!(text.starts_with("(define"), "{file}");
+    }
+    write(
+        dir.path(),
+        "plan.txt",
+        b"[OPEN] <fridge> (1)\n[GRAB] <egg> (1)\n",
+    );
+    let out = crate::pddlc_in(dir.path(), &["kitchen", "run", "--task", "001", "plan.txt"]);
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    let out = crate::pddlc_in(dir.path(), &["kitchen", "describe", "--task", "035"]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("no built-in kitchen task `035`")
+            && stderr(&out).contains("--env FILE")
+    );
+}
