@@ -372,13 +372,13 @@ fn human(path: &Path, outcome: &kitchen::Outcome) -> String {
     let mut out = if counts.any == 0 {
         format!(
             "{}: no failures ({} steps)\n",
-            path.display(),
+            display_name(path),
             outcome.steps
         )
     } else {
         format!(
             "{}: {} failure(s) in {} steps: {} syntax, {} immediate, {} latent ({} irreversible)\n",
-            path.display(),
+            display_name(path),
             counts.any,
             outcome.steps,
             counts.syntax,
