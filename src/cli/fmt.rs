@@ -22,9 +22,10 @@ pub struct Args {
     /// The line width lists are fitted into.
     #[arg(long, default_value_t = 80)]
     width: usize,
-    /// How diagnostics are shown (on stderr, after which the text goes to stdout): `gcc` by
-    /// default. `json`: one versioned document on stdout with each file's canonical text,
-    /// whether it changed, and its diagnostics.
+    /// How diagnostics are shown (on stderr, after which the text goes to stdout): `human` by
+    /// default (miette's report on a terminal, `gcc` lines otherwise). `json`: one versioned
+    /// document on stdout with each file's canonical text, whether it changed, and its
+    /// diagnostics.
     #[arg(long, value_enum)]
     format: Option<Format>,
     #[arg(long, value_enum, default_value_t = Color::Auto)]
