@@ -13,7 +13,8 @@ pub struct Args {
     /// Files (`-` reads standard input), or directories to search for .pddl files.
     #[arg(required = true)]
     files: Vec<PathBuf>,
-    /// Rewrite the files in place instead of printing them.
+    /// Rewrite the files in place instead of printing them; a file that does not parse is
+    /// reported and left as it is (checker errors do not stop it).
     #[arg(long, conflicts_with = "check")]
     write: bool,
     /// Print the names of files that are not canonical and exit 1 if there are any.
