@@ -25,7 +25,8 @@ pub struct Args {
     /// Threads for `--batch` (all cores by default).
     #[arg(long, requires = "batch")]
     jobs: Option<usize>,
-    /// Output format; `human` on a terminal, `gcc` otherwise.
+    /// Output format: `human` by default (miette's report on a terminal, `gcc` lines
+    /// otherwise).
     #[arg(long, value_enum)]
     format: Option<Format>,
     /// Colour in the human format.

@@ -13,7 +13,8 @@ pub struct Args {
     /// Files (`-` reads standard input), or directories to search for .pddl files.
     #[arg(required = true)]
     files: Vec<PathBuf>,
-    /// Rewrite the files in place instead of printing them.
+    /// Rewrite the files in place instead of printing them; a file that does not parse is
+    /// reported and left as it is (checker errors do not stop it).
     #[arg(long, conflicts_with = "check")]
     write: bool,
     /// Print the names of files that are not canonical and exit 1 if there are any.
@@ -22,9 +23,10 @@ pub struct Args {
     /// The line width lists are fitted into.
     #[arg(long, default_value_t = 80)]
     width: usize,
-    /// How diagnostics are shown (on stderr, after which the text goes to stdout): `gcc` by
-    /// default. `json`: one versioned document on stdout with each file's canonical text,
-    /// whether it changed, and its diagnostics.
+    /// How diagnostics are shown (on stderr, after which the text goes to stdout): `human` by
+    /// default (miette's report on a terminal, `gcc` lines otherwise). `json`: one versioned
+    /// document on stdout with each file's canonical text, whether it changed, and its
+    /// diagnostics.
     #[arg(long, value_enum)]
     format: Option<Format>,
     #[arg(long, value_enum, default_value_t = Color::Auto)]

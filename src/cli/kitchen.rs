@@ -18,11 +18,8 @@ use std::path::{Path, PathBuf};
 pub struct Args {
     #[command(subcommand)]
     command: Command,
-    /// `run`: `human` (Simmer's failure lines and a summary), `json` (the verdicts with their
-    /// diagnostics), `gcc` and `val` (one line per failure, located on the plan step). Every
-    /// subcommand: how diagnostics about its inputs are shown (`compile`, `plan`, `describe`:
-    /// on stderr, the output on stdout; `json`: one versioned document on stdout holding both).
-    /// `eval`: `table` (the default; `human` too), `json` or `csv` (the per-task rows).
+    /// Output format: `human` by default, `json` for one versioned document; what each
+    /// subcommand prints under each is in docs/cli.md.
     #[arg(long, value_enum, global = true)]
     format: Option<KitchenFormat>,
     #[arg(long, value_enum, global = true, default_value_t = Color::Auto)]
@@ -67,8 +64,9 @@ impl KitchenFormat {
 enum Command {
     /// Run Simmer plans in a task environment and report every failure, then the audits'.
     Run(RunArgs),
-    /// Evaluate whole run folders (`RUN/NNN/env_NNN.json` and plans) in one process: verdicts,
-    /// the per-task metrics, the paper's table with bootstrap intervals, paired comparisons.
+    /// Evaluate whole run folders (`RUN/NNN/` with plans, and `env_NNN.json` or the built-in
+    /// environment) in one process: verdicts, the per-task metrics, the paper's table with
+    /// bootstrap intervals, paired comparisons.
     Eval(EvalArgs),
     /// Print the world (or a task's environment and the world) as text for an LLM prompt.
     Describe(DescribeArgs),
@@ -385,13 +383,13 @@ fn human(path: &Path, outcome: &kitchen::Outcome) -> String {
     let mut out = if counts.any == 0 {
         format!(
             "{}: no failures ({} steps)\n",
-            path.display(),
+            display_name(path),
             outcome.steps
         )
     } else {
         format!(
             "{}: {} failure(s) in {} steps: {} syntax, {} immediate, {} latent ({} irreversible)\n",
-            path.display(),
+            display_name(path),
             counts.any,
             outcome.steps,
             counts.syntax,

@@ -32,7 +32,11 @@ use std::process::ExitCode;
                   report, otherwise one `gcc` line a diagnostic; `json` for scripts) and \
                   `--color`; `-` reads a file from standard input. Exit codes: 0 clean, 1 a \
                   faulty input or plan, 2 usage or unreadable input, 3 no verdict (validate, \
-                  applicable). See docs/cli.md."
+                  applicable). See docs/cli.md.\n\n\
+                  Examples, from the repository's root:\n  \
+                  $ pddlc check domains/blocksworld/domain.pddl domains/blocksworld/problem.pddl\n  \
+                  $ pddlc kitchen run --task 001 \
+                  domains/kitchen/examples/runs/planner/001/plan_001.txt"
 )]
 struct Cli {
     #[command(subcommand)]

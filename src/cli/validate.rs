@@ -18,8 +18,9 @@ pub struct Args {
     /// Plans in IPC format: one `(action arg…)` per line, optional `t: (…) [d]`; `-` for one.
     #[arg(required = true)]
     plans: Vec<PathBuf>,
-    /// Output format (`human` by default; off a terminal its diagnostics are `gcc` lines); `gcc`
-    /// and `val` print one line per failure, located on the plan step, for editors.
+    /// Output format: `human` by default (the verdicts, then the diagnostics: miette's report on
+    /// a terminal, `gcc` lines otherwise); `gcc` and `val` print one line per failure, located
+    /// on the plan step, for editors.
     #[arg(long, value_enum)]
     format: Option<Format>,
     /// Keep simulating after a failure (applying the step's effects anyway) and report every one

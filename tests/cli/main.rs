@@ -6,6 +6,7 @@ mod answers;
 #[path = "../common/mod.rs"]
 mod common;
 mod convention;
+mod docs;
 mod editors;
 mod kitchen;
 mod kitchen_eval;
