@@ -14,13 +14,16 @@
 //! - `compile`: the world and a task to a PDDL domain and problem, and plans between formats.
 //!
 //! Beside them, `report` holds the views of outcomes (Simmer's JSON, result files, Table 3),
-//! `describe` the world as prompt text and `stats` the statistics `kitchen eval` reports.
+//! `describe` the world as prompt text, `solve` a task solved end to end (compiled, planned,
+//! translated back and run in strict mode) and `stats` the statistics `kitchen eval` reports.
+//! Every front end (the CLI, Python) calls these, so that they cannot disagree.
 
 mod compile;
 mod data;
 mod describe;
 mod execute;
 mod report;
+mod solve;
 mod stats;
 
 // The world and a task.
@@ -42,6 +45,10 @@ pub use compile::{
     CompileOptions, Flavour, Spare, TaskGoal, UNEXPRESSIBLE, compile_task, default_spares,
     domain as compile_domain, from_pddl_plan, is_syntax_condition, plan_phantoms, plan_spares,
     problem as compile_problem, relevant_env, to_pddl_plan,
+};
+// Solving a task: compile, plan, translate back, run in strict mode.
+pub use solve::{
+    SolutionRow, SolutionStatistics, SolveError, SolveOptions, StrictRow, TaskSolution, solve_task,
 };
 // The statistics of `kitchen eval`.
 pub use stats::{
