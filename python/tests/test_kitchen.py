@@ -2,6 +2,7 @@
 `compile`, whose PDDL checks clean and agrees with `pddlc kitchen compile`."""
 
 import json
+import re
 
 import pytest
 
@@ -98,3 +99,97 @@ def test_misuse():
         pddlc.kitchen.compile(ENV, name="my task")
     with pytest.raises(TypeError, match="`env` must be PDDL text"):
         pddlc.kitchen.describe(3)
+
+
+KITCHEN = REPO / "domains" / "kitchen"
+
+
+def without_timings(row):
+    """A `kitchen solve` row with its times left out: they differ from run to run."""
+    statistics = {k: v for k, v in row["statistics"].items() if not k.endswith("_seconds")}
+    return dict(row, statistics=statistics)
+
+
+def test_tasks_are_the_shipped_environments():
+    shipped = sorted(p.stem for p in (KITCHEN / "envs").glob("*.toml"))
+    assert pddlc.kitchen.tasks() == shipped
+    assert len(shipped) == 100
+
+
+def test_a_built_in_task_is_its_environment_in_either_format():
+    plan = SALAD / "safe.txt"
+    by_task = pddlc.kitchen.run(task="008", plan=plan)
+    by_file = pddlc.kitchen.run(KITCHEN / "envs" / "008.toml", plan)
+    by_text = pddlc.kitchen.run(read_text(KITCHEN / "envs" / "008.toml"), plan)
+    assert isinstance(by_task, pddlc.KitchenRun)
+    assert by_task.to_dict() == by_file.to_dict() == by_text.to_dict()
+    shown = json.loads(cli("kitchen", "run", "--task", "008", "--format", "json", str(plan)).stdout)
+    row = dict(by_task.to_dict())
+    row.pop("version")
+    assert row == shown["plans"][0]
+
+
+def test_describe_and_compile_of_a_built_in_task_are_the_clis():
+    assert pddlc.kitchen.describe(task="001") == cli("kitchen", "describe", "--task", "001").stdout
+    for flavour in ["audit", "planning"]:
+        domain, problem = pddlc.kitchen.compile(task="001", flavour=flavour)
+        printed = cli("kitchen", "compile", "--task", "001", "--for", flavour).stdout
+        assert f"{domain}\n{problem}\n" == printed
+    # A goal given replaces the built-in one; the name can be given too.
+    _, problem = pddlc.kitchen.compile(task="001", goal=KITCHEN / "tasks" / "008.toml", name="p")
+    assert "(problem p)" in problem and "ice_cream" in problem
+
+
+def test_which_task_is_a_clear_value_error():
+    with pytest.raises(ValueError, match="not both"):
+        pddlc.kitchen.run(ENV, SALAD / "safe.txt", task="001")
+    with pytest.raises(ValueError, match=r"give `task` \(a built-in task"):
+        pddlc.kitchen.compile()
+    with pytest.raises(ValueError, match=r"give `task` \(a built-in task"):
+        pddlc.kitchen.solve()
+    # The CLI's message names the range the same way.
+    cli_message = cli("kitchen", "run", "--task", "999", str(SALAD / "safe.txt")).stderr
+    range_ = re.search(r"\(the 100 built-in tasks are Simmer's, numbered 000 to \d+ with gaps\)", cli_message)
+    assert range_, cli_message
+    for call in [
+        lambda: pddlc.kitchen.run(task="999", plan=""),
+        lambda: pddlc.kitchen.describe(task="999"),
+        lambda: pddlc.kitchen.compile(task="999"),
+        lambda: pddlc.kitchen.solve(task="999"),
+    ]:
+        with pytest.raises(ValueError, match="no built-in kitchen task `999` " + re.escape(range_.group(0))):
+            call()
+    with pytest.raises(TypeError, match="`plan` is required"):
+        pddlc.kitchen.run(task="001")
+    with pytest.raises(ValueError, match="`goal` is needed"):
+        pddlc.kitchen.solve(env=ENV)
+    with pytest.raises(ValueError, match="`time_limit` must be a positive number"):
+        pddlc.kitchen.solve(task="008", time_limit=0)
+
+
+@pytest.mark.parametrize("task", ["008", "018", "023"])
+def test_solve_is_the_cli_solve(task):
+    solution = pddlc.kitchen.solve(task=task)
+    assert isinstance(solution, pddlc.KitchenSolution)
+    shown = json.loads(cli("kitchen", "solve", "--task", task, "--format", "json").stdout)
+    assert without_timings(solution.to_dict()) == without_timings(shown["tasks"][0])
+    assert solution.task == task
+    if task == "008":
+        assert (solution.status, solution.clean, solution.failures, solution.reason) == ("solved", True, [], None)
+        assert len(solution.plan) == len(solution.pddl_plan) == 11
+        assert any("[SERVE]" in step for step in solution.plan)
+        # The plan runs clean in strict mode on its own.
+        assert pddlc.kitchen.run(task=task, plan="\n".join(solution.plan), mode="strict").ok
+    else:
+        # The goal file says why no plan reaches the task: no search ran.
+        assert (solution.status, solution.plan, solution.clean) == ("unsolvable", None, False)
+        assert solution.reason.startswith("as its goal file says: ")
+        assert solution.statistics["expanded"] == 0
+
+
+def test_solve_an_environment_with_a_goal_names_the_task_after_the_file():
+    solution = pddlc.kitchen.solve(env=KITCHEN / "envs" / "008.toml", goal=KITCHEN / "tasks" / "008.toml")
+    assert without_timings(solution.to_dict()) == without_timings(pddlc.kitchen.solve(task="008").to_dict())
+    report = pddlc.kitchen.solve(task="008", goal=FIXTURES / "kitchen" / "K407_misspelled_ingredient.toml")
+    assert isinstance(report, pddlc.Report)
+    assert "K407" in [d.code for d in report.errors]

@@ -29,7 +29,9 @@ mod stats;
 // The world and a task.
 pub use data::plan::not_a_plan;
 pub use data::simmer::Env;
-pub use data::task::{EmbeddedTask, embedded_task, embedded_tasks};
+pub use data::task::{
+    EmbeddedTask, embedded_task, embedded_task_range, embedded_tasks, task_of_env_file,
+};
 pub use data::world::{ACTIONS_TOML, CLASSES_TOML, WORLD_TOML, World};
 // Running a plan.
 pub use execute::{
