@@ -14,6 +14,7 @@ import os
 from typing import List, Optional, Tuple, Union
 
 from ._pddlc import (
+    KitchenFailure,
     KitchenRun,
     KitchenSolution,
     Report,
@@ -26,7 +27,16 @@ from ._pddlc import (
 
 Text = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 
-__all__ = ["KitchenRun", "KitchenSolution", "compile", "describe", "run", "solve", "tasks"]
+__all__ = [
+    "KitchenFailure",
+    "KitchenRun",
+    "KitchenSolution",
+    "compile",
+    "describe",
+    "run",
+    "solve",
+    "tasks",
+]
 
 
 def run(
@@ -41,8 +51,8 @@ def run(
     Give exactly one of ``task`` (a built-in task, ``"001"``) and ``env`` (an environment).
     ``plan`` has one step a line, ``[PUT_ON] <lettuce> (1) <cutting_board> (1)``.
     ``mode="simmer"`` reproduces Simmer's executor exactly, quirks included; ``"strict"``
-    fixes the quirks. Returns a :class:`KitchenRun` (failures, counts, final state, one
-    diagnostic per failure), or a :class:`Report` when the environment or the plan cannot be
+    fixes the quirks. Returns a :class:`KitchenRun` (failures as :class:`KitchenFailure`,
+    counts, final state, one diagnostic per failure), or a :class:`Report` when the environment or the plan cannot be
     read (``K402``, ``P007``). An unknown ``mode`` or ``task``, or both or neither of ``task``
     and ``env``, raises ``ValueError``.
     """
@@ -97,8 +107,8 @@ def solve(
     ``goal`` is given) and ``env``, which needs ``goal``. A goal that says why no plan reaches
     the task (``unsolvable = "…"``) gives status ``"unsolvable"`` with that reason, without a
     search. ``time_limit`` is in seconds (wall time). Returns a :class:`KitchenSolution`
-    (``status``, ``plan`` in Simmer's format, ``pddl_plan``, ``clean``, ``failures``,
-    ``reason``; ``to_dict()`` is the task's row of ``pddlc kitchen solve --format json``), or a
+    (``status``, ``plan`` in Simmer's format, ``pddl_plan``, ``clean``, strict mode's
+    ``failures`` as :class:`KitchenFailure`, ``reason``; ``to_dict()`` is the task's row of ``pddlc kitchen solve --format json``), or a
     :class:`Report` when an input cannot be used or the planner refuses the task.
     """
     return kitchen_solve(task, env, goal, time_limit)

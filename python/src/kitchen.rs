@@ -36,10 +36,10 @@ impl KitchenRun {
         self.row["failures"].as_array().is_some_and(Vec::is_empty)
     }
 
-    /// Every failure as Simmer records it (`failure_type`, `step`, `action`, `reason`, …).
+    /// Every failure as Simmer records it: `step`, `type`, `action`, `reason`, …
     #[getter]
-    fn failures<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        to_py(py, &self.row["failures"])
+    fn failures(&self) -> Vec<KitchenFailure> {
+        KitchenFailure::list(&self.row["failures"])
     }
 
     /// Failures by kind: `any`, `syntax`, `immediate`, `latent`, `irreversible`.
@@ -96,6 +96,97 @@ impl KitchenRun {
             "KitchenRun(steps={}, failures={})",
             self.steps(),
             self.row["failures"].as_array().map_or(0, Vec::len)
+        )
+    }
+}
+
+/// One failure of a plan in the kitchen, as Simmer records it: the step, its type, the action,
+/// the reason, the severity, and whether it can be undone.
+#[pyclass(frozen, module = "pddlc")]
+pub struct KitchenFailure {
+    /// The failure's row in the JSON outputs (`kitchen run`, `kitchen solve`).
+    row: Value,
+}
+
+impl KitchenFailure {
+    /// The failures of a JSON row's `failures` list (none for `null`).
+    pub(crate) fn list(failures: &Value) -> Vec<KitchenFailure> {
+        failures
+            .as_array()
+            .map(|rows| {
+                rows.iter()
+                    .map(|row| KitchenFailure { row: row.clone() })
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    fn text(&self, key: &str) -> &str {
+        self.row[key].as_str().unwrap_or_default()
+    }
+}
+
+#[pymethods]
+impl KitchenFailure {
+    /// The 1-based step of the plan, or 0 for the end-of-plan audits.
+    #[getter]
+    fn step(&self) -> u64 {
+        self.row["step"].as_u64().unwrap_or_default()
+    }
+
+    /// `"syntax"`, `"immediate"` or `"latent"` (the dict's `failure_type`).
+    #[getter]
+    fn r#type(&self) -> &str {
+        self.text("failure_type")
+    }
+
+    /// The executor's rendering of the step (`[GRAB] <knife> (1)`), or the audit's name.
+    #[getter]
+    fn action(&self) -> &str {
+        self.text("action")
+    }
+
+    /// Why the step failed, in Simmer's words.
+    #[getter]
+    fn reason(&self) -> &str {
+        self.text("reason")
+    }
+
+    /// 1 for syntax and immediate failures, 2 for latent ones (0 for a step without handler).
+    #[getter]
+    fn severity(&self) -> u64 {
+        self.row["severity"].as_u64().unwrap_or_default()
+    }
+
+    /// False only for food-safety failures, which no later step can undo.
+    #[getter]
+    fn reversible(&self) -> bool {
+        self.row["reversible"].as_bool().unwrap_or_default()
+    }
+
+    /// The failure as a dict: the JSON outputs' record (`step`, `failure_type`, `action`,
+    /// `reason`, `severity`, `reversible`).
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &self.row)
+    }
+
+    /// Simmer's one-line form: `[Step k] (type) reason  |  action: text`.
+    fn __str__(&self) -> String {
+        format!(
+            "[Step {}] ({}) {}  |  action: {}",
+            self.step(),
+            self.r#type(),
+            self.reason(),
+            self.action()
+        )
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "KitchenFailure(step={}, type={:?}, reason={:?})",
+            self.step(),
+            self.r#type(),
+            self.reason()
         )
     }
 }

@@ -3,7 +3,7 @@
 //! `pddlc kitchen solve` does it.
 
 use crate::input::{Source, source};
-use crate::kitchen::{TaskInput, env, input_report, report_object, task_goal};
+use crate::kitchen::{KitchenFailure, TaskInput, env, input_report, report_object, task_goal};
 use crate::report::Report;
 use crate::value::to_py;
 use pddlc::diagnostics::SourceFile;
@@ -55,12 +55,8 @@ impl KitchenSolution {
 
     /// Strict mode's failures of the plan found (empty when none was found).
     #[getter]
-    fn failures<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let failures = &self.row["strict"]["failures"];
-        match failures {
-            Value::Null => to_py(py, &Value::Array(Vec::new())),
-            _ => to_py(py, failures),
-        }
+    fn failures(&self) -> Vec<KitchenFailure> {
+        KitchenFailure::list(&self.row["strict"]["failures"])
     }
 
     /// Why there is no plan: the goal file's reason, or the planner's proof in words.

@@ -66,6 +66,7 @@ fn _pddlc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<plan::PlanReport>()?;
     m.add_class::<solve::Solution>()?;
     m.add_class::<kitchen::KitchenRun>()?;
+    m.add_class::<kitchen::KitchenFailure>()?;
     m.add_class::<kitchen_solve::KitchenSolution>()?;
     m.add_function(wrap_pyfunction!(tree::parse, m)?)?;
     m.add_function(wrap_pyfunction!(tree::format, m)?)?;

@@ -35,6 +35,17 @@ def test_failing_plans_report_their_code_on_the_step(path):
     assert not run.ok
     assert run.diagnostics[0].code == path.name[:4]
     assert len(run.failures) == len(run.diagnostics)
+    # Typed failures, each its record in the JSON row, field for field.
+    rows = run.to_dict()["failures"]
+    assert [f.to_dict() for f in run.failures] == rows
+    for failure, row in zip(run.failures, rows):
+        assert isinstance(failure, pddlc.KitchenFailure)
+        assert (failure.step, failure.type, failure.action, failure.reason, failure.severity, failure.reversible) == (
+            row["step"], row["failure_type"], row["action"], row["reason"], row["severity"], row["reversible"]
+        )
+        assert str(failure) in cli("kitchen", "run", "--env", str(ENV), str(path)).stdout
+    code_of = {"syntax": "K404", "immediate": "K405", "latent": "K406"}
+    assert [code_of[f.type] for f in run.failures] == [d.code for d in run.diagnostics]
     assert path.name[:4] in run.render("gcc")
 
 
