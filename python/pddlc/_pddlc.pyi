@@ -343,3 +343,9 @@ def kitchen_solve(
     time_limit: float = 60.0,
 ) -> Union[KitchenSolution, Report]: ...
 def kitchen_tasks() -> List[str]: ...
+def kitchen_eval(
+    runs: Iterable[Union[str, "os.PathLike[str]", Tuple[Union[str, "os.PathLike[str]"], str]]],
+    mode: Literal["simmer", "strict"] = "simmer",
+    bootstrap: int = 10000,
+    seed: int = 42,
+) -> Dict[str, Any]: ...

@@ -11,7 +11,7 @@ path. docs/kitchen.md describes the model, the two executor modes and the two fl
 from __future__ import annotations
 
 import os
-from typing import List, Optional, Tuple, Union
+from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
 
 from ._pddlc import (
     KitchenFailure,
@@ -20,12 +20,14 @@ from ._pddlc import (
     Report,
     kitchen_compile,
     kitchen_describe,
+    kitchen_eval,
     kitchen_run,
     kitchen_solve,
     kitchen_tasks,
 )
 
 Text = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
+Folder = Union[str, "os.PathLike[str]"]
 
 __all__ = [
     "KitchenFailure",
@@ -33,6 +35,7 @@ __all__ = [
     "KitchenSolution",
     "compile",
     "describe",
+    "eval",
     "run",
     "solve",
     "tasks",
@@ -117,3 +120,23 @@ def solve(
 def tasks() -> List[str]:
     """The numbers of the tasks built into pddlc (Simmer's), sorted: ``["000", "001", …]``."""
     return kitchen_tasks()
+
+
+def eval(
+    runs: Iterable[Union[Folder, Tuple[Folder, str]]],
+    mode: str = "simmer",
+    bootstrap: int = 10000,
+    seed: int = 42,
+) -> Dict[str, Any]:
+    """Evaluate run folders as ``pddlc kitchen eval --format json`` does; the same document.
+
+    ``runs`` is a list of run folders, each ``RUN/NNN/`` holding task NNN's plans
+    (``plan_NNN.txt``, or any ``*.txt``) and, as Simmer lays runs out, ``env_NNN.json`` (else
+    the built-in task's environment); a ``(folder, label)`` pair labels a run (the folder's
+    name by default). The document holds every plan's verdict (``plans``), the per-task
+    metrics (``tasks``), the paper's per-method table with ``bootstrap`` resamples per
+    interval (``methods``), paired comparisons between runs (``comparisons``) and the
+    diagnostics about the inputs; ``seed`` seeds the resampling. An unknown ``mode`` raises
+    ``ValueError``.
+    """
+    return kitchen_eval(runs, mode, bootstrap, seed)

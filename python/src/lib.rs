@@ -11,6 +11,7 @@
 mod check;
 mod input;
 mod kitchen;
+mod kitchen_eval;
 mod kitchen_solve;
 mod plan;
 mod report;
@@ -81,5 +82,6 @@ fn _pddlc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(kitchen::kitchen_compile, m)?)?;
     m.add_function(wrap_pyfunction!(kitchen::kitchen_tasks, m)?)?;
     m.add_function(wrap_pyfunction!(kitchen_solve::kitchen_solve, m)?)?;
+    m.add_function(wrap_pyfunction!(kitchen_eval::kitchen_eval, m)?)?;
     Ok(())
 }

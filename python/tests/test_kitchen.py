@@ -7,7 +7,7 @@ import re
 import pytest
 
 import pddlc
-from conftest import FIXTURES, REPO, SALAD, cli, fixture_files, read_text
+from conftest import FIXTURES, REPO, SALAD, cli, fixture_files, need_shared, read_text
 
 ENV = SALAD / "env.json"
 
@@ -204,3 +204,67 @@ def test_solve_an_environment_with_a_goal_names_the_task_after_the_file():
     report = pddlc.kitchen.solve(task="008", goal=FIXTURES / "kitchen" / "K407_misspelled_ingredient.toml")
     assert isinstance(report, pddlc.Report)
     assert "K407" in [d.code for d in report.errors]
+
+
+def eval_both(runs, *args):
+    """`kitchen.eval` and `pddlc kitchen eval --format json` on the same run folders."""
+    given = [f"{r[0]}:{r[1]}" if isinstance(r, tuple) else str(r) for r in runs]
+    shown = cli("kitchen", "eval", *given, "--format", "json", *args)
+    assert shown.returncode in (0, 1, 2), shown.stderr
+    options = dict(zip(args[::2], args[1::2]))
+    ours = pddlc.kitchen.eval(runs, bootstrap=int(options.get("--bootstrap", 10000)))
+    return ours, json.loads(shown.stdout)
+
+
+def simmer_run(root):
+    """A run laid out as Simmer's scripts lay one out: the salad example as tasks 001 and 002
+    (each with its env_NNN.json), task 008 with the built-in environment, a result file, a
+    file that is not a plan and a plan that cannot be read."""
+    for task, plan in [("001", "safe.txt"), ("002", "unsafe.txt")]:
+        folder = root / task
+        folder.mkdir(parents=True)
+        (folder / f"env_{task}.json").write_bytes(ENV.read_bytes())
+        (folder / f"plan_{task}.txt").write_bytes((SALAD / plan).read_bytes())
+        (folder / f"result_{task}.txt").write_text("# Task: x\n# Plan: p\n#\n# === Annotated Plan ===\n\n[GRAB] <a> (1)\n")
+    builtin = root / "008"
+    builtin.mkdir()
+    (builtin / "1.txt").write_text("[OPEN] <cabinet> (1)\n[GRAB] <sugar> (1)\n")
+    (builtin / "2.txt").write_bytes(b"\x89PNG\r\n\x1a\n\0\0\0")
+    (builtin / "10.txt").symlink_to(builtin / "nowhere")
+    return root
+
+
+def test_eval_is_the_cli_eval_on_the_shipped_example(tmp_path):
+    # The shipped example is a folder of plans without env_salad.json: a P090 for the task.
+    ours, shown = eval_both([KITCHEN / "examples"], "--bootstrap", "200")
+    assert ours == shown
+    assert [d["code"] for d in ours["diagnostics"]] == ["P090"]
+    run = simmer_run(tmp_path / "run")
+    ours, shown = eval_both([(run, "before"), (run, "after")], "--bootstrap", "300")
+    assert ours == shown
+    assert len(ours["plans"]) == 2 * 4, ours["plans"]
+    assert [t["task"] for t in ours["tasks"]] == ["001", "002", "008"] * 2
+    assert len(ours["comparisons"]) == 1 and ours["comparisons"][0]["a"] == "before"
+    codes = [d["code"] for d in ours["diagnostics"]]
+    assert codes.count("K409") == 2 * 2, codes
+    # A run folder given as a path alone is labelled with its name.
+    assert pddlc.kitchen.eval([run], bootstrap=10)["methods"][0]["run"] == "run"
+
+
+def test_eval_is_the_cli_eval_on_the_dev_plans():
+    dev = need_shared("kitchen/plans/dev") / "kitchen" / "plans" / "dev"
+    ours, shown = eval_both([dev], "--bootstrap", "1000")
+    assert ours == shown
+    assert len(ours["plans"]) >= 600
+    assert len(ours["tasks"]) >= 50
+
+
+def test_eval_misuse():
+    with pytest.raises(ValueError, match="unknown mode `lenient`"):
+        pddlc.kitchen.eval([KITCHEN / "examples"], mode="lenient")
+    with pytest.raises(TypeError, match="a list of run folders, not one"):
+        pddlc.kitchen.eval(str(KITCHEN / "examples"))
+    with pytest.raises(TypeError, match=r"\(folder, label\)"):
+        pddlc.kitchen.eval([(KITCHEN / "examples", 3)])
+    with pytest.raises(ValueError, match="no run folder"):
+        pddlc.kitchen.eval([])

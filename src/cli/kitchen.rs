@@ -208,11 +208,6 @@ impl Report {
             }));
     }
 
-    /// Takes another report's files and diagnostics.
-    pub fn absorb(&mut self, other: Report) {
-        self.add(other.files, other.diagnostics);
-    }
-
     /// Diagnostics about one file, `name` with `text`.
     pub fn add_one(&mut self, name: String, text: String, diagnostics: Vec<Diagnostic>) {
         self.add(vec![SourceFile::new(name, text)], diagnostics);

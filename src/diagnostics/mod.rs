@@ -110,6 +110,13 @@ impl Diagnostic {
         }
     }
 
+    /// A `P090 io-error`: an input that could not be read, located at the start of its (empty)
+    /// source, with the reason; the front ends read files and report them so.
+    pub fn io_error(message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(Code::IoError, message, Span::new(0, 0))
+            .with_help("check the path; `-` reads standard input, once")
+    }
+
     /// Sets the message of the primary label.
     pub fn with_primary_message(mut self, message: impl Into<String>) -> Diagnostic {
         if let Some(label) = self.labels.first_mut() {

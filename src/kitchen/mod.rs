@@ -14,13 +14,15 @@
 //! - `compile`: the world and a task to a PDDL domain and problem, and plans between formats.
 //!
 //! Beside them, `report` holds the views of outcomes (Simmer's JSON, result files, Table 3),
-//! `describe` the world as prompt text, `solve` a task solved end to end (compiled, planned,
+//! `describe` the world as prompt text, `eval` whole runs evaluated (no I/O: the front ends
+//! read the folders), `solve` a task solved end to end (compiled, planned,
 //! translated back and run in strict mode) and `stats` the statistics `kitchen eval` reports.
 //! Every front end (the CLI, Python) calls these, so that they cannot disagree.
 
 mod compile;
 mod data;
 mod describe;
+mod eval;
 mod execute;
 mod report;
 mod solve;
@@ -51,6 +53,14 @@ pub use compile::{
 // Solving a task: compile, plan, translate back, run in strict mode.
 pub use solve::{
     SolutionRow, SolutionStatistics, SolveError, SolveOptions, StrictRow, TaskSolution, solve_task,
+};
+// `kitchen eval` without the I/O: the rules over a run folder's names, a task's plans run,
+// the tally in task order, and the statistics' document.
+pub use eval::{
+    BootstrapOptions, BootstrapRow, Comparison, EnvInput, EvalDocument, EvalOptions, FileNotes,
+    Method, Notes, PlanInput, PlanVerdict, RanPlan, RunFolder, Tally, TaskEvaluation, TaskInput,
+    TaskRow, env_file_name, evaluate_task, is_plan_file, missing_env_message,
+    no_task_folder_message, plan_order, result_file_name,
 };
 // The statistics of `kitchen eval`.
 pub use stats::{
