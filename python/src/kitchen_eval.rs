@@ -134,18 +134,18 @@ fn discover(run: usize, folder: &RunFolder, notes: &mut Notes) -> Vec<TaskInput>
 /// its plans; `None` when it holds no plan.
 fn task(run: usize, label: &str, dir: &Path) -> Option<TaskInput> {
     let name = file_name(dir);
-    let mut plans: Vec<PathBuf> = std::fs::read_dir(dir)
+    // Not `is_file`: a plan that cannot be read (a dangling link) still yields a row.
+    let names = std::fs::read_dir(dir)
         .into_iter()
         .flatten()
         .flatten()
-        .map(|e| e.path())
-        // Not `is_file`: a plan that cannot be read (a dangling link) still yields a row.
-        .filter(|p| !p.is_dir() && kitchen::is_plan_file(&file_name(p)))
+        .filter(|e| !e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();
+    let plans = kitchen::plan_files(names);
     if plans.is_empty() {
         return None;
     }
-    plans.sort_by_key(|p| kitchen::plan_order(&file_name(p)));
     let own = dir.join(kitchen::env_file_name(&name));
     let env = if own.is_file() {
         EnvInput::File {
@@ -162,9 +162,12 @@ fn task(run: usize, label: &str, dir: &Path) -> Option<TaskInput> {
     };
     let plans = plans
         .iter()
-        .map(|path| PlanInput {
-            name: path.display().to_string(),
-            bytes: read(path),
+        .map(|name| {
+            let path = dir.join(name);
+            PlanInput {
+                name: path.display().to_string(),
+                bytes: read(&path),
+            }
         })
         .collect();
     Some(TaskInput {

@@ -3,13 +3,13 @@
 //! bootstrap intervals, paired comparisons between runs, and Simmer's annotated result files.
 
 use super::input::{display_name, read_bytes, read_text};
-use super::kitchen::{KitchenFormat, Report, load_world, table3};
+use super::kitchen::{KitchenFormat, Report, count, load_world, table3};
 use super::kitchen_task::EnvSource;
 use super::{Outcome, pool, render_diagnostics};
 use pddlc::diagnostics::render::Sources;
 use pddlc::kitchen::{
     self, BootstrapOptions, Comparison, EnvInput, Estimate, EvalOptions, FileNotes, Method, Mode,
-    PairedTest, PlanInput, RunFolder, Tally, TaskEvaluation, TaskInput, TaskRow, World,
+    PairedTest, PlanInput, RunFolder, TTest, Tally, TaskEvaluation, TaskInput, TaskRow, World,
 };
 use rayon::prelude::*;
 use std::io::{IsTerminal, Write};
@@ -101,18 +101,21 @@ fn discover(run: usize, dir: &Path, simmer: Option<&Path>, report: &mut Report) 
     let mut tasks = Vec::new();
     for folder in folders {
         let name = file_name(&folder);
-        let mut plans: Vec<PathBuf> = std::fs::read_dir(&folder)
+        // Not `is_file`: a plan that cannot be read (a dangling link) still yields a row.
+        let names = std::fs::read_dir(&folder)
             .into_iter()
             .flatten()
             .flatten()
-            .map(|e| e.path())
-            // Not `is_file`: a plan that cannot be read (a dangling link) still yields a row.
-            .filter(|p| !p.is_dir() && kitchen::is_plan_file(&file_name(p)))
+            .filter(|e| !e.path().is_dir())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        let plans: Vec<PathBuf> = kitchen::plan_files(names)
+            .iter()
+            .map(|name| folder.join(name))
             .collect();
         if plans.is_empty() {
             continue;
         }
-        plans.sort_by_key(|p| kitchen::plan_order(&file_name(p)));
         tasks.push(Task {
             run,
             env: find_env(&folder, &name, simmer),
@@ -364,9 +367,10 @@ fn csv(tasks: &[TaskRow]) -> String {
 }
 
 /// The paper's Table 3 per task (as `kitchen run` prints it over the task's plans) and per
-/// run, the per-method table and the comparisons, for a terminal.
+/// run, the per-method table and the comparisons, for a terminal. Every estimate shows the
+/// number of tasks it is over (the table's `n`, `n=` in the comparisons); below two tasks it
+/// has no interval and no test, and the line says so.
 fn table(tasks: &[TaskRow], methods: &[Method], comparisons: &[Comparison]) -> String {
-    let pct = |x: f64| format!("{:.1}%", 100.0 * x);
     let mut out = String::new();
     for t in tasks {
         out.push_str(&format!("{}/{}: {}\n", t.run, t.task, table3(&t.summary)));
@@ -374,17 +378,15 @@ fn table(tasks: &[TaskRow], methods: &[Method], comparisons: &[Comparison]) -> S
     out.push('\n');
     for m in methods {
         out.push_str(&format!(
-            "{} ({} tasks): {}\n",
+            "{} ({}): {}\n",
             m.run,
-            m.tasks,
+            count(m.tasks, "task", "tasks"),
             table3(&m.summary)
         ));
     }
-    let sum = |e: &Estimate| format!("{:.1} [{:.1}, {:.1}]", e.value, e.low, e.high);
-    let rate = |e: &Estimate| format!("{} [{}, {}]", pct(e.value), pct(e.low), pct(e.high));
     out.push_str(&format!(
         "\n{:<16} {:>5}  {:<22} {:<22} {:<22} {:<22} {}\n",
-        "method", "tasks", "total", "immediate", "latent", "irreversible", "clean"
+        "method", "n", "total", "immediate", "latent", "irreversible", "clean"
     ));
     for m in methods {
         if m.tasks == 0 {
@@ -396,52 +398,96 @@ fn table(tasks: &[TaskRow], methods: &[Method], comparisons: &[Comparison]) -> S
             "{:<16} {:>5}  {:<22} {:<22} {:<22} {:<22} {}\n",
             m.run,
             m.tasks,
-            sum(&m.total),
-            sum(&m.immediate),
-            sum(&m.latent),
-            sum(&m.irreversible),
-            rate(&m.clean)
+            sum_cell(&m.total),
+            sum_cell(&m.immediate),
+            sum_cell(&m.latent),
+            sum_cell(&m.irreversible),
+            rate_cell(&m.clean)
         ));
+        if let Some(reason) = m.total.reason {
+            out.push_str(&format!(
+                "{:<16} {:>5}  n={}: {reason}\n",
+                "", "", m.total.n
+            ));
+        }
     }
-    let test = |name: &str, t: &PairedTest| {
-        let d = &t.mean_difference;
-        format!(
-            "{name} {:+.2} [{:+.2}, {:+.2}] p={:.4} {}",
-            d.value,
-            d.low,
-            d.high,
-            t.p,
-            t.stars()
-        )
-    };
     for c in comparisons {
-        out.push_str(&format!(
-            "\n{} − {} ({} tasks, mean per task):\n",
-            c.a, c.b, c.tasks
-        ));
-        out.push_str(&format!("  {}\n", test("total", &c.total)));
-        match &c.t_test {
-            // scipy's NaN: no variance and no mean difference, so no statistic.
-            Some(t) if t.t.is_nan() => out.push_str(&format!(
-                "  paired t-test on total: undefined, every task's difference is 0 (df = {})\n",
-                t.df
-            )),
-            Some(t) => out.push_str(&format!(
-                "  paired t-test on total: t = {:.3}, df = {}, p = {:.4} {}\n",
-                t.t,
-                t.df,
-                t.p,
-                kitchen::stars(t.p)
-            )),
-            None => {}
-        }
-        for (name, t) in [
-            ("immediate", &c.immediate),
-            ("latent", &c.latent),
-            ("irreversible", &c.irreversible),
-        ] {
-            out.push_str(&format!("  {}\n", test(name, t)));
-        }
+        out.push_str(&comparison(c));
     }
     out
+}
+
+/// A sum with its interval, `160.6 [151.4, 169.7]`, or the value alone without one.
+fn sum_cell(e: &Estimate) -> String {
+    match (e.value, e.low, e.high) {
+        (Some(value), Some(low), Some(high)) => format!("{value:.1} [{low:.1}, {high:.1}]"),
+        (Some(value), _, _) => format!("{value:.1}"),
+        (None, _, _) => "-".to_string(),
+    }
+}
+
+/// A rate with its interval, `15.8% [12.8%, 18.8%]`, or the value alone without one.
+fn rate_cell(e: &Estimate) -> String {
+    let pct = |x: f64| format!("{:.1}%", 100.0 * x);
+    match (e.value, e.low, e.high) {
+        (Some(value), Some(low), Some(high)) => {
+            format!("{} [{}, {}]", pct(value), pct(low), pct(high))
+        }
+        (Some(value), _, _) => pct(value),
+        (None, _, _) => "-".to_string(),
+    }
+}
+
+/// One paired comparison: the mean difference of each metric with its interval, p and n, and
+/// the t-test on the total.
+fn comparison(c: &Comparison) -> String {
+    let mut out = format!(
+        "\n{} − {} ({}, mean per task):\n",
+        c.a,
+        c.b,
+        count(c.tasks, "task", "tasks")
+    );
+    out.push_str(&format!("  {}\n", test_line("total", &c.total)));
+    match &c.t_test {
+        Some(TTest {
+            t: Some(t),
+            p: Some(p),
+            df,
+            ..
+        }) => out.push_str(&format!(
+            "  paired t-test on total: t = {t:.3}, df = {df}, p = {p:.4} {}\n",
+            kitchen::stars(*p)
+        )),
+        // scipy's NaN: no variance and no mean difference, so no statistic.
+        Some(TTest { df, reason, .. }) => out.push_str(&format!(
+            "  paired t-test on total: undefined, {} (df = {df})\n",
+            reason.unwrap_or_default()
+        )),
+        // Below two tasks: the total's line says there is no test.
+        None => {}
+    }
+    for (name, t) in [
+        ("immediate", &c.immediate),
+        ("latent", &c.latent),
+        ("irreversible", &c.irreversible),
+    ] {
+        out.push_str(&format!("  {}\n", test_line(name, t)));
+    }
+    out
+}
+
+/// `total -0.50 [-0.82, -0.18] p=0.0020 ** (n=12)`, or the mean difference and why there is no
+/// interval and no test (`total -0.50 (n=1: no interval and no test below 2 tasks)`).
+fn test_line(name: &str, t: &PairedTest) -> String {
+    let d = &t.mean_difference;
+    let why = d.reason.unwrap_or_default();
+    match (d.value, d.low, d.high, t.p) {
+        (Some(value), Some(low), Some(high), Some(p)) => format!(
+            "{name} {value:+.2} [{low:+.2}, {high:+.2}] p={p:.4} {} (n={})",
+            kitchen::stars(p),
+            d.n
+        ),
+        (Some(value), ..) => format!("{name} {value:+.2} (n={}: {why})", d.n),
+        (None, ..) => format!("{name}: n={}: {why}", d.n),
+    }
 }

@@ -8,7 +8,7 @@
 //! or an input is faulty, 2 on usage errors and unreadable inputs.
 
 use super::Outcome;
-use super::kitchen::{KitchenFormat, Report, load_world};
+use super::kitchen::{KitchenFormat, Report, count, load_world};
 use super::kitchen_task::{EnvSources, GoalSources};
 use pddlc::diagnostics::render::JSON_VERSION;
 use pddlc::kitchen::{self, Env, SolveError, SolveOptions, TaskSolution, World};
@@ -153,12 +153,13 @@ fn human(timed: &Solution, with_plan: bool) -> String {
             let verdict = if strict.failures.is_empty() {
                 "runs clean in strict mode".to_string()
             } else {
-                format!("{} failure(s) in strict mode", strict.failures.len())
+                let failures = count(strict.failures.len(), "failure", "failures");
+                format!("{failures} in strict mode")
             };
             format!(
-                "{}: solved, {} steps, {verdict} ({times})\n",
+                "{}: solved, {}, {verdict} ({times})\n",
                 solution.task,
-                plan.len()
+                count(plan.len(), "step", "steps")
             )
         }
         (Solved::Unsolvable(why), _) => match &solution.declared {
@@ -199,7 +200,7 @@ fn finish(report: Report, solutions: &[Solution], format: KitchenFormat) -> Outc
         .iter()
         .map(|s| s.seconds)
         .fold(0.0, |total, s| total + s);
-    let count = |wanted: &str| {
+    let with_status = |wanted: &str| {
         solutions
             .iter()
             .filter(|s| s.solution.status() == wanted)
@@ -217,8 +218,8 @@ fn finish(report: Report, solutions: &[Solution], format: KitchenFormat) -> Outc
                 "tasks": solutions.len(),
                 "solved": solved,
                 "clean": clean_count,
-                "unsolvable": count("unsolvable"),
-                "unknown": count("unknown"),
+                "unsolvable": with_status("unsolvable"),
+                "unknown": with_status("unknown"),
                 "total_seconds": seconds,
             },
         });
@@ -230,10 +231,10 @@ fn finish(report: Report, solutions: &[Solution], format: KitchenFormat) -> Outc
         eprint!("{}", report.rendered());
         if solutions.len() > 1 {
             println!(
-                "{} tasks: {solved} solved, {clean_count} running clean in strict mode, {} unsolvable, {} unknown; {seconds:.1} s in all",
-                solutions.len(),
-                count("unsolvable"),
-                count("unknown")
+                "{}: {solved} solved, {clean_count} running clean in strict mode, {} unsolvable, {} unknown; {seconds:.1} s in all",
+                count(solutions.len(), "task", "tasks"),
+                with_status("unsolvable"),
+                with_status("unknown")
             );
         }
     }

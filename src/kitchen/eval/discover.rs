@@ -44,6 +44,13 @@ pub fn is_plan_file(name: &str) -> bool {
     Path::new(name).extension().is_some_and(|x| x == "txt") && !name.starts_with("task_")
 }
 
+/// A task folder's plans among the names of its files (not folders), in order.
+pub fn plan_files(mut names: Vec<String>) -> Vec<String> {
+    names.retain(|name| is_plan_file(name));
+    names.sort_by_key(|name| plan_order(name));
+    names
+}
+
 /// The order of a task's plans: as numbers when their names hold digits (`2.txt` before
 /// `10.txt`), else as text.
 pub fn plan_order(name: &str) -> (u64, String) {
@@ -94,9 +101,16 @@ mod tests {
         assert!(!is_plan_file("task_004.txt") && !is_plan_file("env_004.json"));
         // A hidden file named `.txt` has no extension.
         assert!(!is_plan_file(".txt"));
-        let mut names = ["10.txt", "2.txt", "b.txt", "a.txt"];
-        names.sort_by_key(|n| plan_order(n));
-        assert_eq!(names, ["2.txt", "10.txt", "a.txt", "b.txt"]);
+        let names = [
+            "10.txt",
+            "task_1.txt",
+            "2.txt",
+            "b.txt",
+            "a.txt",
+            "env_1.json",
+        ];
+        let plans = plan_files(names.map(String::from).to_vec());
+        assert_eq!(plans, ["2.txt", "10.txt", "a.txt", "b.txt"]);
         assert_eq!(result_file_name("plan_004.txt"), "result_004.txt");
         assert_eq!(result_file_name("7.txt"), "7.result.txt");
         let run = RunFolder::parse("runs/a:before", false);
