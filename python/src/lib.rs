@@ -11,6 +11,8 @@
 mod check;
 mod input;
 mod kitchen;
+mod kitchen_eval;
+mod kitchen_solve;
 mod plan;
 mod report;
 mod score;
@@ -65,6 +67,8 @@ fn _pddlc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<plan::PlanReport>()?;
     m.add_class::<solve::Solution>()?;
     m.add_class::<kitchen::KitchenRun>()?;
+    m.add_class::<kitchen::KitchenFailure>()?;
+    m.add_class::<kitchen_solve::KitchenSolution>()?;
     m.add_function(wrap_pyfunction!(tree::parse, m)?)?;
     m.add_function(wrap_pyfunction!(tree::format, m)?)?;
     m.add_function(wrap_pyfunction!(check::check, m)?)?;
@@ -76,5 +80,8 @@ fn _pddlc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(kitchen::kitchen_run, m)?)?;
     m.add_function(wrap_pyfunction!(kitchen::kitchen_describe, m)?)?;
     m.add_function(wrap_pyfunction!(kitchen::kitchen_compile, m)?)?;
+    m.add_function(wrap_pyfunction!(kitchen::kitchen_tasks, m)?)?;
+    m.add_function(wrap_pyfunction!(kitchen_solve::kitchen_solve, m)?)?;
+    m.add_function(wrap_pyfunction!(kitchen_eval::kitchen_eval, m)?)?;
     Ok(())
 }

@@ -51,7 +51,7 @@ def test_every_public_member_of_a_class_is_stubbed_and_documented(name):
         assert (getattr(cls, member).__doc__ or "").strip(), f"{name}.{member} has no docstring"
 
 
-@pytest.mark.parametrize("name", ["run", "describe", "compile"])
+@pytest.mark.parametrize("name", ["run", "describe", "compile", "solve", "tasks", "eval"])
 def test_kitchen_functions_are_annotated_and_documented(name):
     function = getattr(pddlc.kitchen, name)
     assert function.__doc__.strip()

@@ -2,9 +2,9 @@
 //! parsed. A file that cannot be read is a `P090 io-error` diagnostic, so that it is reported in
 //! the format asked for next to the other inputs' results.
 
-use pddlc::ast::{PddlFile, Span};
+use pddlc::ast::PddlFile;
 use pddlc::check::Profile;
-use pddlc::diagnostics::{Code, Diagnostic, FileId, SourceFile};
+use pddlc::diagnostics::{Diagnostic, FileId, SourceFile};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -55,23 +55,7 @@ pub fn read_text(path: &Path) -> Result<String, String> {
 
 /// The `P090 io-error` diagnostic of input `id`, located at its start (its source is empty).
 pub fn io_error(message: &str, id: FileId) -> Diagnostic {
-    Diagnostic::new(Code::IoError, message.to_string(), Span::new(0, 0))
-        .in_file(id)
-        .with_help(io_help(message))
-}
-
-/// The fix for an input that could not be read, by the operating system's reason (`os error N`
-/// is the same in every locale).
-fn io_help(message: &str) -> &'static str {
-    if message.ends_with("(os error 21)") {
-        "this argument is a file, not a directory (`check` and `fmt` take directories of .pddl files)"
-    } else if message.ends_with("(os error 13)") {
-        "you have no permission to read it"
-    } else if message.contains("can be read only once") {
-        "give standard input (`-`) to one argument only"
-    } else {
-        "check the path; `-` reads standard input, once"
-    }
+    Diagnostic::io_error(message).in_file(id)
 }
 
 /// One input after expansion: a path, and why it cannot be read when that is known already (a

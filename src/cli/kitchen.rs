@@ -175,10 +175,10 @@ pub fn run(args: &Args) -> Outcome {
     let color = args.color.enabled();
     let (format, shown) = KitchenFormat::resolve(args.format);
     if let Command::Eval(eval_args) = &args.command {
-        return kitchen_eval::run(eval_args, format, color);
+        return kitchen_eval::run(eval_args, format, shown, color);
     }
     if let Command::Solve(solve_args) = &args.command {
-        return kitchen_solve::run(solve_args, format, color);
+        return kitchen_solve::run(solve_args, format, shown, color);
     }
     if format == KitchenFormat::Csv {
         eprintln!("error: --format csv is for `kitchen eval`: use human, json, gcc or val");
@@ -199,8 +199,9 @@ pub fn run(args: &Args) -> Outcome {
 pub struct Report {
     pub format: Format,
     pub color: bool,
-    files: Vec<SourceFile>,
-    pub diagnostics: Vec<Diagnostic>,
+    /// The files and their diagnostics, in the order found (the library's collection, which
+    /// Python's `kitchen.eval` fills the same way).
+    notes: kitchen::Notes,
     /// Whether a usage error was printed (`usage_error`).
     usage: bool,
 }
@@ -210,8 +211,7 @@ impl Report {
         Report {
             format,
             color,
-            files: Vec::new(),
-            diagnostics: Vec::new(),
+            notes: kitchen::Notes::default(),
             usage: false,
         }
     }
@@ -219,20 +219,7 @@ impl Report {
     /// Takes diagnostics about `files`, whose `FileId`s count from 0 in that list (as the
     /// library's loaders number the files they are given).
     pub fn add(&mut self, files: Vec<SourceFile>, diagnostics: Vec<Diagnostic>) {
-        let base = self.files.len() as u32;
-        self.files.extend(files);
-        self.diagnostics
-            .extend(diagnostics.into_iter().map(|mut diagnostic| {
-                for label in &mut diagnostic.labels {
-                    label.file = FileId(label.file.0 + base);
-                }
-                diagnostic
-            }));
-    }
-
-    /// Takes another report's files and diagnostics.
-    pub fn absorb(&mut self, other: Report) {
-        self.add(other.files, other.diagnostics);
+        self.notes.add(files, diagnostics);
     }
 
     /// Diagnostics about one file, `name` with `text`.
@@ -262,7 +249,7 @@ impl Report {
 
     pub fn outcome(&self) -> Outcome {
         let usage = self.usage.then_some(Outcome::Failure);
-        outcome_of(&self.diagnostics, false).max(usage.unwrap_or(Outcome::Clean))
+        outcome_of(&self.notes.diagnostics, false).max(usage.unwrap_or(Outcome::Clean))
     }
 
     /// An error in how the command was called (a task pddlc does not ship): printed on stderr
@@ -273,15 +260,15 @@ impl Report {
     }
 
     pub fn json_diagnostics(&self) -> Value {
-        render::json_diagnostics(&self.diagnostics, &Sources::new(&self.files))
+        self.notes.json()
     }
 
     /// The diagnostics in the run's format, for the given output stream.
     pub fn rendered(&self) -> String {
         render_diagnostics(
             self.format,
-            &self.diagnostics,
-            &Sources::new(&self.files),
+            &self.notes.diagnostics,
+            &Sources::new(&self.notes.files),
             self.color,
         )
     }
@@ -380,18 +367,14 @@ fn load_task_env(sources: &EnvSources, world: Option<&World>, report: &mut Repor
 
 fn human(path: &Path, outcome: &kitchen::Outcome) -> String {
     let counts = outcome.counts();
+    let steps = count(outcome.steps, "step", "steps");
     let mut out = if counts.any == 0 {
-        format!(
-            "{}: no failures ({} steps)\n",
-            display_name(path),
-            outcome.steps
-        )
+        format!("{}: no failures ({steps})\n", display_name(path))
     } else {
         format!(
-            "{}: {} failure(s) in {} steps: {} syntax, {} immediate, {} latent ({} irreversible)\n",
+            "{}: {} in {steps}: {} syntax, {} immediate, {} latent ({} irreversible)\n",
             display_name(path),
-            counts.any,
-            outcome.steps,
+            count(counts.any, "failure", "failures"),
             counts.syntax,
             counts.immediate,
             counts.latent,
@@ -496,12 +479,17 @@ fn run_plans(args: &RunArgs, mut report: Report) -> Outcome {
     report.outcome().max(plans)
 }
 
+/// `1 plan`, `2 plans`: a number and the noun it counts, singular or plural as it takes.
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// The paper's Table 3 over some plans, on one line: `12 plans: any failure 83.3%, …`.
 pub fn table3(summary: &kitchen::Summary) -> String {
     let pct = |x: f64| format!("{:.1}%", 100.0 * x);
     format!(
-        "{} plans: any failure {}, immediate {}, syntax {}, latent {}, irreversible {}; {:.2} failures per plan",
-        summary.plans,
+        "{}: any failure {}, immediate {}, syntax {}, latent {}, irreversible {}; {:.2} failures per plan",
+        count(summary.plans, "plan", "plans"),
         pct(summary.share_any),
         pct(summary.share_immediate),
         pct(summary.share_syntax),

@@ -49,29 +49,11 @@ pub struct Goal {
     pub text: String,
 }
 
-/// The name a built-in task's environment is shown under.
-fn builtin_env_name(task: &EmbeddedTask) -> String {
-    format!("domains/kitchen/envs/{}.toml", task.id)
-}
-
-fn builtin_goal_name(task: &EmbeddedTask) -> String {
-    format!("domains/kitchen/tasks/{}.toml", task.id)
-}
-
 /// The message for a task number pddlc does not ship.
 fn unknown_task(task: &str) -> String {
-    let ids = kitchen::embedded_tasks();
-    let range = match (ids.first(), ids.last()) {
-        (Some(first), Some(last)) => format!(
-            "the {} built-in tasks are Simmer's, numbered {} to {} with gaps",
-            ids.len(),
-            first.id,
-            last.id
-        ),
-        _ => "pddlc was built without tasks".to_string(),
-    };
     format!(
-        "no built-in kitchen task `{task}` ({range}): give its environment with --env FILE, or Simmer's benchmark with --simmer DIR"
+        "no built-in kitchen task `{task}` ({}): give its environment with --env FILE, or Simmer's benchmark with --simmer DIR",
+        kitchen::embedded_task_range()
     )
 }
 
@@ -80,7 +62,7 @@ impl EnvSource {
     pub fn load(&self, world: &World, report: &mut Report) -> Option<Env> {
         let (name, text) = match self {
             EnvSource::File(path) => (display_name(path), report.read(path)?),
-            EnvSource::Builtin(task) => (builtin_env_name(task), task.env.to_string()),
+            EnvSource::Builtin(task) => (task.env_name(), task.env.to_string()),
         };
         Env::from_text(&text, world.classes())
             .map_err(|diagnostics| report.add_one(name, text, diagnostics))
@@ -99,10 +81,7 @@ impl EnvSource {
                 let text = String::from_utf8_lossy(&bytes).into_owned();
                 Some(text.lines().next()?.trim().to_string())
             }
-            EnvSource::Builtin(task) => {
-                let goal = kitchen::TaskGoal::from_toml(task.goal?).ok()?;
-                (!goal.title.is_empty()).then(|| format!("Task: {}", goal.title))
-            }
+            EnvSource::Builtin(task) => task.title_line(),
         }
     }
 }
@@ -154,7 +133,7 @@ impl GoalSources {
                     builtin @ EmbeddedTask {
                         goal: Some(goal), ..
                     },
-                ) => (builtin_goal_name(builtin), goal.to_string()),
+                ) => (builtin.goal_name(), goal.to_string()),
                 _ => return Some(None),
             },
         };
@@ -197,11 +176,7 @@ pub fn task_names(
     if let Some(env) = &sources.env {
         let stem = env.file_stem().map(|s| s.to_string_lossy().into_owned());
         let stem = stem.unwrap_or_else(|| "env".to_string());
-        return Some(vec![
-            stem.strip_prefix("env_")
-                .map(str::to_string)
-                .unwrap_or(stem),
-        ]);
+        return Some(vec![kitchen::task_of_env_file(&stem).to_string()]);
     }
     goals.tasks(report)
 }

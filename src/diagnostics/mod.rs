@@ -110,6 +110,14 @@ impl Diagnostic {
         }
     }
 
+    /// A `P090 io-error`: an input that could not be read, located at the start of its (empty)
+    /// source, with the reason; the front ends read files and report them so.
+    pub fn io_error(message: impl Into<String>) -> Diagnostic {
+        let message = message.into();
+        let help = io_help(&message);
+        Diagnostic::new(Code::IoError, message, Span::new(0, 0)).with_help(help)
+    }
+
     /// Sets the message of the primary label.
     pub fn with_primary_message(mut self, message: impl Into<String>) -> Diagnostic {
         if let Some(label) = self.labels.first_mut() {
@@ -278,4 +286,18 @@ fn cap_counting(diagnostics: &mut Vec<Diagnostic>, mut left_out: LeftOut) {
         note = note.with_severity(Severity::Warning);
     }
     diagnostics.push(note);
+}
+
+/// The fix for an input that could not be read, by the operating system's reason (`os error N`
+/// reads the same in every locale).
+fn io_help(message: &str) -> &'static str {
+    if message.ends_with("(os error 21)") {
+        "this argument is a file, not a directory (`check` and `fmt` take directories of .pddl files)"
+    } else if message.ends_with("(os error 13)") {
+        "you have no permission to read it"
+    } else if message.contains("can be read only once") {
+        "give standard input (`-`) to one argument only"
+    } else {
+        "check the path; `-` reads standard input, once"
+    }
 }

@@ -14,19 +14,26 @@
 //! - `compile`: the world and a task to a PDDL domain and problem, and plans between formats.
 //!
 //! Beside them, `report` holds the views of outcomes (Simmer's JSON, result files, Table 3),
-//! `describe` the world as prompt text and `stats` the statistics `kitchen eval` reports.
+//! `describe` the world as prompt text, `eval` whole runs evaluated (no I/O: the front ends
+//! read the folders), `solve` a task solved end to end (compiled, planned,
+//! translated back and run in strict mode) and `stats` the statistics `kitchen eval` reports.
+//! Every front end (the CLI, Python) calls these, so that they cannot disagree.
 
 mod compile;
 mod data;
 mod describe;
+mod eval;
 mod execute;
 mod report;
+mod solve;
 mod stats;
 
 // The world and a task.
 pub use data::plan::not_a_plan;
 pub use data::simmer::Env;
-pub use data::task::{EmbeddedTask, embedded_task, embedded_tasks};
+pub use data::task::{
+    EmbeddedTask, embedded_task, embedded_task_range, embedded_tasks, task_of_env_file,
+};
 pub use data::world::{ACTIONS_TOML, CLASSES_TOML, WORLD_TOML, World};
 // Running a plan.
 pub use execute::{
@@ -42,6 +49,18 @@ pub use compile::{
     CompileOptions, Flavour, Spare, TaskGoal, UNEXPRESSIBLE, compile_task, default_spares,
     domain as compile_domain, from_pddl_plan, is_syntax_condition, plan_phantoms, plan_spares,
     problem as compile_problem, relevant_env, to_pddl_plan,
+};
+// Solving a task: compile, plan, translate back, run in strict mode.
+pub use solve::{
+    SolutionRow, SolutionStatistics, SolveError, SolveOptions, StrictRow, TaskSolution, solve_task,
+};
+// `kitchen eval` without the I/O: the rules over a run folder's names, a task's plans run,
+// the tally in task order, and the statistics' document.
+pub use eval::{
+    BootstrapOptions, BootstrapRow, Comparison, EnvInput, EvalDocument, EvalOptions, FileNotes,
+    Method, Notes, PlanInput, PlanVerdict, RanPlan, RunFolder, Tally, TaskEvaluation, TaskInput,
+    TaskRow, env_file_name, evaluate_task, is_plan_file, missing_env_message,
+    no_task_folder_message, plan_files, plan_order, result_file_name,
 };
 // The statistics of `kitchen eval`.
 pub use stats::{

@@ -66,12 +66,40 @@ impl Statistic {
     }
 }
 
-/// A statistic with its bootstrap 95% interval.
+/// A statistic over `n` tasks with its bootstrap 95% interval. No value is made up: with no
+/// task there is no value, below two tasks no interval (one task resampled is itself every
+/// time), and `reason` says why a field is `None`.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Estimate {
-    pub value: f64,
-    pub low: f64,
-    pub high: f64,
+    pub value: Option<f64>,
+    pub low: Option<f64>,
+    pub high: Option<f64>,
+    /// The number of tasks (or, for a paired test, of pairs) it is over.
+    pub n: usize,
+    /// Why there is no value or no interval, when there is none.
+    pub reason: Option<&'static str>,
+}
+
+/// Why an estimate over no task has no value.
+pub const NO_TASK: &str = "no task was run";
+/// Why an estimate over one task has no interval.
+pub const NO_INTERVAL: &str = "no interval below 2 tasks";
+/// Why a paired comparison of one task has no interval and no test.
+pub const NO_TEST: &str = "no interval and no test below 2 tasks";
+/// Why there is no interval when no resample was asked for.
+pub const NO_RESAMPLES: &str = "no interval without bootstrap resamples";
+
+impl Estimate {
+    /// The observed value alone, for the reason given.
+    fn without_interval(value: Option<f64>, n: usize, reason: &'static str) -> Estimate {
+        Estimate {
+            value,
+            low: None,
+            high: None,
+            n,
+            reason: Some(reason),
+        }
+    }
 }
 
 /// The statistic of `samples` resamples (n values drawn with replacement each time), sorted.
@@ -96,27 +124,37 @@ fn resampled(
 }
 
 /// The 2.5th and 97.5th percentiles of resampled statistics around the observed value.
-fn interval(value: f64, resampled: &[f64]) -> Estimate {
+fn interval(value: f64, n: usize, resampled: &[f64]) -> Estimate {
     Estimate {
-        value,
-        low: percentile(resampled, 2.5),
-        high: percentile(resampled, 97.5),
+        value: Some(value),
+        low: Some(percentile(resampled, 2.5)),
+        high: Some(percentile(resampled, 97.5)),
+        n,
+        reason: None,
     }
 }
 
-/// The statistic with its bootstrap 95% interval over `samples` resamples. With no values (or
-/// no samples) the bounds are NaN.
+/// The statistic with its bootstrap 95% interval over `samples` resamples; with no value, one
+/// value or no samples, what can be said and why the rest cannot (no resampling is done).
 pub fn bootstrap(
     values: &[f64],
     statistic: Statistic,
     samples: usize,
     rng: &mut SplitMix64,
 ) -> Estimate {
-    let value = statistic.of(values);
-    if values.is_empty() {
-        return interval(value, &[]);
+    let n = values.len();
+    match n {
+        0 => Estimate::without_interval(None, 0, NO_TASK),
+        1 => Estimate::without_interval(Some(statistic.of(values)), 1, NO_INTERVAL),
+        _ if samples == 0 => {
+            Estimate::without_interval(Some(statistic.of(values)), n, NO_RESAMPLES)
+        }
+        _ => interval(
+            statistic.of(values),
+            n,
+            &resampled(values, statistic, samples, rng),
+        ),
     }
-    interval(value, &resampled(values, statistic, samples, rng))
 }
 
 /// A paired test of two methods on one metric.
@@ -124,14 +162,15 @@ pub fn bootstrap(
 pub struct PairedTest {
     /// The mean of the differences a − b, with the bootstrap 95% interval of that mean.
     pub mean_difference: Estimate,
-    /// Two-sided: twice the share of resampled means on the other side of zero, capped at 1.
-    pub p: f64,
+    /// Two-sided: twice the share of resampled means on the other side of zero, capped at 1;
+    /// `None` below two pairs (the mean difference's `reason` says so).
+    pub p: Option<f64>,
 }
 
 impl PairedTest {
-    /// `***` below 0.001, `**` below 0.01, `*` below 0.05, else `ns`.
-    pub fn stars(&self) -> &'static str {
-        stars(self.p)
+    /// `***` below 0.001, `**` below 0.01, `*` below 0.05, else `ns`; `None` without a test.
+    pub fn stars(&self) -> Option<&'static str> {
+        self.p.map(stars)
     }
 }
 
@@ -156,16 +195,25 @@ fn differences(a: &[f64], b: &[f64]) -> Vec<f64> {
 /// The paired bootstrap test of the mean difference a − b (§10.1): the interval and the
 /// two-sided p-value come from the same resampled means; p is twice the share of them on the
 /// other side of zero from the observed mean (≤ 0 when it is positive, ≥ 0 otherwise), capped
-/// at 1. With no pairs, everything but the mean is NaN.
+/// at 1. Below two pairs (or with no samples) there is no interval and no p: one pair
+/// resampled is itself every time, which would give p = 0.
 pub fn paired_bootstrap(a: &[f64], b: &[f64], samples: usize, rng: &mut SplitMix64) -> PairedTest {
     let d = differences(a, b);
-    let observed = Statistic::Mean.of(&d);
-    if d.is_empty() || samples == 0 {
-        return PairedTest {
-            mean_difference: interval(observed, &[]),
-            p: f64::NAN,
-        };
+    let n = d.len();
+    let untested = |estimate| PairedTest {
+        mean_difference: estimate,
+        p: None,
+    };
+    match n {
+        0 => return untested(Estimate::without_interval(None, 0, NO_TASK)),
+        1 => return untested(Estimate::without_interval(Some(d[0]), 1, NO_TEST)),
+        _ if samples == 0 => {
+            let mean = Statistic::Mean.of(&d);
+            return untested(Estimate::without_interval(Some(mean), n, NO_RESAMPLES));
+        }
+        _ => {}
     }
+    let observed = Statistic::Mean.of(&d);
     let means = resampled(&d, Statistic::Mean, samples, rng);
     let other_side = means
         .iter()
@@ -178,23 +226,28 @@ pub fn paired_bootstrap(a: &[f64], b: &[f64], samples: usize, rng: &mut SplitMix
         })
         .count();
     PairedTest {
-        mean_difference: interval(observed, &means),
-        p: (2.0 * other_side as f64 / samples as f64).min(1.0),
+        mean_difference: interval(observed, n, &means),
+        p: Some((2.0 * other_side as f64 / samples as f64).min(1.0)),
     }
 }
 
 /// Student's paired t-test (scipy's `ttest_rel`): the statistic, its degrees of freedom and the
-/// two-sided p-value.
+/// two-sided p-value; with differences that are all zero there is no statistic (scipy's NaN),
+/// and `reason` says so.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct TTest {
-    pub t: f64,
+    pub t: Option<f64>,
     pub df: usize,
-    pub p: f64,
+    pub p: Option<f64>,
+    pub reason: Option<&'static str>,
 }
 
+/// Why the t-test has no statistic.
+pub const NO_DIFFERENCE: &str = "every task's difference is 0";
+
 /// The paired t-test of a against b, aligned by position and cut to the shorter list; `None`
-/// with fewer than two pairs. Differences that are all equal give t = ±∞ (p = 0), or NaN when
-/// they are all zero, as scipy does.
+/// with fewer than two pairs. Differences that are all equal give t = ±∞ (p = 0); all zero,
+/// no statistic (scipy's NaN).
 pub fn paired_t_test(a: &[f64], b: &[f64]) -> Option<TTest> {
     let d = differences(a, b);
     let n = d.len();
@@ -205,12 +258,20 @@ pub fn paired_t_test(a: &[f64], b: &[f64]) -> Option<TTest> {
     let variance = d.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
     let t = mean / (variance / n as f64).sqrt();
     let df = n - 1;
-    let p = if t.is_nan() {
-        f64::NAN
-    } else {
-        two_sided_p(t, df)
-    };
-    Some(TTest { t, df, p })
+    if t.is_nan() {
+        return Some(TTest {
+            t: None,
+            df,
+            p: None,
+            reason: Some(NO_DIFFERENCE),
+        });
+    }
+    Some(TTest {
+        t: Some(t),
+        df,
+        p: Some(two_sided_p(t, df)),
+        reason: None,
+    })
 }
 
 /// The two-sided tail probability of Student's t with `df` (≥ 1) degrees of freedom: 1 − A(t|ν)
@@ -284,29 +345,78 @@ mod tests {
     fn a_bootstrap_of_equal_values_has_no_spread_and_others_stay_in_range() {
         let mut rng = SplitMix64::new(42);
         let same = bootstrap(&[2.0; 10], Statistic::Sum, 1000, &mut rng);
-        assert_eq!((same.value, same.low, same.high), (20.0, 20.0, 20.0));
-        let none = bootstrap(&[], Statistic::Sum, 10, &mut rng);
-        assert!(none.value.to_bits() == 0.0f64.to_bits() && none.low.is_nan());
+        assert_eq!(
+            (same.value, same.low, same.high, same.n),
+            (Some(20.0), Some(20.0), Some(20.0), 10)
+        );
         let values = [0.0, 1.0, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0];
         let rate = bootstrap(&values, Statistic::Mean, 2000, &mut rng);
-        assert_eq!(rate.value, 0.5);
-        assert!(0.0 <= rate.low && rate.low < 0.5 && 0.5 < rate.high && rate.high <= 1.0);
+        assert_eq!((rate.value, rate.reason), (Some(0.5), None));
+        let (low, high) = (rate.low.unwrap_or(-1.0), rate.high.unwrap_or(-1.0));
+        assert!((0.0..0.5).contains(&low) && (0.5..=1.0).contains(&high) && high > 0.5);
         // With a fixed seed the bounds are reproduced exactly.
         let again = |seed| bootstrap(&values, Statistic::Mean, 500, &mut SplitMix64::new(seed));
         assert_eq!(again(1), again(1));
+    }
+
+    /// Too few values for an interval or a test: what can be said, and why not the rest; no
+    /// draw from the generator.
+    #[test]
+    fn below_two_tasks_there_is_no_interval_and_no_test_and_never_a_nan() {
+        let mut rng = SplitMix64::new(42);
+        // The values, the statistic, the resamples, and the value and reason expected.
+        type Case = (&'static [f64], Statistic, usize, Option<f64>, &'static str);
+        let cases: [Case; 5] = [
+            (&[], Statistic::Sum, 100, None, NO_TASK),
+            (&[], Statistic::Mean, 100, None, NO_TASK),
+            (&[3.0], Statistic::Sum, 100, Some(3.0), NO_INTERVAL),
+            (&[1.0], Statistic::Mean, 100, Some(1.0), NO_INTERVAL),
+            (&[1.0, 2.0], Statistic::Sum, 0, Some(3.0), NO_RESAMPLES),
+        ];
+        for (values, statistic, samples, value, reason) in cases {
+            let estimate = bootstrap(values, statistic, samples, &mut rng);
+            let expected = (value, None, None, values.len(), Some(reason));
+            let got = (
+                estimate.value,
+                estimate.low,
+                estimate.high,
+                estimate.n,
+                estimate.reason,
+            );
+            assert_eq!(got, expected, "{values:?}");
+        }
+        let one = paired_bootstrap(&[1.0], &[1.5], 100, &mut rng);
+        assert_eq!((one.mean_difference.value, one.p), (Some(-0.5), None));
+        assert_eq!(
+            (one.mean_difference.n, one.mean_difference.reason),
+            (1, Some(NO_TEST))
+        );
+        assert_eq!(one.stars(), None);
+        let none = paired_bootstrap(&[], &[1.0], 100, &mut rng);
+        assert_eq!(
+            (none.mean_difference.value, none.mean_difference.reason),
+            (None, Some(NO_TASK))
+        );
+        // Nothing was drawn: the generator is where a fresh one starts.
+        assert_eq!(rng.next_u64(), SplitMix64::new(42).next_u64());
     }
 
     #[test]
     fn the_paired_bootstrap_test_finds_no_resample_across_zero_when_every_difference_is_positive() {
         let mut rng = SplitMix64::new(42);
         let test = paired_bootstrap(&[3.0, 4.0, 5.0], &[1.0, 1.0, 1.0], 1000, &mut rng);
-        assert!(close(test.mean_difference.value, 3.0, 1e-12));
-        assert_eq!(test.p, 0.0);
-        assert_eq!(test.stars(), "***");
+        assert!(close(
+            test.mean_difference.value.unwrap_or_default(),
+            3.0,
+            1e-12
+        ));
+        assert_eq!(test.p, Some(0.0));
+        assert_eq!(test.stars(), Some("***"));
+        assert_eq!(test.mean_difference.n, 3);
         // Differences symmetric about zero: about half the means fall on each side, so p is 1.
         let test = paired_bootstrap(&[1.0, 0.0], &[0.0, 1.0], 1000, &mut rng);
-        assert_eq!(test.mean_difference.value, 0.0);
-        assert_eq!(test.p, 1.0);
+        assert_eq!(test.mean_difference.value, Some(0.0));
+        assert_eq!(test.p, Some(1.0));
     }
 
     #[test]
@@ -315,9 +425,10 @@ mod tests {
         // p = 0.056 (the t density integrated numerically).
         let t = paired_t_test(&[3.0, 1.0, 4.0, 1.0, 5.0], &[2.0, 0.0, 1.0, 1.0, 2.0])
             .expect("five pairs");
-        assert!(close(t.t, 8.0 / 3.0, 1e-12));
+        assert!(close(t.t.unwrap_or_default(), 8.0 / 3.0, 1e-12));
         assert_eq!(t.df, 4);
-        assert!(close(t.p, 0.056, 1e-9), "{}", t.p);
+        let p = t.p.unwrap_or_default();
+        assert!(close(p, 0.056, 1e-9), "{p}");
         // ν = 1 (Cauchy): p = 1 − 2 atan(t) / π; ν = 2: p = 1 − t / sqrt(2 + t²).
         for x in [0.3, 1.0, 2.5, 12.0] {
             let cauchy = 1.0 - 2.0 * f64::atan(x) / std::f64::consts::PI;
@@ -334,6 +445,10 @@ mod tests {
         assert!(close(two_sided_p(1.0, 49), 0.322_223_406_0, 1e-9));
         assert!(close(two_sided_p(-3.5, 7), 0.009_993_040_9, 1e-9));
         assert!(paired_t_test(&[1.0], &[0.0]).is_none());
-        assert!(paired_t_test(&[1.0, 1.0], &[1.0, 1.0]).is_some_and(|t| t.p.is_nan()));
+        let zero = paired_t_test(&[1.0, 1.0], &[1.0, 1.0]).expect("two pairs");
+        assert_eq!(
+            (zero.t, zero.p, zero.reason),
+            (None, None, Some(NO_DIFFERENCE))
+        );
     }
 }

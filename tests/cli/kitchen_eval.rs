@@ -213,7 +213,7 @@ fn eval_reads_simmer_run_folders_and_reports_what_is_not_a_plan() {
         "{}",
         stdout(&out)
     );
-    assert!(stdout(&out).contains("before/002: 1 plans: any failure 100.0%"));
+    assert!(stdout(&out).contains("before/002: 1 plan: any failure 100.0%"));
     assert!(stderr(&out).contains("K409"), "{}", stderr(&out));
 }
 
@@ -278,6 +278,124 @@ fn identical_runs_have_no_t_statistic_and_a_missing_run_no_estimate() {
     assert_eq!(code(&out), 2);
     assert!(stdout(&out).contains("no task was run"), "{}", stdout(&out));
     assert!(!stdout(&out).contains("NaN"), "{}", stdout(&out));
+}
+
+/// A case of too little to estimate: the runs (each a task 001 with the given salad plan, or
+/// `None` for a folder that does not exist), what the table must say, and fields of the JSON
+/// document.
+struct Thin {
+    name: &'static str,
+    runs: &'static [Option<&'static str>],
+    table: &'static [&'static str],
+    json: Vec<(&'static str, Value)>,
+}
+
+fn thin_cases() -> Vec<Thin> {
+    let no_interval = Value::from("no interval below 2 tasks");
+    let no_test = Value::from("no interval and no test below 2 tasks");
+    let no_task = Value::from("no task was run");
+    vec![
+        Thin {
+            name: "one task",
+            runs: &[Some("unsafe.txt")],
+            table: &[
+                "run0/001: 1 plan: any failure 100.0%",
+                "run0 (1 task): 1 plan:",
+                "n=1: no interval below 2 tasks",
+            ],
+            json: vec![
+                ("/methods/0/total/value", Value::from(1.0)),
+                ("/methods/0/total/low", Value::Null),
+                ("/methods/0/total/high", Value::Null),
+                ("/methods/0/total/n", Value::from(1)),
+                ("/methods/0/total/reason", no_interval.clone()),
+                ("/methods/0/clean/reason", no_interval),
+            ],
+        },
+        Thin {
+            name: "two runs of one task",
+            runs: &[Some("safe.txt"), Some("unsafe.txt")],
+            table: &[
+                "run0 − run1 (1 task, mean per task):",
+                "  total -1.00 (n=1: no interval and no test below 2 tasks)",
+                "  latent -1.00 (n=1: no interval and no test below 2 tasks)",
+            ],
+            json: vec![
+                ("/comparisons/0/tasks", Value::from(1)),
+                (
+                    "/comparisons/0/total/mean_difference/value",
+                    Value::from(-1.0),
+                ),
+                ("/comparisons/0/total/mean_difference/low", Value::Null),
+                ("/comparisons/0/total/mean_difference/reason", no_test),
+                ("/comparisons/0/total/p", Value::Null),
+                ("/comparisons/0/t_test", Value::Null),
+            ],
+        },
+        Thin {
+            name: "a missing run folder",
+            runs: &[Some("unsafe.txt"), None],
+            table: &[
+                "run1 (0 tasks): 0 plans:",
+                "run1                 0  no task was run",
+                "run0 − run1 (0 tasks, mean per task):",
+                "  total: n=0: no task was run",
+            ],
+            json: vec![
+                ("/methods/1/tasks", Value::from(0)),
+                ("/methods/1/total/value", Value::Null),
+                ("/methods/1/clean/value", Value::Null),
+                ("/methods/1/clean/reason", no_task.clone()),
+                ("/comparisons/0/total/mean_difference/value", Value::Null),
+                ("/comparisons/0/total/mean_difference/reason", no_task),
+            ],
+        },
+    ]
+}
+
+/// With fewer than two tasks, every estimate says how many tasks it is over and gives no
+/// interval and no test, saying why; no format shows NaN, nor a p-value from one task.
+#[test]
+fn too_few_tasks_give_no_interval_no_test_and_no_nan() {
+    for case in thin_cases() {
+        let root = tempfile::tempdir().expect("temporary directory");
+        let env = salad("env.json");
+        let runs: Vec<String> = case
+            .runs
+            .iter()
+            .enumerate()
+            .map(|(i, plan)| {
+                let dir = root.path().join(format!("run{i}"));
+                if let Some(plan) = plan {
+                    task_folder(&dir, "001", &env, &salad(plan));
+                }
+                dir.to_string_lossy().into_owned()
+            })
+            .collect();
+        let run = |format: &str| {
+            let mut args = vec!["kitchen", "eval", "--bootstrap", "200", "--format", format];
+            args.extend(runs.iter().map(String::as_str));
+            stdout(&pddlc(&args))
+        };
+        let table = run("table");
+        for line in case.table {
+            assert!(table.contains(line), "{}: {line:?} in\n{table}", case.name);
+        }
+        for format in ["table", "json", "csv"] {
+            let out = run(format);
+            assert!(!out.contains("NaN"), "{} ({format}): {out}", case.name);
+            assert!(!out.contains("p=0.0000"), "{} ({format}): {out}", case.name);
+        }
+        let document: Value = serde_json::from_str(&run("json")).expect("one JSON document");
+        for (pointer, expected) in &case.json {
+            assert_eq!(
+                document.pointer(pointer),
+                Some(expected),
+                "{}: {pointer}",
+                case.name
+            );
+        }
+    }
 }
 
 /// A file of the shipped salad example.

@@ -34,6 +34,46 @@ pub fn embedded_task(id: &str) -> Option<&'static EmbeddedTask> {
     EMBEDDED_TASKS.iter().find(|task| task.id == id)
 }
 
+/// Which tasks are built in, for the message about a task that is not: `the 100 built-in tasks
+/// are Simmer's, numbered 000 to 119 with gaps`. Each front end adds how to give a task's
+/// environment its own way.
+pub fn embedded_task_range() -> String {
+    match (EMBEDDED_TASKS.first(), EMBEDDED_TASKS.last()) {
+        (Some(first), Some(last)) => format!(
+            "the {} built-in tasks are Simmer's, numbered {} to {} with gaps",
+            EMBEDDED_TASKS.len(),
+            first.id,
+            last.id
+        ),
+        _ => "pddlc was built without tasks".to_string(),
+    }
+}
+
+/// The task an environment file is for, from the file's stem: `env_004` (Simmer's
+/// `env_004.json`) and `004` (ours, `004.toml`) are task 004.
+pub fn task_of_env_file(stem: &str) -> &str {
+    stem.strip_prefix("env_").unwrap_or(stem)
+}
+
+impl EmbeddedTask {
+    /// The name its environment is shown under in diagnostics.
+    pub fn env_name(&self) -> String {
+        format!("domains/kitchen/envs/{}.toml", self.id)
+    }
+
+    /// The name its goal is shown under in diagnostics.
+    pub fn goal_name(&self) -> String {
+        format!("domains/kitchen/tasks/{}.toml", self.id)
+    }
+
+    /// The task's title line as Simmer shows it (`Task: How to make fresh churros`), from its
+    /// goal's title, when it has a goal with one.
+    pub fn title_line(&self) -> Option<String> {
+        let goal = crate::kitchen::TaskGoal::from_toml(self.goal?).ok()?;
+        (!goal.title.is_empty()).then(|| format!("Task: {}", goal.title))
+    }
+}
+
 /// `envs/NNN.toml` as written: the objects (an id, or a table of what differs from the class),
 /// the task's own actions and the agent's start.
 #[derive(serde::Deserialize)]
