@@ -15,6 +15,8 @@ pub struct Aligned {
     pub predicates: Vec<(String, String)>,
     pub constants: Vec<(String, String)>,
     pub actions: Vec<(usize, usize)>,
+    /// Per action pair, for each predicted parameter the gold parameter it stands for.
+    pub orders: Vec<Vec<usize>>,
 }
 
 /// The largest group searched exhaustively.
@@ -73,11 +75,11 @@ pub fn align(gold: &Domain, pred: &Domain) -> Aligned {
         .collect();
     let gold_literals: Vec<Vec<String>> = gold_actions
         .iter()
-        .map(|a| literals(a, &HashMap::new()))
+        .map(|a| literals(a, &HashMap::new(), None))
         .collect();
     let pred_literals: Vec<Vec<String>> = pred_actions
         .iter()
-        .map(|a| literals(a, &renaming))
+        .map(|a| literals(a, &renaming, None))
         .collect();
     let score_actions = |g: usize, p: usize| overlap_lists(&gold_literals[g], &pred_literals[p]);
     aligned.actions = pair_rest(&gold_sigs, &pred_sigs, aligned.actions, score_actions);
@@ -90,7 +92,56 @@ pub fn align(gold: &Domain, pred: &Domain) -> Aligned {
     };
     let predicates = pair_rest(&gold_preds, &pred_preds, named_predicates, score_predicates);
     aligned.predicates = named(&predicates, &gold_preds, &pred_preds);
+    let renaming: HashMap<String, String> = aligned
+        .predicates
+        .iter()
+        .map(|(g, p)| (p.to_lowercase(), g.to_lowercase()))
+        .collect();
+    aligned.orders = aligned
+        .actions
+        .iter()
+        .map(|&(g, p)| parameter_order(gold_actions[g], pred_actions[p], &renaming))
+        .collect();
     aligned
+}
+
+/// The largest parameter list whose orders are all tried.
+const MAX_ORDERED: usize = 6;
+
+/// Per parameter of `pred`, the gold parameter it stands for: the order under which the most
+/// literals agree, the identity first among equals (tried for up to six parameters).
+fn parameter_order(gold: &Action, pred: &Action, renaming: &HashMap<String, String>) -> Vec<usize> {
+    let count = pred.parameters.len();
+    let identity: Vec<usize> = (0..count).collect();
+    if count != gold.parameters.len() || count < 2 || count > MAX_ORDERED {
+        return identity;
+    }
+    let gold_literals = literals(gold, &HashMap::new(), None);
+    let score =
+        |order: &[usize]| overlap_lists(&gold_literals, &literals(pred, renaming, Some(order)));
+    let mut best = (score(&identity), identity.clone());
+    let mut order = identity;
+    while next_permutation(&mut order) {
+        let value = score(&order);
+        if value > best.0 {
+            best = (value, order.clone());
+        }
+    }
+    best.1
+}
+
+/// The next permutation in lexicographic order, or `false` after the last.
+fn next_permutation(order: &mut [usize]) -> bool {
+    let Some(i) = (1..order.len()).rev().find(|&i| order[i - 1] < order[i]) else {
+        return false;
+    };
+    let j = (i..order.len())
+        .rev()
+        .find(|&j| order[j] > order[i - 1])
+        .unwrap_or(i);
+    order.swap(i - 1, j);
+    order[i..].reverse();
+    true
 }
 
 fn names(list: &[crate::ast::Typed<crate::ast::Name>]) -> Vec<String> {
@@ -251,7 +302,7 @@ fn uses_of(
 ) -> HashMap<String, Vec<String>> {
     let mut uses: HashMap<String, Vec<String>> = HashMap::new();
     for (place, index) in listed.enumerate() {
-        for literal in literals(actions[index], &HashMap::new()) {
+        for literal in literals(actions[index], &HashMap::new(), None) {
             if let Some((predicate, rest)) = literal.split_once(' ') {
                 uses.entry(predicate.to_string())
                     .or_default()
@@ -292,12 +343,16 @@ fn overlap_lists(gold: &[String], pred: &[String]) -> usize {
 
 /// An action's literals as `predicate role args`, predicates renamed through `renaming`
 /// (folded), parameters by position.
-fn literals(action: &Action, renaming: &HashMap<String, String>) -> Vec<String> {
+fn literals(
+    action: &Action,
+    renaming: &HashMap<String, String>,
+    order: Option<&[usize]>,
+) -> Vec<String> {
     let position: HashMap<String, usize> = action
         .parameters
         .iter()
         .enumerate()
-        .map(|(i, p)| (p.item.name.key(), i))
+        .map(|(i, p)| (p.item.name.key(), order.map_or(i, |o| o[i])))
         .collect();
     let mut out = Vec::new();
     let mut push = |atom: &crate::ast::Atom, role: &str| {

@@ -6,16 +6,24 @@ use super::{ActionResult, ActionVerdict, Context, Counterexample, Functional, Sp
 use crate::ast::{Action, Domain, Name, Type, Typed};
 use std::collections::{BTreeSet, HashMap};
 
+/// Each declared type's supertypes (folded), `object` left out: a type declared without a
+/// parent and one declared `- object` are the same.
 fn folded_parents(types: &[Typed<Name>]) -> HashMap<String, Vec<String>> {
     let mut parents: HashMap<String, Vec<String>> = HashMap::new();
     for typed in types {
-        let entry = parents.entry(typed.item.key()).or_default();
-        match &typed.ty {
-            Some(Type::Name(n)) => entry.push(n.key()),
-            Some(Type::Either { types, .. }) => entry.extend(types.iter().map(Name::key)),
-            None => {}
-        }
+        let named: Vec<String> = match &typed.ty {
+            Some(Type::Name(n)) => vec![n.key()],
+            Some(Type::Either { types, .. }) => types.iter().map(Name::key).collect(),
+            None => Vec::new(),
+        };
+        let named = named.into_iter().filter(|t| t != "object");
+        parents.entry(typed.item.key()).or_default().extend(named);
     }
+    parents.retain(|_, list| {
+        list.sort();
+        list.dedup();
+        !list.is_empty()
+    });
     parents
 }
 
@@ -67,10 +75,9 @@ impl<'a> Context<'a> {
         let pred_edges: BTreeSet<(String, Vec<String>)> = folded_parents(&pred.types)
             .into_iter()
             .map(|(child, parents)| {
-                (
-                    to_gold_type(&child),
-                    parents.iter().map(to_gold_type).collect(),
-                )
+                let mut mapped: Vec<String> = parents.iter().map(to_gold_type).collect();
+                mapped.sort();
+                (to_gold_type(&child), mapped)
             })
             .collect();
         let mut doubt =
@@ -185,7 +192,7 @@ impl<'a> Context<'a> {
             .unwrap_or_else(|| vec![t.to_string(), "object".to_string()])
     }
 
-    fn spelling(&self, gold_side: bool, action: &'a Action) -> Spelling<'a> {
+    fn spelling(&self, gold_side: bool, action: &Action, order: Option<&[usize]>) -> Spelling<'a> {
         let (domain, maps) = if gold_side {
             (self.gold, &self.spellings.0)
         } else {
@@ -193,7 +200,8 @@ impl<'a> Context<'a> {
         };
         Spelling {
             domain,
-            action,
+            action: action.name.text.to_string(),
+            order: order.map(<[usize]>::to_vec),
             predicates: maps[0].clone(),
             types: maps[1].clone(),
             constants: maps[2].clone(),
@@ -202,13 +210,25 @@ impl<'a> Context<'a> {
     }
 
     /// The verdict of one aligned pair, and its counterexample (pushed into `out`).
+    /// The verdict of `gold` against `pred`, whose parameter `j` stands for the gold's
+    /// `order[j]`.
     pub(super) fn action(
         &self,
-        gold: &'a Action,
-        pred: &'a Action,
-        separate_pred: bool,
+        gold: &Action,
+        pred: &Action,
+        order: &[usize],
         out: &mut Functional,
     ) -> ActionResult {
+        // The prediction's parameters in the gold's order, so that positions correspond.
+        let mut reordered = pred.clone();
+        for (j, &i) in order.iter().enumerate() {
+            if let (Some(slot), Some(parameter)) =
+                (reordered.parameters.get_mut(i), pred.parameters.get(j))
+            {
+                *slot = parameter.clone();
+            }
+        }
+        let pred_in_order = &reordered;
         let mut result = ActionResult {
             gold: Some(gold.name.text.to_string()),
             pred: Some(pred.name.text.to_string()),
@@ -225,18 +245,22 @@ impl<'a> Context<'a> {
             return result;
         }
         let mut doubt = self.doubt.clone();
-        let same_types = gold.parameters.iter().zip(&pred.parameters).all(|(g, p)| {
-            let pred_types: Vec<String> = decide::type_names(p.ty.as_ref())
-                .iter()
-                .map(|t| {
-                    self.pred_types
-                        .get(t)
-                        .cloned()
-                        .unwrap_or(format!("pred:{t}"))
-                })
-                .collect();
-            decide::type_names(g.ty.as_ref()) == pred_types
-        });
+        let same_types = gold
+            .parameters
+            .iter()
+            .zip(&pred_in_order.parameters)
+            .all(|(g, p)| {
+                let pred_types: Vec<String> = decide::type_names(p.ty.as_ref())
+                    .iter()
+                    .map(|t| {
+                        self.pred_types
+                            .get(t)
+                            .cloned()
+                            .unwrap_or(format!("pred:{t}"))
+                    })
+                    .collect();
+                decide::type_names(g.ty.as_ref()) == pred_types
+            });
         if !same_types {
             doubt.get_or_insert_with(|| "the parameters' types differ".to_string());
         }
@@ -247,8 +271,15 @@ impl<'a> Context<'a> {
             pred_constants: self.pred_constants.clone(),
             supertypes: &supertypes,
             constant_types: self.constant_types.clone(),
+            shared: self
+                .predicates
+                .1
+                .values()
+                .filter(|k| !k.starts_with("pred:"))
+                .cloned()
+                .collect(),
         };
-        let decision = decide::decide(gold, pred, &names);
+        let decision = decide::decide(gold, pred_in_order, &names);
         if let Some(reason) = decision.unsupported {
             result.reason = Some(reason);
             return result;
@@ -262,10 +293,39 @@ impl<'a> Context<'a> {
             }
             return result;
         };
-        let terms = decide::terms_of(gold, pred, &names);
+        let terms = decide::terms_of(gold, pred_in_order, &names);
         let scenario = Scenario::new(difference, &terms, gold, &supertypes);
-        let (gold_spelling, pred_spelling) =
-            (self.spelling(true, gold), self.spelling(false, pred));
+        let why = doubt.or(decision.approximate);
+        match self.counterexample(&scenario, gold, pred, order, verdict, out) {
+            Ok(()) => result.verdict = verdict,
+            Err(problem) => {
+                result.reason = Some(format!("a difference found was not confirmed: {problem}"));
+                if why.is_none() {
+                    out.notes.push(format!(
+                        "bug: `{}`: the counterexample was not confirmed: {problem}",
+                        gold.name.text
+                    ));
+                }
+            }
+        }
+        result
+    }
+
+    /// The scenario's texts for both domains, pushed into `out` when the validator confirms
+    /// them; otherwise why not.
+    fn counterexample(
+        &self,
+        scenario: &Scenario,
+        gold: &Action,
+        pred: &Action,
+        order: &[usize],
+        verdict: ActionVerdict,
+        out: &mut Functional,
+    ) -> Result<(), String> {
+        let (gold_spelling, pred_spelling) = (
+            self.spelling(true, gold, None),
+            self.spelling(false, pred, Some(order)),
+        );
         let (gold_texts, pred_texts) = (
             scenario.texts(&gold_spelling),
             scenario.texts(&pred_spelling),
@@ -273,17 +333,10 @@ impl<'a> Context<'a> {
         let problem = witness::unconfirmed(self.gold, &gold_texts, scenario.gold_accepts)
             .or_else(|| witness::unconfirmed(self.pred, &pred_texts, !scenario.gold_accepts));
         if let Some(problem) = problem {
-            let why = doubt.or(decision.doubt);
-            result.reason = Some(format!("a difference found was not confirmed: {problem}"));
-            if why.is_none() {
-                out.notes.push(format!(
-                    "bug: `{}`: the counterexample was not confirmed: {problem}",
-                    gold.name.text
-                ));
-            }
-            return result;
+            return Err(problem);
         }
-        result.verdict = verdict;
+        // The prediction's own files when its names, its order or its atoms differ.
+        let separate_pred = pred_texts != gold_texts;
         let number = out.counterexamples.len() + 1;
         let stem = format!("{number:02}-{}", gold.name.text.to_lowercase());
         let pred_names = separate_pred.then(|| {
@@ -303,7 +356,7 @@ impl<'a> Context<'a> {
             gold_texts: (gold_texts.problem, gold_texts.plan),
             pred_texts: separate_pred.then_some((pred_texts.problem, pred_texts.plan)),
         });
-        result
+        Ok(())
     }
 }
 

@@ -9,8 +9,8 @@ use super::logic::{Formula, Search, satisfy};
 use crate::ast::{Action, Effect, EffectKind, Gd, GdKind, Term, Type};
 use std::collections::HashMap;
 
-/// The most terms whose equalities are enumerated (Bell(8) = 4,140 partitions).
-pub const MAX_TERMS: usize = 8;
+/// The most equality partitions of one action pair's terms that are enumerated.
+pub const MAX_PARTITIONS: usize = 20_000;
 /// Splits allowed per action pair, over every partition.
 const BUDGET: u64 = 200_000;
 
@@ -60,8 +60,10 @@ pub struct Decision {
     pub gold_only: Option<Difference>,
     pub pred_only: Option<Difference>,
     pub effects: Option<Difference>,
-    /// Why a difference found may not be real, or equivalence was not proved.
+    /// Why finding no difference does not prove equivalence.
     pub doubt: Option<String>,
+    /// Why a difference found may not be real (quantified parts taken as free propositions).
+    pub approximate: Option<String>,
     /// Why nothing could be decided.
     pub unsupported: Option<String>,
 }
@@ -74,19 +76,23 @@ pub struct Names<'a> {
     pub pred_constants: HashMap<String, String>,
     pub supertypes: &'a dyn Fn(&str) -> Vec<String>,
     pub constant_types: HashMap<String, Vec<String>>,
+    /// The gold predicates (folded) the prediction has a counterpart for.
+    pub shared: std::collections::HashSet<String>,
 }
 
 pub fn decide(gold: &Action, pred: &Action, names: &Names) -> Decision {
     let mut decision = Decision::default();
     let terms = terms_of(gold, pred, names);
-    let partitions = if terms.len() > MAX_TERMS {
-        decision.doubt = Some(format!(
-            "{} parameters and constants: only distinct bindings were compared",
-            terms.len()
-        ));
-        vec![(0..terms.len()).collect()]
-    } else {
-        partitions(&terms, names.supertypes)
+    let partitions = match partitions(&terms, names.supertypes) {
+        Some(all) => all,
+        None => {
+            decision.doubt = Some(format!(
+                "{} parameters and constants have more than {MAX_PARTITIONS} ways to be equal: \
+                 only distinct bindings were compared",
+                terms.len()
+            ));
+            vec![(0..terms.len()).collect()]
+        }
     };
     let mut budget = BUDGET;
     for blocks in partitions {
@@ -128,7 +134,7 @@ pub fn decide(gold: &Action, pred: &Action, names: &Names) -> Decision {
             }
         };
         if g.opaque || p.opaque {
-            decision.doubt.get_or_insert_with(|| {
+            decision.approximate.get_or_insert_with(|| {
                 "quantified or numeric parts are compared as text".to_string()
             });
         }
@@ -137,7 +143,15 @@ pub fn decide(gold: &Action, pred: &Action, names: &Names) -> Decision {
                 Some("the quantified or numeric effects differ as text".to_string());
             return decision;
         }
-        match compare(&g, &p, &blocks, &atoms, &mut budget, &mut decision) {
+        match compare(
+            &names.shared,
+            &g,
+            &p,
+            &blocks,
+            &atoms,
+            &mut budget,
+            &mut decision,
+        ) {
             Ok(()) => {}
             Err(reason) => {
                 decision.unsupported = Some(reason);
@@ -192,6 +206,7 @@ fn successor(lifted: &Lifted, atom: u32) -> Formula {
 }
 
 fn compare(
+    shared: &std::collections::HashSet<String>,
     g: &Lifted,
     p: &Lifted,
     blocks: &[usize],
@@ -244,12 +259,33 @@ fn compare(
     let mut written: Vec<u32> = g.writes.iter().chain(&p.writes).map(|w| w.atom).collect();
     written.sort_unstable();
     written.dedup();
-    let differs = written
-        .iter()
-        .map(|&a| Formula::xor(successor(g, a), successor(p, a)))
-        .collect();
-    let formula = Formula::and(vec![gold_pre, pred_pre, Formula::or(differs)]);
-    if let Some(state) = search(formula, budget)? {
+    // Atoms of a predicate one domain lacks cannot be told apart by a goal: they are searched
+    // only when the others show nothing, and then leave the verdict open.
+    let (observable, hidden): (Vec<u32>, Vec<u32>) =
+        written
+            .iter()
+            .partition(|&&a| match &atoms.keys[a as usize] {
+                AtomKey::Fact { predicate, .. } => shared.contains(predicate),
+                AtomKey::Opaque(_) => false,
+            });
+    let differs = |list: &[u32]| {
+        let each = list
+            .iter()
+            .map(|&a| Formula::xor(successor(g, a), successor(p, a)));
+        Formula::and(vec![
+            gold_pre.clone(),
+            pred_pre.clone(),
+            Formula::or(each.collect()),
+        ])
+    };
+    if search(differs(&hidden), budget)?.is_some() {
+        decision.doubt = Some(
+            "the effects differ on atoms of a predicate one domain lacks, which one step cannot show"
+                .to_string(),
+        );
+    }
+    let written = observable;
+    if let Some(state) = search(differs(&written), budget)? {
         let apart = written.iter().find_map(|&a| {
             let (in_gold, in_pred) = (successor(g, a).holds(&state), successor(p, a).holds(&state));
             (in_gold != in_pred).then_some((a, in_gold))
@@ -365,14 +401,21 @@ pub fn compatible(a: &[String], b: &[String], supertypes: &dyn Fn(&str) -> Vec<S
 
 /// Every partition of the terms (as a block number per term) in which no two constants share
 /// a block and the terms of a block can be one object, most blocks first (all distinct first).
-pub fn partitions(terms: &[TermInfo], supertypes: &dyn Fn(&str) -> Vec<String>) -> Vec<Vec<usize>> {
+/// `None` when there are more than [`MAX_PARTITIONS`].
+pub fn partitions(
+    terms: &[TermInfo],
+    supertypes: &dyn Fn(&str) -> Vec<String>,
+) -> Option<Vec<Vec<usize>>> {
     let mut all = Vec::new();
     let mut current = Vec::with_capacity(terms.len());
     grow(terms, supertypes, &mut current, 0, &mut all);
+    if all.len() > MAX_PARTITIONS {
+        return None;
+    }
     all.sort_by_key(|blocks: &Vec<usize>| {
         std::cmp::Reverse(blocks.iter().max().map_or(0, |m| m + 1))
     });
-    all
+    Some(all)
 }
 
 fn grow(
@@ -383,6 +426,9 @@ fn grow(
     all: &mut Vec<Vec<usize>>,
 ) {
     let i = current.len();
+    if all.len() > MAX_PARTITIONS {
+        return;
+    }
     if i == terms.len() {
         all.push(current.clone());
         return;

@@ -81,6 +81,9 @@ pub struct Alignment {
     pub actions: BTreeMap<String, String>,
     pub types: BTreeMap<String, String>,
     pub constants: BTreeMap<String, String>,
+    /// Per gold action whose parameters the prediction reorders, for each predicted parameter
+    /// the position of the gold parameter it stands for.
+    pub parameters: BTreeMap<String, Vec<usize>>,
 }
 
 impl Alignment {
@@ -88,7 +91,8 @@ impl Alignment {
         !(self.predicates.is_empty()
             && self.actions.is_empty()
             && self.types.is_empty()
-            && self.constants.is_empty())
+            && self.constants.is_empty()
+            && self.parameters.is_empty())
     }
 }
 
@@ -223,9 +227,8 @@ fn compare_here(gold: &Domain, pred: &Domain) -> Functional {
         counterexamples: Vec::new(),
         notes: Vec::new(),
     };
-    let separate_pred = out.alignment.renames_anything() || gold.name != pred.name;
     for (g, gold_action) in gold_actions.iter().enumerate() {
-        let Some(&(_, p)) = aligned.actions.iter().find(|pair| pair.0 == g) else {
+        let Some(at) = aligned.actions.iter().position(|pair| pair.0 == g) else {
             out.actions.push(ActionResult {
                 gold: Some(gold_action.name.text.to_string()),
                 pred: None,
@@ -234,7 +237,8 @@ fn compare_here(gold: &Domain, pred: &Domain) -> Functional {
             });
             continue;
         };
-        let result = context.action(gold_action, pred_actions[p], separate_pred, &mut out);
+        let (p, order) = (aligned.actions[at].1, &aligned.orders[at]);
+        let result = context.action(gold_action, pred_actions[p], order, &mut out);
         out.actions.push(result);
     }
     for (p, pred_action) in pred_actions.iter().enumerate() {
@@ -286,7 +290,15 @@ fn renamed(aligned: &align::Aligned, gold: &Domain, pred: &Domain) -> Alignment 
             )
         })
         .collect();
+    let parameters = aligned
+        .actions
+        .iter()
+        .zip(&aligned.orders)
+        .filter(|(_, order)| order.iter().enumerate().any(|(j, &i)| i != j))
+        .map(|(&(g, _), order)| (gold_actions[g].name.text.to_string(), order.clone()))
+        .collect();
     Alignment {
+        parameters,
         predicates: differing(&aligned.predicates),
         actions: differing(&actions),
         types: differing(&aligned.types),

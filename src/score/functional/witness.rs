@@ -10,7 +10,11 @@ use std::collections::HashMap;
 /// How one domain spells the shared keys (folded gold names, or `pred:NAME`).
 pub struct Spelling<'a> {
     pub domain: &'a Domain,
-    pub action: &'a Action,
+    /// The action's name as this domain writes it.
+    pub action: String,
+    /// Per parameter of this domain's action, the gold parameter it stands for (`None`: the
+    /// gold's own order).
+    pub order: Option<Vec<usize>>,
     pub predicates: HashMap<String, String>,
     pub types: HashMap<String, String>,
     pub constants: HashMap<String, String>,
@@ -142,8 +146,12 @@ impl Scenario {
 
     /// The step as text in one domain's spelling.
     pub fn step_text(&self, spelling: &Spelling) -> String {
-        let mut text = format!("({}", spelling.action.name.text);
-        for &b in &self.step {
+        let mut text = format!("({}", spelling.action);
+        let order: Vec<usize> = match &spelling.order {
+            Some(order) => order.clone(),
+            None => (0..self.step.len()).collect(),
+        };
+        for b in order.iter().filter_map(|&i| self.step.get(i).copied()) {
             text.push(' ');
             text.push_str(&self.block_name(b, spelling));
         }
