@@ -137,10 +137,11 @@ fn same_and_renamed_pairs_have_no_counterexample() {
         if shown != excepted {
             failures.push(format!("{} ({}): {functional:#?}", pair.id, pair.label));
         }
-        if functional.verdict == Verdict::Equivalent && pair.label == "renamed" {
-            if let Err(why) = aligned_as_labelled(&functional, &pair.rename_map) {
-                failures.push(format!("{}: {why}", pair.id));
-            }
+        if functional.verdict == Verdict::Equivalent
+            && pair.label == "renamed"
+            && let Err(why) = aligned_as_labelled(&functional, &pair.rename_map)
+        {
+            failures.push(format!("{}: {why}", pair.id));
         }
         if functional.verdict == Verdict::Unknown {
             *reasons.entry(reason(&functional)).or_default() += 1;

@@ -183,11 +183,11 @@ fn one(args: &Args) -> Outcome {
         let pred = score::scored_text(&pred, args.mode, args.response);
         score::functional::compare_texts(&gold, &pred)
     });
-    if let (Some(functional), Some(dir)) = (&functional, &args.counterexamples) {
-        if let Err(message) = write_counterexamples(functional, dir, args.force) {
-            eprintln!("error: {message}");
-            return Outcome::Failure;
-        }
+    if let (Some(functional), Some(dir)) = (&functional, &args.counterexamples)
+        && let Err(message) = write_counterexamples(functional, dir, args.force)
+    {
+        eprintln!("error: {message}");
+        return Outcome::Failure;
     }
     match format {
         Format::Human => {
@@ -246,13 +246,11 @@ fn write_counterexamples(
         .flat_map(|example| example.files())
         .map(|(name, text)| (dir.join(name), text))
         .collect();
-    if !force {
-        if let Some((path, _)) = files.iter().find(|(path, _)| path.exists()) {
-            return Err(format!(
-                "{} exists: give --force to overwrite it, or another --counterexamples directory",
-                path.display()
-            ));
-        }
+    if !force && let Some((path, _)) = files.iter().find(|(path, _)| path.exists()) {
+        return Err(format!(
+            "{} exists: give --force to overwrite it, or another --counterexamples directory",
+            path.display()
+        ));
     }
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     for (path, text) in files {

@@ -49,24 +49,18 @@ pub fn align(gold: &Domain, pred: &Domain) -> Aligned {
     let named_predicates = same_names(&gold_preds, &pred_preds);
     // Predicates first with the actions that share a name, then the actions left over with
     // those predicates, then the predicates again with every action pair.
-    let uses = |aligned_actions: &[(usize, usize)]| {
-        let gold_uses = uses_of(&gold_actions, aligned_actions.iter().map(|p| p.0), true);
-        let pred_uses = uses_of(&pred_actions, aligned_actions.iter().map(|p| p.1), false);
-        (gold_uses, pred_uses)
+    let pair_predicates = |aligned_actions: &[(usize, usize)], named: Vec<(usize, usize)>| {
+        let gold_uses = uses_of(&gold_actions, aligned_actions.iter().map(|p| p.0));
+        let pred_uses = uses_of(&pred_actions, aligned_actions.iter().map(|p| p.1));
+        let score = |g: usize, p: usize| {
+            overlap(
+                gold_uses.get(&gold_preds[g].0.to_lowercase()),
+                pred_uses.get(&pred_preds[p].0.to_lowercase()),
+            )
+        };
+        pair_rest(&gold_preds, &pred_preds, named, score)
     };
-    let (gold_uses, pred_uses) = uses(&aligned.actions);
-    let score_predicates = |g: usize, p: usize| {
-        overlap(
-            gold_uses.get(&gold_preds[g].0.to_lowercase()),
-            pred_uses.get(&pred_preds[p].0.to_lowercase()),
-        )
-    };
-    let predicates = pair_rest(
-        &gold_preds,
-        &pred_preds,
-        named_predicates.clone(),
-        score_predicates,
-    );
+    let predicates = pair_predicates(&aligned.actions, named_predicates.clone());
     aligned.predicates = named(&predicates, &gold_preds, &pred_preds);
     let renaming: HashMap<String, String> = aligned
         .predicates
@@ -83,14 +77,7 @@ pub fn align(gold: &Domain, pred: &Domain) -> Aligned {
         .collect();
     let score_actions = |g: usize, p: usize| overlap_lists(&gold_literals[g], &pred_literals[p]);
     aligned.actions = pair_rest(&gold_sigs, &pred_sigs, aligned.actions, score_actions);
-    let (gold_uses, pred_uses) = uses(&aligned.actions);
-    let score_predicates = |g: usize, p: usize| {
-        overlap(
-            gold_uses.get(&gold_preds[g].0.to_lowercase()),
-            pred_uses.get(&pred_preds[p].0.to_lowercase()),
-        )
-    };
-    let predicates = pair_rest(&gold_preds, &pred_preds, named_predicates, score_predicates);
+    let predicates = pair_predicates(&aligned.actions, named_predicates);
     aligned.predicates = named(&predicates, &gold_preds, &pred_preds);
     let renaming: HashMap<String, String> = aligned
         .predicates
@@ -113,7 +100,7 @@ const MAX_ORDERED: usize = 6;
 fn parameter_order(gold: &Action, pred: &Action, renaming: &HashMap<String, String>) -> Vec<usize> {
     let count = pred.parameters.len();
     let identity: Vec<usize> = (0..count).collect();
-    if count != gold.parameters.len() || count < 2 || count > MAX_ORDERED {
+    if count != gold.parameters.len() || !(2..=MAX_ORDERED).contains(&count) {
         return identity;
     }
     let gold_literals = literals(gold, &HashMap::new(), None);
@@ -151,10 +138,10 @@ fn names(list: &[crate::ast::Typed<crate::ast::Name>]) -> Vec<String> {
 fn type_names(domain: &Domain) -> Vec<String> {
     let mut all = names(&domain.types);
     for typed in &domain.types {
-        if let Some(crate::ast::Type::Name(parent)) = &typed.ty {
-            if !all.iter().any(|n| parent.is(n)) {
-                all.push(parent.text.to_string());
-            }
+        if let Some(crate::ast::Type::Name(parent)) = &typed.ty
+            && !all.iter().any(|n| parent.is(n))
+        {
+            all.push(parent.text.to_string());
         }
     }
     all
@@ -178,10 +165,10 @@ fn same_names(gold: &[(String, usize)], pred: &[(String, usize)]) -> Vec<(usize,
         let found = pred
             .iter()
             .position(|(other, a)| a == arity && other.to_lowercase() == name.to_lowercase());
-        if let Some(p) = found {
-            if !pairs.iter().any(|&(_, q)| q == p) {
-                pairs.push((g, p));
-            }
+        if let Some(p) = found
+            && !pairs.iter().any(|&(_, q)| q == p)
+        {
+            pairs.push((g, p));
         }
     }
     pairs
@@ -298,7 +285,6 @@ fn greedy(matrix: &[Vec<usize>]) -> Vec<Option<usize>> {
 fn uses_of(
     actions: &[&Action],
     listed: impl Iterator<Item = usize>,
-    _gold: bool,
 ) -> HashMap<String, Vec<String>> {
     let mut uses: HashMap<String, Vec<String>> = HashMap::new();
     for (place, index) in listed.enumerate() {

@@ -50,6 +50,32 @@ fn ancestors(parents: &HashMap<String, Vec<String>>) -> HashMap<String, Vec<Stri
     all
 }
 
+/// How each domain spells the shared keys of predicates, types and constants; `shared` maps
+/// the prediction's folded names of each to the shared keys.
+fn spellings(
+    gold: &Domain,
+    pred: &Domain,
+    shared: [&HashMap<String, String>; 3],
+) -> (Spellings, Spellings) {
+    let gold_spelling: Spellings = [
+        written(gold.predicates.iter().map(|p| &p.name)),
+        written(gold.types.iter().map(|t| &t.item)),
+        written(gold.constants.iter().map(|c| &c.item)),
+    ];
+    let by_shared = |own: &HashMap<String, String>, names: HashMap<String, String>| {
+        names
+            .into_iter()
+            .filter_map(|(key, text)| Some((own.get(&key)?.clone(), text)))
+            .collect()
+    };
+    let pred_spelling: Spellings = [
+        by_shared(shared[0], written(pred.predicates.iter().map(|p| &p.name))),
+        by_shared(shared[1], written(pred.types.iter().map(|t| &t.item))),
+        by_shared(shared[2], written(pred.constants.iter().map(|c| &c.item))),
+    ];
+    (gold_spelling, pred_spelling)
+}
+
 fn written<'a>(pairs: impl Iterator<Item = &'a Name>) -> HashMap<String, String> {
     pairs.map(|n| (n.key(), n.text.to_string())).collect()
 }
@@ -142,32 +168,8 @@ impl<'a> Context<'a> {
                 }
             }
         }
-        let gold_spelling: Spellings = [
-            written(gold.predicates.iter().map(|p| &p.name)),
-            written(gold.types.iter().map(|t| &t.item)),
-            written(gold.constants.iter().map(|c| &c.item)),
-        ];
-        let by_shared = |own: &HashMap<String, String>, names: HashMap<String, String>| {
-            names
-                .into_iter()
-                .filter_map(|(key, text)| Some((own.get(&key)?.clone(), text)))
-                .collect()
-        };
-        let pred_types_shared: HashMap<String, String> = pred_types.clone();
-        let pred_spelling: Spellings = [
-            by_shared(
-                &pred_predicates,
-                written(pred.predicates.iter().map(|p| &p.name)),
-            ),
-            by_shared(
-                &pred_types_shared,
-                written(pred.types.iter().map(|t| &t.item)),
-            ),
-            by_shared(
-                &pred_constants,
-                written(pred.constants.iter().map(|c| &c.item)),
-            ),
-        ];
+        let (gold_spelling, pred_spelling) =
+            spellings(gold, pred, [&pred_predicates, &pred_types, &pred_constants]);
         let mut ancestors = ancestors(&folded_parents(&gold.types));
         ancestors
             .entry("object".to_string())
@@ -335,8 +337,8 @@ impl<'a> Context<'a> {
         if let Some(problem) = problem {
             return Err(problem);
         }
-        // The prediction's own files when its names, its order or its atoms differ.
-        let separate_pred = pred_texts != gold_texts;
+        // The prediction's own files when the alignment renames anything, or its atoms differ.
+        let separate_pred = out.alignment.renames_anything() || pred_texts != gold_texts;
         let number = out.counterexamples.len() + 1;
         let stem = format!("{number:02}-{}", gold.name.text.to_lowercase());
         let pred_names = separate_pred.then(|| {

@@ -5,7 +5,7 @@
 //! ends differently" (`logic::satisfy`).
 
 use super::lift::{self, AtomKey, Atoms, Lifted, Naming};
-use super::logic::{Formula, Search, satisfy};
+use super::logic::{self, Formula, Search, satisfy};
 use crate::ast::{Action, Effect, EffectKind, Gd, GdKind, Term, Type};
 use std::collections::HashMap;
 
@@ -201,7 +201,7 @@ fn successor(lifted: &Lifted, atom: u32) -> Formula {
     };
     Formula::or(vec![
         conditions(true),
-        Formula::and(vec![Formula::Atom(atom), Formula::not(conditions(false))]),
+        Formula::and(vec![logic::atom(atom), logic::not(conditions(false))]),
     ])
 }
 
@@ -214,14 +214,14 @@ fn compare(
     budget: &mut u64,
     decision: &mut Decision,
 ) -> Result<(), String> {
-    let mut read = g.precondition.atoms();
-    read.extend(p.precondition.atoms());
+    let mut read = logic::atoms(&g.precondition);
+    read.extend(logic::atoms(&p.precondition));
     read.sort_unstable();
     read.dedup();
     let all = 0..atoms.keys.len() as u32;
     let after = |side: &Lifted, state: &[u32]| -> Vec<u32> {
         all.clone()
-            .filter(|&a| successor(side, a).holds(state))
+            .filter(|&a| logic::holds(&successor(side, a), state))
             .collect()
     };
     let found = |kind: Kind, true_atoms: Vec<u32>, told_apart: Option<u32>| Difference {
@@ -242,13 +242,13 @@ fn compare(
     let gold_pre = g.precondition.clone();
     let pred_pre = p.precondition.clone();
     if decision.gold_only.is_none() {
-        let only = Formula::and(vec![gold_pre.clone(), Formula::not(pred_pre.clone())]);
+        let only = Formula::and(vec![gold_pre.clone(), logic::not(pred_pre.clone())]);
         if let Some(state) = search(only, budget)? {
             decision.gold_only = Some(found(Kind::GoldOnly, state, None));
         }
     }
     if decision.pred_only.is_none() {
-        let only = Formula::and(vec![pred_pre.clone(), Formula::not(gold_pre.clone())]);
+        let only = Formula::and(vec![pred_pre.clone(), logic::not(gold_pre.clone())]);
         if let Some(state) = search(only, budget)? {
             decision.pred_only = Some(found(Kind::PredOnly, state, None));
         }
@@ -271,7 +271,7 @@ fn compare(
     let differs = |list: &[u32]| {
         let each = list
             .iter()
-            .map(|&a| Formula::xor(successor(g, a), successor(p, a)));
+            .map(|&a| logic::xor(successor(g, a), successor(p, a)));
         Formula::and(vec![
             gold_pre.clone(),
             pred_pre.clone(),
@@ -287,7 +287,10 @@ fn compare(
     let written = observable;
     if let Some(state) = search(differs(&written), budget)? {
         let apart = written.iter().find_map(|&a| {
-            let (in_gold, in_pred) = (successor(g, a).holds(&state), successor(p, a).holds(&state));
+            let (in_gold, in_pred) = (
+                logic::holds(&successor(g, a), &state),
+                logic::holds(&successor(p, a), &state),
+            );
             (in_gold != in_pred).then_some((a, in_gold))
         });
         if let Some((atom, gold_true)) = apart {
@@ -360,7 +363,7 @@ pub fn type_names(ty: Option<&Type>) -> Vec<String> {
 
 fn goal_terms(gd: &Gd, push: &mut impl FnMut(&Term)) {
     match &gd.kind {
-        GdKind::Atom(atom) => atom.args.iter().for_each(|t| push(t)),
+        GdKind::Atom(atom) => atom.args.iter().for_each(&mut *push),
         GdKind::And { args } | GdKind::Or { args } => args.iter().for_each(|a| goal_terms(a, push)),
         GdKind::Not { arg } => goal_terms(arg, push),
         GdKind::Imply {
@@ -384,7 +387,7 @@ fn effect_terms(effect: &Effect, push: &mut impl FnMut(&Term)) {
             effect_terms(body, push);
         }
         EffectKind::Add { atom } | EffectKind::Delete { atom } => {
-            atom.args.iter().for_each(|t| push(t))
+            atom.args.iter().for_each(&mut *push)
         }
         _ => {}
     }

@@ -2,7 +2,7 @@
 //! formulas: its precondition, and for every atom it writes the condition of each add and
 //! delete. Quantified parts become opaque propositions named by their canonical text.
 
-use super::logic::Formula;
+use super::logic::{self, Formula};
 use crate::ast::{Effect, EffectKind, Expr, ExprKind, Gd, GdKind, Name, Term, Typed, Variable};
 use std::collections::HashMap;
 
@@ -128,21 +128,21 @@ fn goal(gd: &Gd, naming: &Naming, atoms: &mut Atoms, opaque: &mut bool) -> Resul
                 .map(|t| naming.block(t))
                 .collect::<Result<_, _>>()?;
             let predicate = naming.predicate(&atom.predicate);
-            Formula::Atom(atoms.id(AtomKey::Fact { predicate, args }))
+            logic::atom(atoms.id(AtomKey::Fact { predicate, args }))
         }
         GdKind::And { args } => Formula::and(all(args, opaque)?),
         GdKind::Or { args } => Formula::or(all(args, opaque)?),
-        GdKind::Not { arg } => Formula::not(goal(arg, naming, atoms, opaque)?),
+        GdKind::Not { arg } => logic::not(goal(arg, naming, atoms, opaque)?),
         GdKind::Imply {
             condition,
             consequence,
         } => Formula::or(vec![
-            Formula::not(goal(condition, naming, atoms, opaque)?),
+            logic::not(goal(condition, naming, atoms, opaque)?),
             goal(consequence, naming, atoms, opaque)?,
         ]),
         GdKind::Exists { .. } | GdKind::Forall { .. } => {
             *opaque = true;
-            Formula::Atom(atoms.id(AtomKey::Opaque(canonical_goal(gd, naming)?)))
+            logic::atom(atoms.id(AtomKey::Opaque(canonical_goal(gd, naming)?)))
         }
         GdKind::Compare { .. } => return Err("a numeric condition".to_string()),
         GdKind::Preference { .. } => return Err("a preference".to_string()),
@@ -199,23 +199,25 @@ fn effects(
 /// The canonical text of a quantified goal: free terms as their blocks (`#0`), bound variables
 /// by their depth, predicates by their shared key.
 fn canonical_goal(gd: &Gd, naming: &Naming) -> Result<String, String> {
-    let mut scope = Vec::new();
-    let renamed = Renamer {
-        naming,
-        scope: &mut scope,
-    }
-    .goal(gd)?;
-    Ok(crate::fmt::gd_text(&renamed))
+    canonical(naming, |r| r.goal(gd), crate::fmt::gd_text)
 }
 
 fn canonical_effect(effect: &Effect, naming: &Naming) -> Result<String, String> {
+    canonical(naming, |r| r.effect(effect), crate::fmt::effect_text)
+}
+
+/// A goal or an effect renamed by `rename`, then printed.
+fn canonical<T>(
+    naming: &Naming,
+    rename: impl FnOnce(&mut Renamer) -> Result<T, String>,
+    print: fn(&T) -> String,
+) -> Result<String, String> {
     let mut scope = Vec::new();
-    let renamed = Renamer {
+    let mut renamer = Renamer {
         naming,
         scope: &mut scope,
-    }
-    .effect(effect)?;
-    Ok(crate::fmt::effect_text(&renamed))
+    };
+    Ok(print(&rename(&mut renamer)?))
 }
 
 /// Rewrites a goal or an effect into its canonical names.

@@ -1,142 +1,84 @@
-//! Propositional formulas over lifted atoms and the search for a satisfying assignment:
+//! Propositional reasoning over lifted atoms, on the planner's formulas (negation normal form,
+//! constants folded): negation, exclusive or, and the search for a satisfying assignment by
 //! Shannon expansion on one atom at a time with constant folding, under a step budget.
 
-/// A propositional formula whose atoms are indices into an action pair's atom table.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Formula {
-    True,
-    False,
-    Atom(u32),
-    Not(Box<Formula>),
-    And(Vec<Formula>),
-    Or(Vec<Formula>),
+pub use crate::solve::formula::Formula;
+
+/// The atom `a`, holding.
+pub fn atom(a: u32) -> Formula {
+    Formula::Literal(a, true)
 }
 
-impl Formula {
-    pub fn not(f: Formula) -> Formula {
-        match f {
-            Formula::True => Formula::False,
-            Formula::False => Formula::True,
-            Formula::Not(inner) => *inner,
-            other => Formula::Not(Box::new(other)),
+/// The negation, pushed down to the literals.
+pub fn not(f: Formula) -> Formula {
+    match f {
+        Formula::True => Formula::False,
+        Formula::False => Formula::True,
+        Formula::Literal(a, positive) => Formula::Literal(a, !positive),
+        Formula::And(parts) => Formula::or(parts.into_iter().map(not).collect()),
+        Formula::Or(parts) => Formula::and(parts.into_iter().map(not).collect()),
+    }
+}
+
+/// Exactly one of `a` and `b` holds.
+pub fn xor(a: Formula, b: Formula) -> Formula {
+    Formula::or(vec![
+        Formula::and(vec![a.clone(), not(b.clone())]),
+        Formula::and(vec![not(a), b]),
+    ])
+}
+
+/// Whether the formula holds when exactly the atoms in `true_atoms` are true.
+pub fn holds(f: &Formula, true_atoms: &[u32]) -> bool {
+    let words = true_atoms.iter().max().map_or(1, |m| *m as usize / 64 + 1);
+    let mut state = vec![0u64; words];
+    for &a in true_atoms {
+        state[a as usize / 64] |= 1u64 << (a % 64);
+    }
+    f.holds(&state)
+}
+
+/// The atoms the formula mentions, each once, in order of first mention.
+pub fn atoms(f: &Formula) -> Vec<u32> {
+    let mut found = Vec::new();
+    collect_atoms(f, &mut found);
+    found
+}
+
+fn collect_atoms(f: &Formula, found: &mut Vec<u32>) {
+    match f {
+        Formula::Literal(a, _) if !found.contains(a) => found.push(*a),
+        Formula::And(parts) | Formula::Or(parts) => {
+            parts.iter().for_each(|p| collect_atoms(p, found))
         }
+        _ => {}
     }
+}
 
-    pub fn and(parts: Vec<Formula>) -> Formula {
-        Formula::And(parts).simplified()
-    }
-
-    pub fn or(parts: Vec<Formula>) -> Formula {
-        Formula::Or(parts).simplified()
-    }
-
-    /// Exactly one of `a` and `b` holds.
-    pub fn xor(a: Formula, b: Formula) -> Formula {
-        Formula::or(vec![
-            Formula::and(vec![a.clone(), Formula::not(b.clone())]),
-            Formula::and(vec![Formula::not(a), b]),
-        ])
-    }
-
-    /// The formula with constants folded one level (its parts are simplified already).
-    fn simplified(self) -> Formula {
-        match self {
-            Formula::And(parts) => {
-                let mut kept = Vec::with_capacity(parts.len());
-                for part in parts {
-                    match part {
-                        Formula::True => {}
-                        Formula::False => return Formula::False,
-                        Formula::And(inner) => kept.extend(inner),
-                        other => kept.push(other),
-                    }
-                }
-                match kept.len() {
-                    0 => Formula::True,
-                    1 => kept.pop().unwrap_or(Formula::True),
-                    _ => Formula::And(kept),
-                }
+/// The formula with `atom` fixed to `value`, constants folded.
+fn restrict(f: &Formula, atom: u32, value: bool) -> Formula {
+    match f {
+        Formula::Literal(a, positive) if *a == atom => {
+            if *positive == value {
+                Formula::True
+            } else {
+                Formula::False
             }
-            Formula::Or(parts) => {
-                let mut kept = Vec::with_capacity(parts.len());
-                for part in parts {
-                    match part {
-                        Formula::False => {}
-                        Formula::True => return Formula::True,
-                        Formula::Or(inner) => kept.extend(inner),
-                        other => kept.push(other),
-                    }
-                }
-                match kept.len() {
-                    0 => Formula::False,
-                    1 => kept.pop().unwrap_or(Formula::False),
-                    _ => Formula::Or(kept),
-                }
-            }
-            Formula::Not(inner) => Formula::not(*inner),
-            other => other,
         }
-    }
-
-    /// The formula with `atom` fixed to `value`, constants folded.
-    fn restrict(&self, atom: u32, value: bool) -> Formula {
-        match self {
-            Formula::Atom(a) if *a == atom => {
-                if value {
-                    Formula::True
-                } else {
-                    Formula::False
-                }
-            }
-            Formula::Not(inner) => Formula::not(inner.restrict(atom, value)),
-            Formula::And(parts) => {
-                Formula::and(parts.iter().map(|p| p.restrict(atom, value)).collect())
-            }
-            Formula::Or(parts) => {
-                Formula::or(parts.iter().map(|p| p.restrict(atom, value)).collect())
-            }
-            other => other.clone(),
+        Formula::And(parts) => {
+            Formula::and(parts.iter().map(|p| restrict(p, atom, value)).collect())
         }
+        Formula::Or(parts) => Formula::or(parts.iter().map(|p| restrict(p, atom, value)).collect()),
+        other => other.clone(),
     }
+}
 
-    /// The first atom the formula mentions, in a depth-first walk.
-    fn first_atom(&self) -> Option<u32> {
-        match self {
-            Formula::Atom(a) => Some(*a),
-            Formula::Not(inner) => inner.first_atom(),
-            Formula::And(parts) | Formula::Or(parts) => parts.iter().find_map(Formula::first_atom),
-            Formula::True | Formula::False => None,
-        }
-    }
-
-    /// The atoms the formula mentions, each once, in order of first mention.
-    pub fn atoms(&self) -> Vec<u32> {
-        let mut found = Vec::new();
-        self.collect_atoms(&mut found);
-        found
-    }
-
-    fn collect_atoms(&self, found: &mut Vec<u32>) {
-        match self {
-            Formula::Atom(a) if !found.contains(a) => found.push(*a),
-            Formula::Not(inner) => inner.collect_atoms(found),
-            Formula::And(parts) | Formula::Or(parts) => {
-                parts.iter().for_each(|p| p.collect_atoms(found))
-            }
-            _ => {}
-        }
-    }
-
-    /// Whether the formula holds when exactly the atoms in `true_atoms` are true.
-    pub fn holds(&self, true_atoms: &[u32]) -> bool {
-        match self {
-            Formula::True => true,
-            Formula::False => false,
-            Formula::Atom(a) => true_atoms.contains(a),
-            Formula::Not(inner) => !inner.holds(true_atoms),
-            Formula::And(parts) => parts.iter().all(|p| p.holds(true_atoms)),
-            Formula::Or(parts) => parts.iter().any(|p| p.holds(true_atoms)),
-        }
+/// The first atom the formula mentions, in a depth-first walk.
+fn first_atom(f: &Formula) -> Option<u32> {
+    match f {
+        Formula::Literal(a, _) => Some(*a),
+        Formula::And(parts) | Formula::Or(parts) => parts.iter().find_map(first_atom),
+        Formula::True | Formula::False => None,
     }
 }
 
@@ -159,7 +101,7 @@ pub fn satisfy(formula: &Formula, budget: &mut u64) -> Search {
         Formula::False => return Search::Unsatisfiable,
         _ => {}
     }
-    let Some(atom) = formula.first_atom() else {
+    let Some(atom) = first_atom(formula) else {
         return Search::Unsatisfiable;
     };
     if *budget == 0 {
@@ -168,7 +110,7 @@ pub fn satisfy(formula: &Formula, budget: &mut u64) -> Search {
     *budget -= 1;
     let mut exhausted = false;
     for value in [false, true] {
-        match satisfy(&formula.restrict(atom, value), budget) {
+        match satisfy(&restrict(formula, atom, value), budget) {
             Search::Satisfiable(mut atoms) => {
                 if value {
                     atoms.push(atom);
@@ -188,37 +130,37 @@ pub fn satisfy(formula: &Formula, budget: &mut u64) -> Search {
 
 #[cfg(test)]
 mod tests {
-    use super::{Formula, Search, satisfy};
+    use super::{Formula, Search, holds, not, satisfy, xor};
 
     fn atom(a: u32) -> Formula {
-        Formula::Atom(a)
+        super::atom(a)
     }
 
     #[test]
     fn a_reordered_conjunction_is_equivalent_and_a_dropped_conjunct_is_not() {
-        let gold = Formula::and(vec![atom(0), atom(1), Formula::not(atom(2))]);
-        let reordered = Formula::and(vec![Formula::not(atom(2)), atom(0), atom(1)]);
-        let dropped = Formula::and(vec![atom(0), Formula::not(atom(2))]);
+        let gold = Formula::and(vec![atom(0), atom(1), not(atom(2))]);
+        let reordered = Formula::and(vec![not(atom(2)), atom(0), atom(1)]);
+        let dropped = Formula::and(vec![atom(0), not(atom(2))]);
         let mut budget = 1000;
         assert_eq!(
-            satisfy(&Formula::xor(gold.clone(), reordered), &mut budget),
+            satisfy(&xor(gold.clone(), reordered), &mut budget),
             Search::Unsatisfiable
         );
         let Search::Satisfiable(witness) =
-            satisfy(&Formula::xor(gold.clone(), dropped.clone()), &mut budget)
+            satisfy(&xor(gold.clone(), dropped.clone()), &mut budget)
         else {
             panic!("a dropped conjunct must show");
         };
         assert!(
-            dropped.holds(&witness) && !gold.holds(&witness),
+            holds(&dropped, &witness) && !holds(&gold, &witness),
             "{witness:?}"
         );
     }
 
     #[test]
     fn the_budget_bounds_the_search() {
-        let parity = (0..10).fold(Formula::False, |acc, a| Formula::xor(acc, atom(a)));
-        let contradiction = Formula::And(vec![parity.clone(), Formula::not(parity)]);
+        let parity = (0..10).fold(Formula::False, |acc, a| xor(acc, atom(a)));
+        let contradiction = Formula::And(vec![parity.clone(), not(parity)]);
         assert_eq!(satisfy(&contradiction, &mut 100), Search::OutOfBudget);
         assert_eq!(satisfy(&contradiction, &mut 100_000), Search::Unsatisfiable);
     }
