@@ -62,11 +62,7 @@ pub fn align(gold: &Domain, pred: &Domain) -> Aligned {
     };
     let predicates = pair_predicates(&aligned.actions, named_predicates.clone());
     aligned.predicates = named(&predicates, &gold_preds, &pred_preds);
-    let renaming: HashMap<String, String> = aligned
-        .predicates
-        .iter()
-        .map(|(g, p)| (p.to_lowercase(), g.to_lowercase()))
-        .collect();
+    let renaming = pred_to_gold(&aligned.predicates);
     let gold_literals: Vec<Vec<String>> = gold_actions
         .iter()
         .map(|a| literals(a, &HashMap::new(), None))
@@ -79,11 +75,7 @@ pub fn align(gold: &Domain, pred: &Domain) -> Aligned {
     aligned.actions = pair_rest(&gold_sigs, &pred_sigs, aligned.actions, score_actions);
     let predicates = pair_predicates(&aligned.actions, named_predicates);
     aligned.predicates = named(&predicates, &gold_preds, &pred_preds);
-    let renaming: HashMap<String, String> = aligned
-        .predicates
-        .iter()
-        .map(|(g, p)| (p.to_lowercase(), g.to_lowercase()))
-        .collect();
+    let renaming = pred_to_gold(&aligned.predicates);
     aligned.orders = aligned
         .actions
         .iter()
@@ -129,6 +121,14 @@ fn next_permutation(order: &mut [usize]) -> bool {
     order.swap(i - 1, j);
     order[i..].reverse();
     true
+}
+
+/// Predicted name → gold name, both folded.
+fn pred_to_gold(pairs: &[(String, String)]) -> HashMap<String, String> {
+    pairs
+        .iter()
+        .map(|(g, p)| (p.to_lowercase(), g.to_lowercase()))
+        .collect()
 }
 
 fn names(list: &[crate::ast::Typed<crate::ast::Name>]) -> Vec<String> {

@@ -70,6 +70,17 @@ impl Naming<'_> {
             .ok_or_else(|| format!("`{key}` is neither a parameter nor a constant"))
     }
 
+    /// The proposition of an atom.
+    fn fact(&self, atom: &crate::ast::Atom) -> Result<AtomKey, String> {
+        let args = atom
+            .args
+            .iter()
+            .map(|t| self.block(t))
+            .collect::<Result<_, _>>()?;
+        let predicate = self.predicate(&atom.predicate);
+        Ok(AtomKey::Fact { predicate, args })
+    }
+
     fn predicate(&self, name: &Name) -> String {
         let key = name.key();
         self.predicates.get(&key).cloned().unwrap_or(key)
@@ -121,15 +132,7 @@ fn goal(gd: &Gd, naming: &Naming, atoms: &mut Atoms, opaque: &mut bool) -> Resul
                 Formula::False
             }
         }
-        GdKind::Atom(atom) => {
-            let args = atom
-                .args
-                .iter()
-                .map(|t| naming.block(t))
-                .collect::<Result<_, _>>()?;
-            let predicate = naming.predicate(&atom.predicate);
-            logic::atom(atoms.id(AtomKey::Fact { predicate, args }))
-        }
+        GdKind::Atom(atom) => logic::atom(atoms.id(naming.fact(atom)?)),
         GdKind::And { args } => Formula::and(all(args, opaque)?),
         GdKind::Or { args } => Formula::or(all(args, opaque)?),
         GdKind::Not { arg } => logic::not(goal(arg, naming, atoms, opaque)?),
@@ -171,14 +174,8 @@ fn effects(
             effects(body, &both, naming, atoms, lifted)?;
         }
         EffectKind::Add { atom } | EffectKind::Delete { atom } => {
-            let args = atom
-                .args
-                .iter()
-                .map(|t| naming.block(t))
-                .collect::<Result<_, _>>()?;
-            let predicate = naming.predicate(&atom.predicate);
             lifted.writes.push(Write {
-                atom: atoms.id(AtomKey::Fact { predicate, args }),
+                atom: atoms.id(naming.fact(atom)?),
                 add: matches!(effect.kind, EffectKind::Add { .. }),
                 condition: condition.clone(),
             });
