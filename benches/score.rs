@@ -10,6 +10,9 @@
 //!   it, as `pddlc score --pairs` does;
 //! - then both again on all cores (rayon), in pairs per second of wall time.
 //!
+//! `functional`: `score::functional::compare_texts` per pair (the prediction taken out of a
+//! response as clean mode reads it), on one thread, with the count of each domain verdict.
+//!
 //! Hostile inputs: 5 MB of `(`, of `)` and one 5 MB name, as the prediction and as the gold
 //! against the largest dev gold, in both modes, in seconds of CPU (the target is under 0.2 s).
 
@@ -121,7 +124,27 @@ fn main() {
             rate(gold_once)
         );
     }
+    functional(&pairs);
     hostile(&root);
+}
+
+/// `score --functional` alone over the dev pairs, on one thread, and its verdicts.
+fn functional(pairs: &[Pair]) {
+    let mut verdicts: std::collections::BTreeMap<String, usize> = Default::default();
+    let seconds = cpu_seconds(|| {
+        for pair in pairs {
+            let pred = pddlc::score::scored_text(&pair.pred, Mode::Clean, pair.response);
+            let functional = pddlc::score::functional::compare_texts(&pair.gold, &pred);
+            *verdicts
+                .entry(format!("{:?}", functional.verdict))
+                .or_default() += 1;
+        }
+    });
+    println!(
+        "functional: {} pairs in {seconds:.2} s of CPU ({:.0} pairs/s); verdicts {verdicts:?}",
+        pairs.len(),
+        pairs.len() as f64 / seconds.max(1e-9)
+    );
 }
 
 /// 5 MB of `(`, of `)` and one 5 MB name against the largest dev gold, each way, both modes.

@@ -56,6 +56,18 @@ pub struct Args {
     /// directory).
     #[arg(long, conflicts_with_all = ["gold", "pred"])]
     pairs: Option<PathBuf>,
+    /// Also compare the two domains' behaviour, action by action (docs/scoring.md,
+    /// "Functional scoring"): a `functional` object in JSON, a section in the human format.
+    /// One pair only for now.
+    #[arg(long)]
+    functional: bool,
+    /// With `--functional`, write each counterexample's problem and plan files into DIR
+    /// (created if need be); existing files are refused unless `--force`.
+    #[arg(long, value_name = "DIR", requires = "functional")]
+    counterexamples: Option<PathBuf>,
+    /// Overwrite counterexample files that exist.
+    #[arg(long, requires = "counterexamples")]
+    force: bool,
     /// Threads for `--pairs` (all cores by default).
     #[arg(long)]
     jobs: Option<usize>,
@@ -69,6 +81,12 @@ pub fn run(args: &Args) -> Outcome {
     if matches!(args.format, Some(Format::Gcc | Format::Val)) {
         eprintln!(
             "error: score prints metrics, not diagnostics: use --format human, json or jsonl"
+        );
+        return Outcome::Failure;
+    }
+    if args.functional && args.pairs.is_some() {
+        eprintln!(
+            "error: --functional is not yet supported with --pairs: score one GOLD PRED pair"
         );
         return Outcome::Failure;
     }
@@ -161,12 +179,31 @@ fn one(args: &Args) -> Outcome {
         }
     };
     let scored = score::compare(&gold, &pred, args.mode, args.response);
+    let functional = args.functional.then(|| {
+        let pred = score::scored_text(&pred, args.mode, args.response);
+        score::functional::compare_texts(&gold, &pred)
+    });
+    if let (Some(functional), Some(dir)) = (&functional, &args.counterexamples)
+        && let Err(message) = write_counterexamples(functional, dir, args.force)
+    {
+        eprintln!("error: {message}");
+        return Outcome::Failure;
+    }
     match format {
-        Format::Human => print!("{}", table(&scored)),
+        Format::Human => {
+            print!("{}", table(&scored));
+            if let Some(functional) = &functional {
+                print!("{}", functional_section(functional));
+            }
+        }
         _ => {
             let mut document = json!({ "version": JSON_VERSION });
             if let (Some(out), Value::Object(fields)) = (document.as_object_mut(), scored.json()) {
                 out.extend(fields);
+                if let Some(functional) = &functional {
+                    let value = serde_json::to_value(functional).unwrap_or(Value::Null);
+                    out.insert("functional".to_string(), value);
+                }
             }
             println!(
                 "{}",
@@ -192,6 +229,77 @@ fn table(scored: &Scored) -> String {
     }
     for note in scored.notes() {
         out.push_str(&format!("note: {note}\n"));
+    }
+    out
+}
+
+/// Writes every counterexample's files into `dir`; none is written when one exists already
+/// and `force` is not given.
+fn write_counterexamples(
+    functional: &score::functional::Functional,
+    dir: &Path,
+    force: bool,
+) -> Result<(), String> {
+    let files: Vec<(PathBuf, &str)> = functional
+        .counterexamples
+        .iter()
+        .flat_map(|example| example.files())
+        .map(|(name, text)| (dir.join(name), text))
+        .collect();
+    if !force && let Some((path, _)) = files.iter().find(|(path, _)| path.exists()) {
+        return Err(format!(
+            "{} exists: give --force to overwrite it, or another --counterexamples directory",
+            path.display()
+        ));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    for (path, text) in files {
+        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// The human format's section on behaviour, after the metrics.
+fn functional_section(functional: &score::functional::Functional) -> String {
+    let verdict = serde_json::to_value(functional.verdict).unwrap_or(Value::Null);
+    let mut out = format!("\nfunctional: {}", verdict.as_str().unwrap_or_default());
+    if let Some(reason) = &functional.reason {
+        out.push_str(&format!(" ({reason})"));
+    }
+    out.push('\n');
+    let alignment = &functional.alignment;
+    for (what, map) in [
+        ("predicate", &alignment.predicates),
+        ("action", &alignment.actions),
+        ("type", &alignment.types),
+        ("constant", &alignment.constants),
+    ] {
+        for (gold, pred) in map {
+            out.push_str(&format!("  aligned {what} `{gold}` with `{pred}`\n"));
+        }
+    }
+    for action in &functional.actions {
+        let name = action
+            .gold
+            .as_ref()
+            .or(action.pred.as_ref())
+            .cloned()
+            .unwrap_or_default();
+        let verdict = serde_json::to_value(action.verdict).unwrap_or(Value::Null);
+        out.push_str(&format!(
+            "  {name:<24} {}",
+            verdict.as_str().unwrap_or_default()
+        ));
+        if let Some(reason) = &action.reason {
+            out.push_str(&format!(" ({reason})"));
+        }
+        out.push('\n');
+    }
+    for example in &functional.counterexamples {
+        out.push_str(&format!("  counterexample: {}\n", example.explanation));
+    }
+    for note in &functional.notes {
+        out.push_str(&format!("  note: {note}\n"));
     }
     out
 }

@@ -5,6 +5,7 @@
 pub mod clean;
 pub mod sim;
 pub mod text2world;
+pub mod functional;
 
 use crate::diagnostics::{Code, Diagnostic};
 use serde::ser::SerializeMap;

@@ -12,7 +12,7 @@
 //! callback, and what cannot be planned for is a diagnostic (`S501`).
 
 mod explore;
-mod formula;
+pub(crate) mod formula;
 mod greedy;
 mod ground;
 mod heuristic;

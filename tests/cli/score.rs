@@ -341,3 +341,113 @@ fn score_response_batches_equal_the_official_scorer() {
         official.len()
     );
 }
+
+/// `--functional`: the verdicts, the alignment and the counterexamples in the JSON document,
+/// the files in `--counterexamples DIR` (never overwritten without `--force`), a section in
+/// the human format, and a usage error with `--pairs`.
+#[test]
+fn functional_scoring_reports_and_writes_confirmed_counterexamples() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let gold = std::fs::read_to_string("domains/blocksworld/domain.pddl").expect("shipped domain");
+    write(dir.path(), "gold.pddl", gold.as_bytes());
+    let pred = gold.replace("arm-empty", "handempty").replace(
+        "(and (on ?x ?y) (clear ?x) (handempty))",
+        "(and (on ?x ?y) (handempty))",
+    );
+    write(dir.path(), "pred.pddl", pred.as_bytes());
+    let gold_path = dir.path().join("gold.pddl").to_string_lossy().to_string();
+    let pred_path = dir.path().join("pred.pddl").to_string_lossy().to_string();
+    let examples = dir.path().join("examples").to_string_lossy().to_string();
+    let args = [
+        "score",
+        "--functional",
+        "--format",
+        "json",
+        &gold_path,
+        &pred_path,
+        "--counterexamples",
+        &examples,
+    ];
+    let out = pddlc(&args);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let document: Value = serde_json::from_str(&stdout(&out)).expect("valid JSON");
+    assert_eq!(
+        document["F1_PRED"], 80.0,
+        "the metrics are unchanged: {document}"
+    );
+    let functional = &document["functional"];
+    assert_eq!(functional["verdict"], "different");
+    assert_eq!(
+        functional["alignment"]["predicates"]["arm-empty"],
+        "handempty"
+    );
+    let unstack = functional["actions"]
+        .as_array()
+        .and_then(|a| a.iter().find(|a| a["gold"] == "unstack"))
+        .expect("unstack's verdict");
+    assert_eq!(unstack["verdict"], "weaker-precondition");
+    let example = &functional["counterexamples"][0];
+    for key in ["problem", "plan", "pred_problem", "pred_plan"] {
+        let name = example[key].as_str().expect("a file name");
+        assert!(
+            dir.path().join("examples").join(name).is_file(),
+            "{key}: {name}"
+        );
+    }
+    let pred_problem = std::fs::read_to_string(
+        dir.path()
+            .join("examples")
+            .join(example["pred_problem"].as_str().unwrap_or_default()),
+    )
+    .expect("the predicted domain's problem");
+    assert!(pred_problem.contains("(handempty)"), "{pred_problem}");
+    // Validated as a user would: the plan fails under the gold domain and passes under the
+    // predicted one.
+    let file = |key: &str| {
+        dir.path()
+            .join("examples")
+            .join(example[key].as_str().unwrap_or_default())
+            .to_string_lossy()
+            .to_string()
+    };
+    let gold_run = pddlc(&["validate", &gold_path, &file("problem"), &file("plan")]);
+    let pred_run = pddlc(&[
+        "validate",
+        &pred_path,
+        &file("pred_problem"),
+        &file("pred_plan"),
+    ]);
+    assert_eq!(
+        (code(&gold_run), code(&pred_run)),
+        (1, 0),
+        "{}{}",
+        stdout(&gold_run),
+        stdout(&pred_run)
+    );
+
+    let again = pddlc(&args);
+    assert_eq!(code(&again), 2, "an existing file is refused");
+    assert!(stderr(&again).contains("--force"), "{}", stderr(&again));
+    let mut forced = args.to_vec();
+    forced.push("--force");
+    assert_eq!(code(&pddlc(&forced)), 0);
+
+    let human = pddlc(&["score", "--functional", &gold_path, &pred_path]);
+    let text = stdout(&human);
+    assert!(text.contains("\nfunctional: different\n"), "{text}");
+    assert!(text.contains("counterexample: in a state where"), "{text}");
+
+    write(
+        dir.path(),
+        "pairs.tsv",
+        format!("{gold_path}\t{pred_path}\n").as_bytes(),
+    );
+    let pairs = dir.path().join("pairs.tsv").to_string_lossy().to_string();
+    let batch = pddlc(&["score", "--functional", "--pairs", &pairs]);
+    assert_eq!(code(&batch), 2);
+    assert!(
+        stderr(&batch).contains("not yet supported with --pairs"),
+        "{}",
+        stderr(&batch)
+    );
+}

@@ -1,0 +1,374 @@
+//! The naming and type context two domains share, and the verdict of one action pair.
+
+use super::decide::{self, Decision, Difference, Names};
+use super::witness::{self, Scenario, Spelling};
+use super::{ActionResult, ActionVerdict, Context, Counterexample, Functional, Spellings};
+use crate::ast::{Action, Domain, Name, Type, Typed};
+use std::collections::{BTreeSet, HashMap};
+
+/// Each declared type's supertypes (folded), `object` left out: a type declared without a
+/// parent and one declared `- object` are the same.
+fn folded_parents(types: &[Typed<Name>]) -> HashMap<String, Vec<String>> {
+    let mut parents: HashMap<String, Vec<String>> = HashMap::new();
+    for typed in types {
+        let named: Vec<String> = match &typed.ty {
+            Some(Type::Name(n)) => vec![n.key()],
+            Some(Type::Either { types, .. }) => types.iter().map(Name::key).collect(),
+            None => Vec::new(),
+        };
+        let named = named.into_iter().filter(|t| t != "object");
+        parents.entry(typed.item.key()).or_default().extend(named);
+    }
+    parents.retain(|_, list| {
+        list.sort();
+        list.dedup();
+        !list.is_empty()
+    });
+    parents
+}
+
+fn ancestors(parents: &HashMap<String, Vec<String>>) -> HashMap<String, Vec<String>> {
+    let mut all: HashMap<String, Vec<String>> = HashMap::new();
+    let mut keys: Vec<&String> = parents.keys().collect();
+    keys.extend(parents.values().flatten());
+    for start in keys {
+        let mut seen = vec![start.clone()];
+        let mut at = 0;
+        while at < seen.len() {
+            for parent in parents.get(&seen[at]).into_iter().flatten() {
+                if !seen.contains(parent) {
+                    seen.push(parent.clone());
+                }
+            }
+            at += 1;
+        }
+        if !seen.iter().any(|t| t == "object") {
+            seen.push("object".to_string());
+        }
+        all.insert(start.clone(), seen);
+    }
+    all
+}
+
+/// How each domain spells the shared keys of predicates, types and constants; `shared` maps
+/// the prediction's folded names of each to the shared keys.
+fn spellings(
+    gold: &Domain,
+    pred: &Domain,
+    shared: [&HashMap<String, String>; 3],
+) -> (Spellings, Spellings) {
+    let gold_spelling: Spellings = [
+        written(gold.predicates.iter().map(|p| &p.name)),
+        written(gold.types.iter().map(|t| &t.item)),
+        written(gold.constants.iter().map(|c| &c.item)),
+    ];
+    let by_shared = |own: &HashMap<String, String>, names: HashMap<String, String>| {
+        names
+            .into_iter()
+            .filter_map(|(key, text)| Some((own.get(&key)?.clone(), text)))
+            .collect()
+    };
+    let pred_spelling: Spellings = [
+        by_shared(shared[0], written(pred.predicates.iter().map(|p| &p.name))),
+        by_shared(shared[1], written(pred.types.iter().map(|t| &t.item))),
+        by_shared(shared[2], written(pred.constants.iter().map(|c| &c.item))),
+    ];
+    (gold_spelling, pred_spelling)
+}
+
+fn written<'a>(pairs: impl Iterator<Item = &'a Name>) -> HashMap<String, String> {
+    pairs.map(|n| (n.key(), n.text.to_string())).collect()
+}
+
+impl<'a> Context<'a> {
+    pub(super) fn new(
+        gold: &'a Domain,
+        pred: &'a Domain,
+        aligned: &super::align::Aligned,
+    ) -> Context<'a> {
+        let fold = |s: &String| s.to_lowercase();
+        let mut pred_types: HashMap<String, String> = aligned
+            .types
+            .iter()
+            .map(|(g, p)| (fold(p), fold(g)))
+            .collect();
+        pred_types
+            .entry("object".to_string())
+            .or_insert_with(|| "object".to_string());
+        let to_gold_type = |t: &String| pred_types.get(t).cloned().unwrap_or(format!("pred:{t}"));
+        let gold_edges: BTreeSet<(String, Vec<String>)> =
+            folded_parents(&gold.types).into_iter().collect();
+        let pred_edges: BTreeSet<(String, Vec<String>)> = folded_parents(&pred.types)
+            .into_iter()
+            .map(|(child, parents)| {
+                let mut mapped: Vec<String> = parents.iter().map(to_gold_type).collect();
+                mapped.sort();
+                (to_gold_type(&child), mapped)
+            })
+            .collect();
+        let mut doubt =
+            (gold_edges != pred_edges).then(|| "the type hierarchies differ".to_string());
+        let gold_predicates: HashMap<String, String> = gold
+            .predicates
+            .iter()
+            .map(|p| (p.name.key(), p.name.key()))
+            .collect();
+        let aligned_predicates: HashMap<String, String> = aligned
+            .predicates
+            .iter()
+            .map(|(g, p)| (fold(p), fold(g)))
+            .collect();
+        let pred_predicates: HashMap<String, String> = pred
+            .predicates
+            .iter()
+            .map(|p| {
+                let key = p.name.key();
+                let shared = aligned_predicates
+                    .get(&key)
+                    .cloned()
+                    .unwrap_or(format!("pred:{key}"));
+                (key, shared)
+            })
+            .collect();
+        let aligned_constants: HashMap<String, String> = aligned
+            .constants
+            .iter()
+            .map(|(g, p)| (fold(p), fold(g)))
+            .collect();
+        let pred_constants: HashMap<String, String> = pred
+            .constants
+            .iter()
+            .map(|c| {
+                let key = c.item.key();
+                let shared = aligned_constants
+                    .get(&key)
+                    .cloned()
+                    .unwrap_or(format!("pred:{key}"));
+                (key, shared)
+            })
+            .collect();
+        let mut constant_types: HashMap<String, Vec<String>> = gold
+            .constants
+            .iter()
+            .map(|c| (c.item.key(), decide::type_names(c.ty.as_ref())))
+            .collect();
+        for c in &pred.constants {
+            let shared = &pred_constants[&c.item.key()];
+            let types: Vec<String> = decide::type_names(c.ty.as_ref())
+                .iter()
+                .map(to_gold_type)
+                .collect();
+            match constant_types.get(shared) {
+                Some(gold_types) if *gold_types != types => {
+                    doubt.get_or_insert_with(|| "the constants' types differ".to_string());
+                }
+                Some(_) => {}
+                None => {
+                    constant_types.insert(shared.clone(), types);
+                }
+            }
+        }
+        let (gold_spelling, pred_spelling) =
+            spellings(gold, pred, [&pred_predicates, &pred_types, &pred_constants]);
+        let mut ancestors = ancestors(&folded_parents(&gold.types));
+        ancestors
+            .entry("object".to_string())
+            .or_insert_with(|| vec!["object".to_string()]);
+        Context {
+            gold,
+            pred,
+            ancestors,
+            pred_types,
+            predicates: (gold_predicates, pred_predicates),
+            pred_constants,
+            constant_types,
+            doubt,
+            spellings: (gold_spelling, pred_spelling),
+        }
+    }
+
+    fn supertypes(&self, t: &str) -> Vec<String> {
+        self.ancestors
+            .get(t)
+            .cloned()
+            .unwrap_or_else(|| vec![t.to_string(), "object".to_string()])
+    }
+
+    fn spelling(&self, gold_side: bool, action: &Action, order: Option<&[usize]>) -> Spelling<'a> {
+        let (domain, maps) = if gold_side {
+            (self.gold, &self.spellings.0)
+        } else {
+            (self.pred, &self.spellings.1)
+        };
+        Spelling {
+            domain,
+            action: action.name.text.to_string(),
+            order: order.map(<[usize]>::to_vec),
+            predicates: maps[0].clone(),
+            types: maps[1].clone(),
+            constants: maps[2].clone(),
+            typed: !domain.types.is_empty() || domain.requirements.iter().any(|r| r.is(":typing")),
+        }
+    }
+
+    /// The verdict of one aligned pair, and its counterexample (pushed into `out`).
+    /// The verdict of `gold` against `pred`, whose parameter `j` stands for the gold's
+    /// `order[j]`.
+    pub(super) fn action(
+        &self,
+        gold: &Action,
+        pred: &Action,
+        order: &[usize],
+        out: &mut Functional,
+    ) -> ActionResult {
+        // The prediction's parameters in the gold's order, so that positions correspond.
+        let mut reordered = pred.clone();
+        for (j, &i) in order.iter().enumerate() {
+            if let (Some(slot), Some(parameter)) =
+                (reordered.parameters.get_mut(i), pred.parameters.get(j))
+            {
+                *slot = parameter.clone();
+            }
+        }
+        let pred_in_order = &reordered;
+        let mut result = ActionResult {
+            gold: Some(gold.name.text.to_string()),
+            pred: Some(pred.name.text.to_string()),
+            verdict: ActionVerdict::Unknown,
+            reason: None,
+        };
+        if gold.parameters.len() != pred.parameters.len() {
+            result.verdict = ActionVerdict::DifferentParameters;
+            result.reason = Some(format!(
+                "{} parameters against {}",
+                gold.parameters.len(),
+                pred.parameters.len()
+            ));
+            return result;
+        }
+        let mut doubt = self.doubt.clone();
+        let same_types = gold
+            .parameters
+            .iter()
+            .zip(&pred_in_order.parameters)
+            .all(|(g, p)| {
+                let pred_types: Vec<String> = decide::type_names(p.ty.as_ref())
+                    .iter()
+                    .map(|t| {
+                        self.pred_types
+                            .get(t)
+                            .cloned()
+                            .unwrap_or(format!("pred:{t}"))
+                    })
+                    .collect();
+                decide::type_names(g.ty.as_ref()) == pred_types
+            });
+        if !same_types {
+            doubt.get_or_insert_with(|| "the parameters' types differ".to_string());
+        }
+        let supertypes = |t: &str| self.supertypes(t);
+        let names = Names {
+            gold_predicates: self.predicates.0.clone(),
+            pred_predicates: self.predicates.1.clone(),
+            pred_constants: self.pred_constants.clone(),
+            supertypes: &supertypes,
+            constant_types: self.constant_types.clone(),
+            shared: self
+                .predicates
+                .1
+                .values()
+                .filter(|k| !k.starts_with("pred:"))
+                .cloned()
+                .collect(),
+        };
+        let decision = decide::decide(gold, pred_in_order, &names);
+        if let Some(reason) = decision.unsupported {
+            result.reason = Some(reason);
+            return result;
+        }
+        let Some((verdict, difference)) = verdict_of(&decision) else {
+            match doubt.or(decision.doubt) {
+                Some(reason) => {
+                    result.reason = Some(format!("no difference found, but not proved: {reason}"))
+                }
+                None => result.verdict = ActionVerdict::Equivalent,
+            }
+            return result;
+        };
+        let terms = decide::terms_of(gold, pred_in_order, &names);
+        let scenario = Scenario::new(difference, &terms, gold, &supertypes);
+        let why = doubt.or(decision.approximate);
+        match self.counterexample(&scenario, gold, pred, order, verdict, out) {
+            Ok(()) => result.verdict = verdict,
+            Err(problem) => {
+                result.reason = Some(format!("a difference found was not confirmed: {problem}"));
+                if why.is_none() {
+                    out.notes.push(format!(
+                        "bug: `{}`: the counterexample was not confirmed: {problem}",
+                        gold.name.text
+                    ));
+                }
+            }
+        }
+        result
+    }
+
+    /// The scenario's texts for both domains, pushed into `out` when the validator confirms
+    /// them; otherwise why not.
+    fn counterexample(
+        &self,
+        scenario: &Scenario,
+        gold: &Action,
+        pred: &Action,
+        order: &[usize],
+        verdict: ActionVerdict,
+        out: &mut Functional,
+    ) -> Result<(), String> {
+        let (gold_spelling, pred_spelling) = (
+            self.spelling(true, gold, None),
+            self.spelling(false, pred, Some(order)),
+        );
+        let (gold_texts, pred_texts) = (
+            scenario.texts(&gold_spelling),
+            scenario.texts(&pred_spelling),
+        );
+        let problem = witness::unconfirmed(self.gold, &gold_texts, scenario.gold_accepts)
+            .or_else(|| witness::unconfirmed(self.pred, &pred_texts, !scenario.gold_accepts));
+        if let Some(problem) = problem {
+            return Err(problem);
+        }
+        // The prediction's own files when the alignment renames anything, or its atoms differ.
+        let separate_pred = out.alignment.renames_anything() || pred_texts != gold_texts;
+        let number = out.counterexamples.len() + 1;
+        let stem = format!("{number:02}-{}", gold.name.text.to_lowercase());
+        let pred_names = separate_pred.then(|| {
+            (
+                format!("{stem}.pred.problem.pddl"),
+                format!("{stem}.pred.plan"),
+            )
+        });
+        out.counterexamples.push(Counterexample {
+            action: gold.name.text.to_string(),
+            verdict,
+            problem: format!("{stem}.problem.pddl"),
+            plan: format!("{stem}.plan"),
+            pred_problem: pred_names.as_ref().map(|n| n.0.clone()),
+            pred_plan: pred_names.map(|n| n.1),
+            explanation: scenario.explanation(&gold_spelling),
+            gold_texts: (gold_texts.problem, gold_texts.plan),
+            pred_texts: separate_pred.then_some((pred_texts.problem, pred_texts.plan)),
+        });
+        Ok(())
+    }
+}
+
+/// The verdict a decision shows, with the difference to make concrete.
+fn verdict_of(decision: &Decision) -> Option<(ActionVerdict, &Difference)> {
+    match (&decision.gold_only, &decision.pred_only, &decision.effects) {
+        (Some(d), Some(_), _) => Some((ActionVerdict::DifferentPrecondition, d)),
+        (Some(d), None, _) => Some((ActionVerdict::StrongerPrecondition, d)),
+        (None, Some(d), _) => Some((ActionVerdict::WeakerPrecondition, d)),
+        (None, None, Some(d)) => Some((ActionVerdict::DifferentEffects, d)),
+        (None, None, None) => None,
+    }
+}

@@ -1,0 +1,167 @@
+//! Propositional reasoning over lifted atoms, on the planner's formulas (negation normal form,
+//! constants folded): negation, exclusive or, and the search for a satisfying assignment by
+//! Shannon expansion on one atom at a time with constant folding, under a step budget.
+
+pub use crate::solve::formula::Formula;
+
+/// The atom `a`, holding.
+pub fn atom(a: u32) -> Formula {
+    Formula::Literal(a, true)
+}
+
+/// The negation, pushed down to the literals.
+pub fn not(f: Formula) -> Formula {
+    match f {
+        Formula::True => Formula::False,
+        Formula::False => Formula::True,
+        Formula::Literal(a, positive) => Formula::Literal(a, !positive),
+        Formula::And(parts) => Formula::or(parts.into_iter().map(not).collect()),
+        Formula::Or(parts) => Formula::and(parts.into_iter().map(not).collect()),
+    }
+}
+
+/// Exactly one of `a` and `b` holds.
+pub fn xor(a: Formula, b: Formula) -> Formula {
+    Formula::or(vec![
+        Formula::and(vec![a.clone(), not(b.clone())]),
+        Formula::and(vec![not(a), b]),
+    ])
+}
+
+/// Whether the formula holds when exactly the atoms in `true_atoms` are true.
+pub fn holds(f: &Formula, true_atoms: &[u32]) -> bool {
+    let words = true_atoms.iter().max().map_or(1, |m| *m as usize / 64 + 1);
+    let mut state = vec![0u64; words];
+    for &a in true_atoms {
+        state[a as usize / 64] |= 1u64 << (a % 64);
+    }
+    f.holds(&state)
+}
+
+/// The atoms the formula mentions, each once, in order of first mention.
+pub fn atoms(f: &Formula) -> Vec<u32> {
+    let mut found = Vec::new();
+    collect_atoms(f, &mut found);
+    found
+}
+
+fn collect_atoms(f: &Formula, found: &mut Vec<u32>) {
+    match f {
+        Formula::Literal(a, _) if !found.contains(a) => found.push(*a),
+        Formula::And(parts) | Formula::Or(parts) => {
+            parts.iter().for_each(|p| collect_atoms(p, found))
+        }
+        _ => {}
+    }
+}
+
+/// The formula with `atom` fixed to `value`, constants folded.
+fn restrict(f: &Formula, atom: u32, value: bool) -> Formula {
+    match f {
+        Formula::Literal(a, positive) if *a == atom => {
+            if *positive == value {
+                Formula::True
+            } else {
+                Formula::False
+            }
+        }
+        Formula::And(parts) => {
+            Formula::and(parts.iter().map(|p| restrict(p, atom, value)).collect())
+        }
+        Formula::Or(parts) => Formula::or(parts.iter().map(|p| restrict(p, atom, value)).collect()),
+        other => other.clone(),
+    }
+}
+
+/// The first atom the formula mentions, in a depth-first walk.
+fn first_atom(f: &Formula) -> Option<u32> {
+    match f {
+        Formula::Literal(a, _) => Some(*a),
+        Formula::And(parts) | Formula::Or(parts) => parts.iter().find_map(first_atom),
+        Formula::True | Formula::False => None,
+    }
+}
+
+/// What the search found.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Search {
+    /// A satisfying assignment: the atoms set true (every other atom is false).
+    Satisfiable(Vec<u32>),
+    Unsatisfiable,
+    /// The step budget ran out first.
+    OutOfBudget,
+}
+
+/// A satisfying assignment of `formula`, by splitting on its atoms in turn (false first, so that
+/// the assignment found is small) and folding constants after each split, in at most `budget`
+/// splits.
+pub fn satisfy(formula: &Formula, budget: &mut u64) -> Search {
+    match formula {
+        Formula::True => return Search::Satisfiable(Vec::new()),
+        Formula::False => return Search::Unsatisfiable,
+        _ => {}
+    }
+    let Some(atom) = first_atom(formula) else {
+        return Search::Unsatisfiable;
+    };
+    if *budget == 0 {
+        return Search::OutOfBudget;
+    }
+    *budget -= 1;
+    let mut exhausted = false;
+    for value in [false, true] {
+        match satisfy(&restrict(formula, atom, value), budget) {
+            Search::Satisfiable(mut atoms) => {
+                if value {
+                    atoms.push(atom);
+                }
+                return Search::Satisfiable(atoms);
+            }
+            Search::OutOfBudget => exhausted = true,
+            Search::Unsatisfiable => {}
+        }
+    }
+    if exhausted {
+        Search::OutOfBudget
+    } else {
+        Search::Unsatisfiable
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Formula, Search, holds, not, satisfy, xor};
+
+    fn atom(a: u32) -> Formula {
+        super::atom(a)
+    }
+
+    #[test]
+    fn a_reordered_conjunction_is_equivalent_and_a_dropped_conjunct_is_not() {
+        let gold = Formula::and(vec![atom(0), atom(1), not(atom(2))]);
+        let reordered = Formula::and(vec![not(atom(2)), atom(0), atom(1)]);
+        let dropped = Formula::and(vec![atom(0), not(atom(2))]);
+        let mut budget = 1000;
+        assert_eq!(
+            satisfy(&xor(gold.clone(), reordered), &mut budget),
+            Search::Unsatisfiable
+        );
+        let Search::Satisfiable(witness) =
+            satisfy(&xor(gold.clone(), dropped.clone()), &mut budget)
+        else {
+            panic!("a dropped conjunct must show");
+        };
+        assert!(
+            holds(&dropped, &witness) && !holds(&gold, &witness),
+            "{witness:?}"
+        );
+    }
+
+    #[test]
+    fn the_budget_bounds_the_search() {
+        let parity = (0..10).fold(Formula::False, |acc, a| xor(acc, atom(a)));
+        let contradiction = Formula::And(vec![parity.clone(), not(parity)]);
+        assert_eq!(satisfy(&contradiction, &mut 100), Search::OutOfBudget);
+        assert_eq!(satisfy(&contradiction, &mut 100_000), Search::Unsatisfiable);
+    }
+}

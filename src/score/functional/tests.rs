@@ -1,0 +1,197 @@
+//! The decision procedure on small hand-written domains.
+
+use super::{ActionVerdict, Functional, Verdict, compare_texts};
+
+const BLOCKS: &str = include_str!("../../../domains/blocksworld/domain.pddl");
+
+fn verdict_of<'a>(functional: &'a Functional, action: &str) -> &'a super::ActionResult {
+    functional
+        .actions
+        .iter()
+        .find(|a| a.gold.as_deref() == Some(action))
+        .unwrap_or_else(|| panic!("no verdict for {action}: {functional:#?}"))
+}
+
+#[test]
+fn the_blocks_world_is_equivalent_to_itself_and_its_canonical_print() {
+    let domain = crate::parse::domain(BLOCKS)
+        .value
+        .expect("the shipped domain parses");
+    for pred in [BLOCKS.to_string(), crate::fmt::domain(&domain)] {
+        let functional = compare_texts(BLOCKS, &pred);
+        assert_eq!(functional.verdict, Verdict::Equivalent, "{functional:#?}");
+        assert_eq!(functional.actions.len(), 4);
+        assert!(functional.counterexamples.is_empty() && functional.notes.is_empty());
+    }
+}
+
+#[test]
+fn a_dropped_precondition_is_weaker_with_a_confirmed_counterexample() {
+    let pred = BLOCKS.replace(
+        ":precondition (and (on ?x ?y) (clear ?x) (arm-empty))",
+        ":precondition (and (on ?x ?y) (arm-empty))",
+    );
+    let functional = compare_texts(BLOCKS, &pred);
+    assert_eq!(functional.verdict, Verdict::Different);
+    assert_eq!(
+        verdict_of(&functional, "unstack").verdict,
+        ActionVerdict::WeakerPrecondition
+    );
+    for action in ["pick-up", "put-down", "stack"] {
+        assert_eq!(
+            verdict_of(&functional, action).verdict,
+            ActionVerdict::Equivalent
+        );
+    }
+    let [example] = functional.counterexamples.as_slice() else {
+        panic!("one counterexample: {functional:#?}");
+    };
+    assert_eq!(example.gold_texts.1, "(unstack x y)\n");
+    assert!(example.pred_texts.is_none(), "nothing is renamed");
+    assert!(
+        example.explanation.contains("(clear x) does not"),
+        "{}",
+        example.explanation
+    );
+    assert!(
+        example.explanation.ends_with(
+            "(unstack x y) is applicable under the predicted domain but not under the gold one"
+        ),
+        "{}",
+        example.explanation
+    );
+}
+
+#[test]
+fn a_reordered_conjunction_and_renamed_variables_are_equivalent() {
+    let pred = BLOCKS
+        .replace(
+            ":precondition (and (clear ?x) (ontable ?x) (arm-empty))",
+            ":precondition (and (arm-empty) (ontable ?x) (clear ?x))",
+        )
+        .replace("?y", "?below");
+    let functional = compare_texts(BLOCKS, &pred);
+    assert_eq!(functional.verdict, Verdict::Equivalent, "{functional:#?}");
+    assert!(!functional.alignment.renames_anything());
+}
+
+#[test]
+fn a_renamed_predicate_and_action_are_aligned_and_equivalent() {
+    let pred = BLOCKS
+        .replace("arm-empty", "handempty")
+        .replace("put-down", "drop");
+    let functional = compare_texts(BLOCKS, &pred);
+    assert_eq!(functional.verdict, Verdict::Equivalent, "{functional:#?}");
+    let alignment = &functional.alignment;
+    assert_eq!(
+        alignment.predicates.get("arm-empty").map(String::as_str),
+        Some("handempty")
+    );
+    assert_eq!(
+        alignment.actions.get("put-down").map(String::as_str),
+        Some("drop")
+    );
+    assert_eq!(alignment.predicates.len() + alignment.actions.len(), 2);
+}
+
+#[test]
+fn renamed_and_different_gives_counterexamples_in_both_spellings() {
+    let pred = BLOCKS
+        .replace("arm-empty", "handempty")
+        .replace(
+            "(clear ?x)\n      (arm-empty)\n      (not (holding ?x))\n      (not (clear ?y))",
+            "(arm-empty)\n      (not (holding ?x))\n      (not (clear ?y))",
+        )
+        .replace(
+            "      (clear ?x)\n      (handempty)\n      (not (holding ?x))\n      (not (clear ?y))",
+            "      (handempty)\n      (not (holding ?x))\n      (not (clear ?y))",
+        );
+    let functional = compare_texts(BLOCKS, &pred);
+    assert_eq!(
+        verdict_of(&functional, "stack").verdict,
+        ActionVerdict::DifferentEffects,
+        "{functional:#?}"
+    );
+    let [example] = functional.counterexamples.as_slice() else {
+        panic!("one counterexample: {functional:#?}");
+    };
+    let (problem, plan) = example.pred_texts.as_ref().expect("the prediction renames");
+    assert!(!problem.contains("arm-empty"), "{problem}");
+    assert!(plan.starts_with("(stack "), "{plan}");
+    assert!(
+        example.explanation.contains("afterwards (clear"),
+        "{}",
+        example.explanation
+    );
+}
+
+const SWITCH: &str = "(define (domain switch)
+  (:requirements :strips :typing :conditional-effects :negative-preconditions)
+  (:types lamp)
+  (:predicates (on ?l - lamp) (wired ?l - lamp))
+  (:action toggle
+    :parameters (?l - lamp)
+    :precondition (wired ?l)
+    :effect (and (when (on ?l) (not (on ?l))) (when (not (on ?l)) (on ?l)))))";
+
+#[test]
+fn conditional_effects_are_decided() {
+    let same = SWITCH.replace(
+        "(and (when (on ?l) (not (on ?l))) (when (not (on ?l)) (on ?l)))",
+        "(and (when (not (on ?l)) (on ?l)) (when (on ?l) (not (on ?l))))",
+    );
+    assert_eq!(compare_texts(SWITCH, &same).verdict, Verdict::Equivalent);
+    // Turning a lamp on whatever its state differs only when it was on.
+    let always_on = SWITCH.replace(
+        "(and (when (on ?l) (not (on ?l))) (when (not (on ?l)) (on ?l)))",
+        "(on ?l)",
+    );
+    let functional = compare_texts(SWITCH, &always_on);
+    assert_eq!(
+        verdict_of(&functional, "toggle").verdict,
+        ActionVerdict::DifferentEffects
+    );
+    let [example] = functional.counterexamples.as_slice() else {
+        panic!("one counterexample: {functional:#?}");
+    };
+    assert!(
+        example.gold_texts.0.contains("(:init (on l) (wired l))"),
+        "{}",
+        example.gold_texts.0
+    );
+}
+
+#[test]
+fn equal_parameters_are_considered() {
+    // With `?x` and `?y` the same block, `(not (= ?x ?y))` is what tells the two apart.
+    let gold = BLOCKS.replace(
+        ":requirements :strips :typing",
+        ":requirements :strips :typing :equality :negative-preconditions",
+    );
+    let pred = gold.replace(
+        ":precondition (and (holding ?x) (clear ?y))",
+        ":precondition (and (holding ?x) (clear ?y) (not (= ?x ?y)))",
+    );
+    let functional = compare_texts(&gold, &pred);
+    assert_eq!(
+        verdict_of(&functional, "stack").verdict,
+        ActionVerdict::StrongerPrecondition,
+        "{functional:#?}"
+    );
+    assert_eq!(functional.counterexamples[0].gold_texts.1, "(stack x x)\n");
+}
+
+#[test]
+fn a_domain_with_errors_is_unknown() {
+    let functional = compare_texts(
+        BLOCKS,
+        "(define (domain d) (:action a :parameters (?x) :precondition (p ?x)))",
+    );
+    assert_eq!(functional.verdict, Verdict::Unknown);
+    assert!(
+        functional
+            .reason
+            .as_deref()
+            .is_some_and(|r| r.starts_with("the predicted domain has errors"))
+    );
+}
