@@ -533,10 +533,12 @@ fn describe(args: &DescribeArgs, mut report: Report) -> Outcome {
         }
     };
     let env = match &source {
-        Some(source) => {
-            let classes = world.clone().unwrap_or_else(World::embedded);
-            source.load(&classes, &mut report).map(Some)
-        }
+        // A world that could not be loaded is reported; the environment is still read with the
+        // built-in world's classes, as `load_task_env` does, so that its problems show too.
+        Some(source) => match &world {
+            Some(world) => source.load(world, &mut report).map(Some),
+            None => source.load(&World::embedded(), &mut report).map(Some),
+        },
         None => Some(None),
     };
     let goal = source.as_ref().and_then(EnvSource::title_line);

@@ -463,6 +463,7 @@ impl World {
         let actions = defs
             .iter()
             .map(|(name, def)| {
+                // Invariant: as above, the embedded actions resolve (tested).
                 let action = resolve_action(name, def)
                     .expect("the embedded kitchen world is valid (tested)");
                 (name.clone(), action)
