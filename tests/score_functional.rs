@@ -199,8 +199,8 @@ fn aligned_as_labelled(functional: &Functional, rename_map: &Value) -> Result<()
 }
 
 /// The least numbers of `same` (of 242) and `renamed` (of 58) pairs proved equivalent.
-const MIN_SAME: usize = 224;
-const MIN_RENAMED: usize = 54;
+const MIN_SAME: usize = 237;
+const MIN_RENAMED: usize = 55;
 
 fn reason(functional: &Functional) -> String {
     functional.reason.clone().unwrap_or_else(|| {
@@ -249,9 +249,16 @@ fn different_pairs_get_confirmed_counterexamples() {
             .entry(format!("{:?} {shown} counterexample", functional.verdict))
             .or_default() += 1;
         if functional.verdict == Verdict::Equivalent {
-            println!(
+            // Only a change of action costs, which the transition function does not read, may
+            // leave a pair labelled different equivalent.
+            assert!(
+                functional.actions.iter().any(|a| a
+                    .reason
+                    .as_deref()
+                    .is_some_and(|r| r.contains("action costs differ"))),
                 "{} is labelled different and proved equivalent: {:?}",
-                pair.id, functional.actions
+                pair.id,
+                functional.actions
             );
         }
         if functional.verdict != Verdict::Different {
@@ -268,7 +275,7 @@ fn different_pairs_get_confirmed_counterexamples() {
 }
 
 /// The least number of the 391 `different` pairs with a confirmed counterexample.
-const MIN_DIFFERENT_SHOWN: usize = 264;
+const MIN_DIFFERENT_SHOWN: usize = 294;
 
 /// Whether a gold domain is in the decided fragment: STRIPS/ADL without numbers or time.
 fn strips_or_adl(domain: &Domain) -> bool {

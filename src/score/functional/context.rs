@@ -76,6 +76,61 @@ fn spellings(
     (gold_spelling, pred_spelling)
 }
 
+/// The types both domains know and each one's order of them (shared keys), when either
+/// domain declares a type.
+fn typing(
+    gold: &Domain,
+    pred: &Domain,
+    gold_ancestors: &HashMap<String, Vec<String>>,
+    to_gold_type: &dyn Fn(&String) -> String,
+) -> Option<super::lift::Typing> {
+    if gold.types.is_empty() && pred.types.is_empty() {
+        return None;
+    }
+    let pred_ancestors: HashMap<String, Vec<String>> = ancestors(&folded_parents(&pred.types))
+        .into_iter()
+        .map(|(t, list)| (to_gold_type(&t), list.iter().map(to_gold_type).collect()))
+        .collect();
+    let known = |mut types: Vec<String>| {
+        types.push("object".to_string());
+        types.sort();
+        types.dedup();
+        types
+    };
+    let gold_known = known(declared_types(gold));
+    let pred_known = known(declared_types(pred).iter().map(to_gold_type).collect());
+    // The problems both domains accept; a domain that declares no type reads every declared
+    // type as `object`, as if the problem's types were erased.
+    let candidates = match (gold.types.is_empty(), pred.types.is_empty()) {
+        (false, false) => gold_known
+            .iter()
+            .filter(|t| pred_known.contains(t))
+            .cloned()
+            .collect(),
+        (false, true) => gold_known.clone(),
+        _ => pred_known.clone(),
+    };
+    Some(super::lift::Typing {
+        candidates,
+        ancestors: [gold_ancestors.clone(), pred_ancestors],
+        known: [gold_known, pred_known],
+    })
+}
+
+/// Every type a domain names in `(:types …)`, declared or as a parent (folded).
+fn declared_types(domain: &Domain) -> Vec<String> {
+    let mut all = Vec::new();
+    for typed in &domain.types {
+        all.push(typed.item.key());
+        match &typed.ty {
+            Some(Type::Name(n)) => all.push(n.key()),
+            Some(Type::Either { types, .. }) => all.extend(types.iter().map(Name::key)),
+            None => {}
+        }
+    }
+    all
+}
+
 fn written<'a>(pairs: impl Iterator<Item = &'a Name>) -> HashMap<String, String> {
     pairs.map(|n| (n.key(), n.text.to_string())).collect()
 }
@@ -106,8 +161,7 @@ impl<'a> Context<'a> {
                 (to_gold_type(&child), mapped)
             })
             .collect();
-        let mut doubt =
-            (gold_edges != pred_edges).then(|| "the type hierarchies differ".to_string());
+        let mut types_differ = gold_edges != pred_edges;
         let gold_predicates: HashMap<String, String> = gold
             .predicates
             .iter()
@@ -152,6 +206,7 @@ impl<'a> Context<'a> {
             .iter()
             .map(|c| (c.item.key(), decide::type_names(c.ty.as_ref())))
             .collect();
+        let mut pred_declared: HashMap<String, Vec<String>> = HashMap::new();
         for c in &pred.constants {
             let shared = &pred_constants[&c.item.key()];
             let types: Vec<String> = decide::type_names(c.ty.as_ref())
@@ -159,21 +214,79 @@ impl<'a> Context<'a> {
                 .map(to_gold_type)
                 .collect();
             match constant_types.get(shared) {
-                Some(gold_types) if *gold_types != types => {
-                    doubt.get_or_insert_with(|| "the constants' types differ".to_string());
-                }
+                Some(gold_types) if *gold_types != types => types_differ = true,
                 Some(_) => {}
                 None => {
-                    constant_types.insert(shared.clone(), types);
+                    constant_types.insert(shared.clone(), types.clone());
                 }
             }
+            pred_declared.insert(shared.clone(), types);
         }
-        let (gold_spelling, pred_spelling) =
-            spellings(gold, pred, [&pred_predicates, &pred_types, &pred_constants]);
+        let mut constants: Vec<(String, [Vec<String>; 2])> = gold
+            .constants
+            .iter()
+            .map(|c| {
+                let key = c.item.key();
+                let gold_types = decide::type_names(c.ty.as_ref());
+                let pred_types = pred_declared.remove(&key).unwrap_or(gold_types.clone());
+                (key, [gold_types, pred_types])
+            })
+            .collect();
+        constants.extend(
+            pred_declared
+                .into_iter()
+                .map(|(key, types)| (key, [types.clone(), types])),
+        );
+        constants.sort();
+        // Every predicted type with its shared key (`pred:NAME` when it has no gold partner).
+        let pred_type_keys: HashMap<String, String> = declared_types(pred)
+            .into_iter()
+            .map(|t| (t.clone(), to_gold_type(&t)))
+            .chain([("object".to_string(), "object".to_string())])
+            .collect();
+        let (gold_spelling, pred_spelling) = spellings(
+            gold,
+            pred,
+            [&pred_predicates, &pred_type_keys, &pred_constants],
+        );
         let mut ancestors = ancestors(&folded_parents(&gold.types));
         ancestors
             .entry("object".to_string())
             .or_insert_with(|| vec!["object".to_string()]);
+        let gold_keys: HashMap<String, String> = declared_types(gold)
+            .into_iter()
+            .chain(ancestors.keys().cloned())
+            .map(|t| (t.clone(), t))
+            .collect();
+        let typing = typing(gold, pred, &ancestors, &to_gold_type);
+        let declared = |domain: &Domain,
+                        keys: &HashMap<String, String>,
+                        to_type: &dyn Fn(&String) -> String| {
+            domain
+                .predicates
+                .iter()
+                .map(|p| {
+                    let key = p.name.key();
+                    let shared = keys.get(&key).cloned().unwrap_or(key);
+                    let types = p
+                        .parameters
+                        .iter()
+                        .map(|v| {
+                            decide::type_names(v.ty.as_ref())
+                                .iter()
+                                .map(to_type)
+                                .collect()
+                        })
+                        .collect();
+                    (shared, types)
+                })
+                .collect()
+        };
+        let predicate_types = [
+            declared(gold, &gold_predicates, &|t: &String| t.clone()),
+            declared(pred, &pred_predicates, &to_gold_type),
+        ];
+        let type_keys = [gold_keys, pred_type_keys];
         Context {
             gold,
             pred,
@@ -182,7 +295,11 @@ impl<'a> Context<'a> {
             predicates: (gold_predicates, pred_predicates),
             pred_constants,
             constant_types,
-            doubt,
+            constants,
+            type_keys,
+            typing,
+            predicate_types,
+            types_differ,
             spellings: (gold_spelling, pred_spelling),
         }
     }
@@ -207,6 +324,7 @@ impl<'a> Context<'a> {
             predicates: maps[0].clone(),
             types: maps[1].clone(),
             constants: maps[2].clone(),
+            gold_side,
             typed: !domain.types.is_empty() || domain.requirements.iter().any(|r| r.is(":typing")),
         }
     }
@@ -246,7 +364,6 @@ impl<'a> Context<'a> {
             ));
             return result;
         }
-        let mut doubt = self.doubt.clone();
         let same_types = gold
             .parameters
             .iter()
@@ -263,9 +380,6 @@ impl<'a> Context<'a> {
                     .collect();
                 decide::type_names(g.ty.as_ref()) == pred_types
             });
-        if !same_types {
-            doubt.get_or_insert_with(|| "the parameters' types differ".to_string());
-        }
         let supertypes = |t: &str| self.supertypes(t);
         let names = Names {
             gold_predicates: self.predicates.0.clone(),
@@ -273,6 +387,11 @@ impl<'a> Context<'a> {
             pred_constants: self.pred_constants.clone(),
             supertypes: &supertypes,
             constant_types: self.constant_types.clone(),
+            constants: self.constants.clone(),
+            types: [&self.type_keys[0], &self.type_keys[1]],
+            typing: self.typing.as_ref(),
+            predicate_types: [&self.predicate_types[0], &self.predicate_types[1]],
+            types_differ: self.types_differ || !same_types,
             shared: self
                 .predicates
                 .1
@@ -287,27 +406,33 @@ impl<'a> Context<'a> {
             return result;
         }
         let Some((verdict, difference)) = verdict_of(&decision) else {
-            match doubt.or(decision.doubt) {
+            match decision.doubt {
                 Some(reason) => {
                     result.reason = Some(format!("no difference found, but not proved: {reason}"))
                 }
-                None => result.verdict = ActionVerdict::Equivalent,
+                None => {
+                    result.verdict = ActionVerdict::Equivalent;
+                    if decision.costs_differ {
+                        result.reason = Some(
+                            "the same transitions, but the action costs differ: `total-cost` is \
+                             the plan's metric, not part of the state"
+                                .to_string(),
+                        );
+                    }
+                }
             }
             return result;
         };
         let terms = decide::terms_of(gold, pred_in_order, &names);
         let scenario = Scenario::new(difference, &terms, gold, &supertypes);
-        let why = doubt.or(decision.approximate);
         match self.counterexample(&scenario, gold, pred, order, verdict, out) {
             Ok(()) => result.verdict = verdict,
             Err(problem) => {
                 result.reason = Some(format!("a difference found was not confirmed: {problem}"));
-                if why.is_none() {
-                    out.notes.push(format!(
-                        "bug: `{}`: the counterexample was not confirmed: {problem}",
-                        gold.name.text
-                    ));
-                }
+                out.notes.push(format!(
+                    "bug: `{}`: the counterexample was not confirmed: {problem}",
+                    gold.name.text
+                ));
             }
         }
         result

@@ -4,13 +4,12 @@
 //! "one precondition holds and the other does not" and for "both hold and some written atom
 //! ends differently" (`logic::satisfy`).
 
-use super::lift::{self, AtomKey, Atoms, Lifted, Naming};
+use super::lift::{self, AtomKey, Atoms, Lifted, Naming, Typing, Universe};
 use super::logic::{self, Formula, Search, satisfy};
+use super::partition::{self, MAX_PARTITIONS};
 use crate::ast::{Action, Effect, EffectKind, Gd, GdKind, Term, Type};
 use std::collections::HashMap;
 
-/// The most equality partitions of one action pair's terms that are enumerated.
-pub const MAX_PARTITIONS: usize = 20_000;
 /// Splits allowed per action pair, over every partition.
 const BUDGET: u64 = 200_000;
 
@@ -33,12 +32,16 @@ pub enum Label {
 pub struct Difference {
     pub kind: Kind,
     pub blocks: Vec<usize>,
+    /// The objects of the case: the blocks, then fresh objects and unnamed constants.
+    pub universe: Universe,
     pub atoms: Vec<AtomKey>,
     pub true_atoms: Vec<u32>,
     /// For different effects: an atom true after the step under the side named by `Kind`.
     pub told_apart: Option<u32>,
     /// The atoms either precondition reads.
     pub read: Vec<u32>,
+    /// The atoms no problem both domains accept can hold, for the objects' types chosen.
+    pub ill_typed: Vec<u32>,
     /// The atoms true after the step under each domain (when it is applicable there).
     pub after_gold: Vec<u32>,
     pub after_pred: Vec<u32>,
@@ -62,10 +65,11 @@ pub struct Decision {
     pub effects: Option<Difference>,
     /// Why finding no difference does not prove equivalence.
     pub doubt: Option<String>,
-    /// Why a difference found may not be real (quantified parts taken as free propositions).
-    pub approximate: Option<String>,
     /// Why nothing could be decided.
     pub unsupported: Option<String>,
+    /// Whether the actions increase `total-cost` differently (which the transition function
+    /// does not read).
+    pub costs_differ: bool,
 }
 
 /// How each side names predicates and constants, shared by every action pair of two domains.
@@ -76,14 +80,36 @@ pub struct Names<'a> {
     pub pred_constants: HashMap<String, String>,
     pub supertypes: &'a dyn Fn(&str) -> Vec<String>,
     pub constant_types: HashMap<String, Vec<String>>,
+    /// Every constant of either domain (its term label) with its declared types on each side.
+    pub constants: Vec<(String, [Vec<String>; 2])>,
+    /// Each side's folded type → its shared key.
+    pub types: [&'a HashMap<String, String>; 2],
+    /// The types both domains know, when either declares any.
+    pub typing: Option<&'a Typing>,
+    /// Per side, each predicate (shared key) → its parameters' declared types (shared keys).
+    pub predicate_types: [&'a HashMap<String, Vec<Vec<String>>>; 2],
+    /// Whether the two actions' parameters, the type hierarchies or the constants' types
+    /// differ, so that types must be decided with the rest.
+    pub types_differ: bool,
     /// The gold predicates (folded) the prediction has a counterpart for.
     pub shared: std::collections::HashSet<String>,
 }
 
 pub fn decide(gold: &Action, pred: &Action, names: &Names) -> Decision {
     let mut decision = Decision::default();
-    let terms = terms_of(gold, pred, names);
-    let partitions = match partitions(&terms, names.supertypes) {
+    let mut terms = terms_of(gold, pred, names);
+    if names.types_differ {
+        // The types are decided with the rest: a case where the terms' gold types clash may
+        // still be one where the prediction applies.
+        for term in terms.iter_mut() {
+            if let Label::Parameter(_) = term.label {
+                term.types = vec!["object".to_string()];
+            }
+        }
+    }
+    let partitions = partition::all(&terms, names.supertypes)
+        .or_else(|| generated_partitions(gold, pred, &terms, names));
+    let partitions = match partitions {
         Some(all) => all,
         None => {
             decision.doubt = Some(format!(
@@ -94,75 +120,266 @@ pub fn decide(gold: &Action, pred: &Action, names: &Names) -> Decision {
             vec![(0..terms.len()).collect()]
         }
     };
+    let quantified = quantified_variables(gold) + quantified_variables(pred);
+    // Typed domains: the objects' types are decided with the rest, so that only the states of
+    // well-typed problems count.
+    let typed = names.typing.is_some();
     let mut budget = BUDGET;
     for blocks in partitions {
+        let universe = universe_of(&terms, &blocks, quantified, names, typed);
         let mut atoms = Atoms::default();
-        let naming = |action: &Action, predicates, gold_side: bool| {
-            let mut map = HashMap::new();
-            for (i, term) in terms.iter().enumerate() {
-                match &term.label {
-                    Label::Parameter(p) => {
-                        if let Some(param) = action.parameters.get(*p) {
-                            map.insert(format!("?{}", param.item.name.key()), blocks[i]);
-                        }
-                    }
-                    Label::Constant(c) => {
-                        map.insert(c.clone(), blocks[i]);
-                    }
-                }
-            }
-            if !gold_side {
-                for (own, label) in &names.pred_constants {
-                    if let Some(&b) = map.get(label) {
-                        map.insert(own.clone(), b);
-                    }
-                }
-            }
-            Naming {
-                terms: map,
-                predicates,
-            }
-        };
-        let gold_naming = naming(gold, &names.gold_predicates, true);
-        let pred_naming = naming(pred, &names.pred_predicates, false);
+        let (gold_naming, pred_naming) = namings(gold, pred, &terms, &blocks, names, &universe);
         let lifted = lift_both(gold, pred, &gold_naming, &pred_naming, &mut atoms);
-        let (g, p) = match lifted {
+        let (mut g, mut p) = match lifted {
             Ok(both) => both,
             Err(reason) => {
                 decision.unsupported = Some(reason);
                 return decision;
             }
         };
-        if g.opaque || p.opaque {
-            decision.approximate.get_or_insert_with(|| {
-                "quantified or numeric parts are compared as text".to_string()
-            });
-        }
         if g.opaque_effects != p.opaque_effects {
-            decision.unsupported =
-                Some("the quantified or numeric effects differ as text".to_string());
+            decision.unsupported = Some("the numeric effects differ as text".to_string());
             return decision;
         }
-        match compare(
-            &names.shared,
-            &g,
-            &p,
-            &blocks,
-            &atoms,
-            &mut budget,
-            &mut decision,
-        ) {
-            Ok(()) => {}
-            Err(reason) => {
-                decision.unsupported = Some(reason);
-                return decision;
+        if g.costs != p.costs {
+            decision.costs_differ = true;
+        }
+        if let Some(reason) = g.bounded.take().or(p.bounded.take()) {
+            decision.doubt.get_or_insert(reason);
+        }
+        if typed {
+            for (side, lifted, action, naming) in [
+                (0, &mut g, gold, &gold_naming),
+                (1, &mut p, pred, &pred_naming),
+            ] {
+                let typing = parameter_types(side, action, &blocks, naming, &mut atoms);
+                let own = std::mem::replace(&mut lifted.precondition, Formula::True);
+                lifted.precondition = Formula::and(vec![typing, own]);
             }
+        }
+        let well_typed = universe.well_typed(&mut atoms, names.predicate_types);
+        let mut background: Vec<Formula> = well_typed
+            .iter()
+            .map(|(&atom, fits)| Formula::or(vec![logic::not(logic::atom(atom)), fits.clone()]))
+            .collect();
+        background.push(universe.one_type_each(&mut atoms));
+        let case = Case {
+            blocks: &blocks,
+            universe: &universe,
+            atoms: &atoms,
+            background: Formula::and(background),
+            well_typed,
+        };
+        if let Err(reason) = compare(&names.shared, &g, &p, &case, &mut budget, &mut decision) {
+            decision.unsupported = Some(reason);
+            return decision;
         }
         if decision.gold_only.is_some() && decision.pred_only.is_some() {
             break;
         }
     }
     decision
+}
+
+/// One case of an action pair: its partition, objects, propositions and the constraint on
+/// the objects' types.
+struct Case<'c> {
+    blocks: &'c [usize],
+    universe: &'c Universe,
+    atoms: &'c Atoms,
+    /// The initial state is well-typed and each object has one type.
+    background: Formula,
+    /// When an atom is well-typed, for the atoms that may not be.
+    well_typed: HashMap<u32, Formula>,
+}
+
+impl Case<'_> {
+    fn well_typed(&self, atom: u32) -> Formula {
+        self.well_typed.get(&atom).cloned().unwrap_or(Formula::True)
+    }
+}
+
+/// "Each parameter's object is of the parameter's type", on one side.
+fn parameter_types(
+    side: usize,
+    action: &Action,
+    blocks: &[usize],
+    naming: &Naming,
+    atoms: &mut Atoms,
+) -> Formula {
+    let parts = action
+        .parameters
+        .iter()
+        .zip(blocks)
+        .map(|(parameter, &object)| {
+            let wanted = naming.shared_types(parameter.ty.as_ref());
+            naming.universe.is(side, object, &wanted, atoms)
+        })
+        .collect();
+    Formula::and(parts)
+}
+
+/// The number of variables the action's quantifiers bind.
+fn quantified_variables(action: &Action) -> usize {
+    fn in_goal(gd: &Gd) -> usize {
+        match &gd.kind {
+            GdKind::And { args } | GdKind::Or { args } => args.iter().map(in_goal).sum(),
+            GdKind::Not { arg } => in_goal(arg),
+            GdKind::Imply {
+                condition,
+                consequence,
+            } => in_goal(condition) + in_goal(consequence),
+            GdKind::Exists { variables, body } | GdKind::Forall { variables, body } => {
+                variables.len() + in_goal(body)
+            }
+            _ => 0,
+        }
+    }
+    fn in_effect(effect: &Effect) -> usize {
+        match &effect.kind {
+            EffectKind::And { args } => args.iter().map(in_effect).sum(),
+            EffectKind::Forall { variables, body } => variables.len() + in_effect(body),
+            EffectKind::When { condition, body } => in_goal(condition) + in_effect(body),
+            _ => 0,
+        }
+    }
+    action.precondition.as_ref().map_or(0, in_goal) + action.effect.as_ref().map_or(0, in_effect)
+}
+
+/// The objects of one case: a block per partition block (a constant's block has its type
+/// fixed), and when the actions quantify, one fresh object per quantified variable and every
+/// constant of either domain that no term names.
+fn universe_of(
+    terms: &[TermInfo],
+    blocks: &[usize],
+    quantified: usize,
+    names: &Names,
+    typed: bool,
+) -> Universe {
+    let count = blocks.iter().max().map_or(0, |m| m + 1);
+    let declared = |label: &str| {
+        names
+            .constants
+            .iter()
+            .find(|(c, _)| c == label)
+            .map(|(_, types)| types.clone())
+    };
+    let mut fixed: Vec<Option<[Vec<String>; 2]>> = vec![None; count];
+    for (term, &block) in terms.iter().zip(blocks) {
+        if let Label::Constant(c) = &term.label {
+            fixed[block] = declared(c);
+        }
+    }
+    let mut unnamed_constants = Vec::new();
+    if quantified > 0 {
+        fixed.extend(std::iter::repeat_n(None, quantified));
+        for (label, types) in &names.constants {
+            if !terms
+                .iter()
+                .any(|t| t.label == Label::Constant(label.clone()))
+            {
+                fixed.push(Some(types.clone()));
+                unnamed_constants.push(label.clone());
+            }
+        }
+    }
+    Universe {
+        fixed,
+        typing: names.typing.filter(|_| typed).cloned(),
+        unnamed_constants,
+    }
+}
+
+/// How each action names its terms under one partition: parameters by name, constants by
+/// their label (the prediction's own constant names too).
+fn namings<'n>(
+    gold: &Action,
+    pred: &Action,
+    terms: &[TermInfo],
+    blocks: &[usize],
+    names: &'n Names,
+    universe: &'n Universe,
+) -> (Naming<'n>, Naming<'n>) {
+    let naming = |action: &Action, predicates, gold_side: bool| {
+        let mut map = HashMap::new();
+        for (i, term) in terms.iter().enumerate() {
+            match &term.label {
+                Label::Parameter(p) => {
+                    if let Some(param) = action.parameters.get(*p) {
+                        map.insert(format!("?{}", param.item.name.key()), blocks[i]);
+                    }
+                }
+                Label::Constant(c) => {
+                    map.insert(c.clone(), blocks[i]);
+                }
+            }
+        }
+        if !gold_side {
+            for (own, label) in &names.pred_constants {
+                if let Some(&b) = map.get(label) {
+                    map.insert(own.clone(), b);
+                }
+            }
+        }
+        let side = usize::from(!gold_side);
+        Naming {
+            terms: map,
+            predicates,
+            types: names.types[side],
+            universe,
+            side,
+        }
+    };
+    (
+        naming(gold, &names.gold_predicates, true),
+        naming(pred, &names.pred_predicates, false),
+    )
+}
+
+/// The partitions that can change the formulas (`partition::generated`), found from the atom
+/// occurrences of both actions with every term distinct; `None` when there are too many, or
+/// when a quantifier hides which objects it compares.
+fn generated_partitions(
+    gold: &Action,
+    pred: &Action,
+    terms: &[TermInfo],
+    names: &Names,
+) -> Option<Vec<Vec<usize>>> {
+    if quantified_variables(gold) + quantified_variables(pred) > 0 {
+        return None;
+    }
+    let distinct: Vec<usize> = (0..terms.len()).collect();
+    let universe = universe_of(terms, &distinct, 0, names, false);
+    let (gold_naming, pred_naming) = namings(gold, pred, terms, &distinct, names, &universe);
+    let mut atoms = Atoms::default();
+    lift_both(gold, pred, &gold_naming, &pred_naming, &mut atoms).ok()?;
+    let facts = atoms
+        .keys
+        .iter()
+        .filter_map(|key| match key {
+            AtomKey::Fact { predicate, args } => Some((predicate.clone(), args.clone())),
+            AtomKey::Type { .. } => None,
+        })
+        .collect();
+    let mut equalities = Vec::new();
+    for (action, naming) in [(gold, &gold_naming), (pred, &pred_naming)] {
+        let mut visit = |atom: &crate::ast::Atom| {
+            if atom.predicate.is("=") && atom.args.len() == 2 {
+                let block = |t: &Term| naming.terms.get(&lift::term_key(t)).copied();
+                if let (Some(a), Some(b)) = (block(&atom.args[0]), block(&atom.args[1])) {
+                    equalities.push((a, b));
+                }
+            }
+        };
+        if let Some(gd) = &action.precondition {
+            goal_atoms(gd, &mut visit);
+        }
+        if let Some(effect) = &action.effect {
+            effect_atoms(effect, &mut visit);
+        }
+    }
+    let occurrences = partition::Occurrences { facts, equalities };
+    partition::generated(terms, names.supertypes, &occurrences)
 }
 
 fn lift_both(
@@ -209,11 +426,11 @@ fn compare(
     shared: &std::collections::HashSet<String>,
     g: &Lifted,
     p: &Lifted,
-    blocks: &[usize],
-    atoms: &Atoms,
+    case: &Case,
     budget: &mut u64,
     decision: &mut Decision,
 ) -> Result<(), String> {
+    let atoms = case.atoms;
     let mut read = logic::atoms(&g.precondition);
     read.extend(logic::atoms(&p.precondition));
     read.sort_unstable();
@@ -224,20 +441,38 @@ fn compare(
             .filter(|&a| logic::holds(&successor(side, a), state))
             .collect()
     };
-    let found = |kind: Kind, true_atoms: Vec<u32>, told_apart: Option<u32>| Difference {
-        kind,
-        blocks: blocks.to_vec(),
-        atoms: atoms.keys.clone(),
-        after_gold: after(g, &true_atoms),
-        after_pred: after(p, &true_atoms),
-        true_atoms,
-        told_apart,
-        read: read.clone(),
+    let found = |kind: Kind, mut true_atoms: Vec<u32>, told_apart: Option<u32>| {
+        // In the order the atoms were met, so that the problem reads like the action.
+        true_atoms.sort_unstable();
+        true_atoms.dedup();
+        Difference {
+            kind,
+            blocks: case.blocks.to_vec(),
+            universe: case.universe.clone(),
+            atoms: atoms.keys.clone(),
+            after_gold: after(g, &true_atoms),
+            after_pred: after(p, &true_atoms),
+            ill_typed: (0..atoms.keys.len() as u32)
+                .filter(|&a| !logic::holds(&case.well_typed(a), &true_atoms))
+                .collect(),
+            true_atoms,
+            told_apart,
+            read: read.clone(),
+        }
     };
-    let search = |formula: Formula, budget: &mut u64| match satisfy(&formula, budget) {
-        Search::Satisfiable(atoms) => Ok(Some(atoms)),
-        Search::Unsatisfiable => Ok(None),
-        Search::OutOfBudget => Err("the search ran out of its budget".to_string()),
+    let search = |formula: Formula, budget: &mut u64| {
+        // One case of the question's widest disjunction at a time (a difference on one atom
+        // needs no split on another's), the question first, so that the search splits on its
+        // atoms and the type constraints follow by propagation.
+        for case_formula in logic::cases(formula) {
+            let formula = Formula::and(vec![case_formula, case.background.clone()]);
+            match satisfy(&formula, budget) {
+                Search::Satisfiable(atoms) => return Ok(Some(atoms)),
+                Search::Unsatisfiable => {}
+                Search::OutOfBudget => return Err("the search ran out of its budget".to_string()),
+            }
+        }
+        Ok(None)
     };
     let gold_pre = g.precondition.clone();
     let pred_pre = p.precondition.clone();
@@ -266,12 +501,16 @@ fn compare(
             .iter()
             .partition(|&&a| match &atoms.keys[a as usize] {
                 AtomKey::Fact { predicate, .. } => shared.contains(predicate),
-                AtomKey::Opaque(_) => false,
+                AtomKey::Type { .. } => false,
             });
     let differs = |list: &[u32]| {
-        let each = list
-            .iter()
-            .map(|&a| logic::xor(successor(g, a), successor(p, a)));
+        // Only a well-typed atom can be a goal that shows the difference.
+        let each = list.iter().map(|&a| {
+            Formula::and(vec![
+                case.well_typed(a),
+                logic::xor(successor(g, a), successor(p, a)),
+            ])
+        });
         Formula::and(vec![
             gold_pre.clone(),
             pred_pre.clone(),
@@ -324,19 +563,21 @@ pub fn terms_of(gold: &Action, pred: &Action, names: &Names) -> Vec<TermInfo> {
                     .unwrap_or(format!("pred:{name}"))
             }
         };
-        let mut push = |t: &Term| {
-            if let Term::Name(n) = t {
-                let label = own(&n.key());
-                if !constants.contains(&label) {
-                    constants.push(label);
+        let mut push = |atom: &crate::ast::Atom| {
+            for t in &atom.args {
+                if let Term::Name(n) = t {
+                    let label = own(&n.key());
+                    if !constants.contains(&label) {
+                        constants.push(label);
+                    }
                 }
             }
         };
         if let Some(gd) = &action.precondition {
-            goal_terms(gd, &mut push);
+            goal_atoms(gd, &mut push);
         }
         if let Some(effect) = &action.effect {
-            effect_terms(effect, &mut push);
+            effect_atoms(effect, &mut push);
         }
     }
     for c in constants {
@@ -361,91 +602,34 @@ pub fn type_names(ty: Option<&Type>) -> Vec<String> {
     }
 }
 
-fn goal_terms(gd: &Gd, push: &mut impl FnMut(&Term)) {
+fn goal_atoms(gd: &Gd, visit: &mut impl FnMut(&crate::ast::Atom)) {
     match &gd.kind {
-        GdKind::Atom(atom) => atom.args.iter().for_each(&mut *push),
-        GdKind::And { args } | GdKind::Or { args } => args.iter().for_each(|a| goal_terms(a, push)),
-        GdKind::Not { arg } => goal_terms(arg, push),
+        GdKind::Atom(atom) => visit(atom),
+        GdKind::And { args } | GdKind::Or { args } => {
+            args.iter().for_each(|a| goal_atoms(a, visit))
+        }
+        GdKind::Not { arg } => goal_atoms(arg, visit),
         GdKind::Imply {
             condition,
             consequence,
         } => {
-            goal_terms(condition, push);
-            goal_terms(consequence, push);
+            goal_atoms(condition, visit);
+            goal_atoms(consequence, visit);
         }
-        GdKind::Exists { body, .. } | GdKind::Forall { body, .. } => goal_terms(body, push),
+        GdKind::Exists { body, .. } | GdKind::Forall { body, .. } => goal_atoms(body, visit),
         _ => {}
     }
 }
 
-fn effect_terms(effect: &Effect, push: &mut impl FnMut(&Term)) {
+fn effect_atoms(effect: &Effect, visit: &mut impl FnMut(&crate::ast::Atom)) {
     match &effect.kind {
-        EffectKind::And { args } => args.iter().for_each(|a| effect_terms(a, push)),
-        EffectKind::Forall { body, .. } => effect_terms(body, push),
+        EffectKind::And { args } => args.iter().for_each(|a| effect_atoms(a, visit)),
+        EffectKind::Forall { body, .. } => effect_atoms(body, visit),
         EffectKind::When { condition, body } => {
-            goal_terms(condition, push);
-            effect_terms(body, push);
+            goal_atoms(condition, visit);
+            effect_atoms(body, visit);
         }
-        EffectKind::Add { atom } | EffectKind::Delete { atom } => {
-            atom.args.iter().for_each(&mut *push)
-        }
+        EffectKind::Add { atom } | EffectKind::Delete { atom } => visit(atom),
         _ => {}
-    }
-}
-
-/// Whether one object can fit both type lists: some alternative of one is a subtype of some
-/// alternative of the other.
-pub fn compatible(a: &[String], b: &[String], supertypes: &dyn Fn(&str) -> Vec<String>) -> bool {
-    a.iter().any(|x| {
-        b.iter()
-            .any(|y| supertypes(x).contains(y) || supertypes(y).contains(x))
-    })
-}
-
-/// Every partition of the terms (as a block number per term) in which no two constants share
-/// a block and the terms of a block can be one object, most blocks first (all distinct first).
-/// `None` when there are more than [`MAX_PARTITIONS`].
-pub fn partitions(
-    terms: &[TermInfo],
-    supertypes: &dyn Fn(&str) -> Vec<String>,
-) -> Option<Vec<Vec<usize>>> {
-    let mut all = Vec::new();
-    let mut current = Vec::with_capacity(terms.len());
-    grow(terms, supertypes, &mut current, 0, &mut all);
-    if all.len() > MAX_PARTITIONS {
-        return None;
-    }
-    all.sort_by_key(|blocks: &Vec<usize>| {
-        std::cmp::Reverse(blocks.iter().max().map_or(0, |m| m + 1))
-    });
-    Some(all)
-}
-
-fn grow(
-    terms: &[TermInfo],
-    supertypes: &dyn Fn(&str) -> Vec<String>,
-    current: &mut Vec<usize>,
-    used: usize,
-    all: &mut Vec<Vec<usize>>,
-) {
-    let i = current.len();
-    if all.len() > MAX_PARTITIONS {
-        return;
-    }
-    if i == terms.len() {
-        all.push(current.clone());
-        return;
-    }
-    for block in 0..=used {
-        let fits = (0..i).filter(|&j| current[j] == block).all(|j| {
-            let both_constants = matches!(terms[i].label, Label::Constant(_))
-                && matches!(terms[j].label, Label::Constant(_));
-            !both_constants && compatible(&terms[i].types, &terms[j].types, supertypes)
-        });
-        if fits {
-            current.push(block);
-            grow(terms, supertypes, current, used.max(block + 1), all);
-            current.pop();
-        }
     }
 }

@@ -94,14 +94,25 @@ pub enum Search {
 
 /// A satisfying assignment of `formula`, by splitting on its atoms in turn (false first, so that
 /// the assignment found is small) and folding constants after each split, in at most `budget`
-/// splits.
+/// splits. The literals a conjunction requires outright are set first, without a split (unit
+/// propagation), so that constraints such as "exactly one of these" cost no search.
 pub fn satisfy(formula: &Formula, budget: &mut u64) -> Search {
-    match formula {
-        Formula::True => return Search::Satisfiable(Vec::new()),
-        Formula::False => return Search::Unsatisfiable,
-        _ => {}
+    let mut formula = formula.clone();
+    let mut forced: Vec<u32> = Vec::new();
+    loop {
+        match &formula {
+            Formula::True => return Search::Satisfiable(forced),
+            Formula::False => return Search::Unsatisfiable,
+            _ => {}
+        }
+        let units = required_literals(&formula);
+        if units.is_empty() {
+            break;
+        }
+        formula = assign(&formula, &units);
+        forced.extend(units.iter().filter(|(_, v)| *v).map(|(a, _)| *a));
     }
-    let Some(atom) = first_atom(formula) else {
+    let Some(atom) = first_atom(&formula) else {
         return Search::Unsatisfiable;
     };
     if *budget == 0 {
@@ -110,11 +121,12 @@ pub fn satisfy(formula: &Formula, budget: &mut u64) -> Search {
     *budget -= 1;
     let mut exhausted = false;
     for value in [false, true] {
-        match satisfy(&restrict(formula, atom, value), budget) {
+        match satisfy(&restrict(&formula, atom, value), budget) {
             Search::Satisfiable(mut atoms) => {
                 if value {
                     atoms.push(atom);
                 }
+                atoms.extend(&forced);
                 return Search::Satisfiable(atoms);
             }
             Search::OutOfBudget => exhausted = true,
@@ -125,6 +137,75 @@ pub fn satisfy(formula: &Formula, budget: &mut u64) -> Search {
         Search::OutOfBudget
     } else {
         Search::Unsatisfiable
+    }
+}
+
+/// Formulas one of which is satisfiable exactly when `f` is: the disjuncts of `f`, or of its
+/// widest disjunctive conjunct (with the other conjuncts), when one has at least three.
+pub fn cases(f: Formula) -> Vec<Formula> {
+    match f {
+        Formula::Or(parts) => parts,
+        Formula::And(parts) => {
+            let widest = parts
+                .iter()
+                .enumerate()
+                .filter_map(|(i, p)| match p {
+                    Formula::Or(disjuncts) if disjuncts.len() >= 3 => Some((i, disjuncts.len())),
+                    _ => None,
+                })
+                .max_by_key(|(_, n)| *n)
+                .map(|(i, _)| i);
+            let Some(at) = widest else {
+                return vec![Formula::And(parts)];
+            };
+            let mut rest = parts;
+            let Formula::Or(disjuncts) = rest.remove(at) else {
+                return vec![Formula::and(rest)];
+            };
+            disjuncts
+                .into_iter()
+                .map(|d| {
+                    let mut conjuncts = rest.clone();
+                    conjuncts.push(d);
+                    Formula::and(conjuncts)
+                })
+                .collect()
+        }
+        other => vec![other],
+    }
+}
+
+/// The literals the formula requires outright: itself, or its conjuncts that are literals.
+fn required_literals(f: &Formula) -> Vec<(u32, bool)> {
+    match f {
+        Formula::Literal(a, value) => vec![(*a, *value)],
+        Formula::And(parts) => parts
+            .iter()
+            .filter_map(|p| match p {
+                Formula::Literal(a, value) => Some((*a, *value)),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The formula with every atom of `values` fixed, constants folded; an atom required both true
+/// and false makes it false.
+fn assign(f: &Formula, values: &[(u32, bool)]) -> Formula {
+    match f {
+        Formula::Literal(a, positive) => {
+            let mut set = values.iter().filter(|(atom, _)| atom == a).map(|(_, v)| *v);
+            match (set.next(), set.next()) {
+                (Some(first), Some(second)) if first != second => Formula::False,
+                (Some(value), _) if value == *positive => Formula::True,
+                (Some(_), _) => Formula::False,
+                (None, _) => f.clone(),
+            }
+        }
+        Formula::And(parts) => Formula::and(parts.iter().map(|p| assign(p, values)).collect()),
+        Formula::Or(parts) => Formula::or(parts.iter().map(|p| assign(p, values)).collect()),
+        other => other.clone(),
     }
 }
 

@@ -4,20 +4,24 @@
 //!    case-folded names first; the rest are paired within signature-compatible groups
 //!    (predicates of one arity, actions of one parameter count) by how many of their uses agree,
 //!    exhaustively over groups of at most six and greedily beyond.
-//! 2. **Decision** (`decide`, `lift`, `logic`): for each aligned action pair, parameters
-//!    correspond by position. For every partition of the terms (the parameters and the
-//!    constants either action mentions) into objects that types allow (PDDL lets distinct
-//!    parameters take the same object; two constants are distinct objects), both actions are
-//!    lifted to propositional formulas over the atoms one instance can read or write, and a
-//!    satisfying assignment is sought for "one precondition holds and the other does not" and
-//!    for "both hold and a written atom ends differently" (an add wins over a delete, as in VAL).
-//!    The search is Shannon expansion with constant folding under a budget of 200,000 splits
-//!    per action; at most 8 terms have their equalities enumerated. `equivalent` is only said
-//!    when every check is proved unsatisfiable. Quantified conditions become free propositions
-//!    named by their canonical text, and quantified and numeric effects are compared as text:
-//!    equal texts prove nothing is lost, and a difference found with them is reported only
-//!    when the validator confirms it. Numeric conditions, derived predicates and temporal
-//!    constructs give `unknown`.
+//! 2. **Decision** (`decide`, `partition`, `lift`, `logic`): for each aligned action pair,
+//!    parameters correspond by position. Each case is an equality partition of the terms (the
+//!    parameters and the constants either action mentions; PDDL lets distinct parameters take
+//!    one object, two constants are distinct objects): all of them when there are at most
+//!    20,000, else the ones that make some atoms coincide. In each case the objects are the
+//!    blocks, plus, when an action quantifies, one fresh object per quantified variable and
+//!    every constant no term names; quantifiers are expanded over them. In typed domains each
+//!    object's declared type is a choice (exactly one of the types a problem of both domains can
+//!    declare) and the initial state is well typed on both sides. Both actions are lifted to
+//!    propositional formulas over the case's atoms, and a satisfying assignment is sought for
+//!    "one precondition holds and the other does not" and for "both hold and a written atom
+//!    ends differently" (an add wins over a delete, as in VAL), by splitting with unit
+//!    propagation under a budget of 200,000 splits per action. `equivalent` is only said when
+//!    every check is proved unsatisfiable and the expansion is complete (no quantifier inside
+//!    another, no `=` on a quantified variable beside unnamed constants); otherwise finding
+//!    nothing gives `unknown` with the bound named. Increases of `total-cost` are the plan's
+//!    metric, not the state: compared apart and reported. Other numeric effects are compared
+//!    as text; numeric conditions, derived predicates and temporal constructs give `unknown`.
 //! 3. **Counterexamples** (`witness`): a difference becomes a one-step problem and plan for
 //!    each domain, kept only when pddlc's validator accepts the plan under one domain and
 //!    rejects it under the other; an unconfirmed one is dropped and named in `notes`.
@@ -26,6 +30,7 @@ mod align;
 mod decide;
 mod lift;
 mod logic;
+mod partition;
 mod witness;
 
 use crate::ast::{Action, Domain, Structure};
@@ -318,8 +323,15 @@ struct Context<'a> {
     predicates: (HashMap<String, String>, HashMap<String, String>),
     pred_constants: HashMap<String, String>,
     constant_types: HashMap<String, Vec<String>>,
-    /// Why equivalence cannot be proved for any action, if the domains differ beyond them.
-    doubt: Option<String>,
+    /// Every constant (its term label) with its declared types (shared keys) on each side.
+    constants: Vec<(String, [Vec<String>; 2])>,
+    /// Each side's folded type → its shared key.
+    type_keys: [HashMap<String, String>; 2],
+    typing: Option<lift::Typing>,
+    /// Per side, each predicate (shared key) → its parameters' declared types (shared keys).
+    predicate_types: [HashMap<String, Vec<Vec<String>>>; 2],
+    /// Whether the type hierarchies or the constants' types differ.
+    types_differ: bool,
     spellings: (Spellings, Spellings),
 }
 

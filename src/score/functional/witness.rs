@@ -3,7 +3,7 @@
 
 use super::decide::{Difference, Kind, Label, TermInfo};
 use super::lift::AtomKey;
-use crate::ast::{Action, Domain};
+use crate::ast::{Action, Domain, Type};
 use crate::validate::{ValidateOptions, validate};
 use std::collections::HashMap;
 
@@ -18,6 +18,9 @@ pub struct Spelling<'a> {
     pub predicates: HashMap<String, String>,
     pub types: HashMap<String, String>,
     pub constants: HashMap<String, String>,
+    /// Whether this is the gold domain's spelling (the prediction writes a gold type it lacks
+    /// as `object`).
+    pub gold_side: bool,
     /// Whether objects are written with types.
     pub typed: bool,
 }
@@ -74,20 +77,22 @@ impl Scenario {
                             Label::Constant(_) => None,
                         })
                         .unwrap_or_else(|| format!("o{block}"));
-                    let mut name = base.clone();
-                    let mut n = 1;
-                    while blocks.iter().any(|(b, _)| *b == name)
-                        || terms
-                            .iter()
-                            .any(|t| t.label == Label::Constant(name.clone()))
-                    {
-                        n += 1;
-                        name = format!("{base}{n}");
-                    }
-                    (name, Some(most_specific(&members, supertypes)))
+                    let ty = chosen_type(difference, block)
+                        .unwrap_or_else(|| most_specific(&members, supertypes));
+                    (fresh_name(&base, &blocks, terms, difference), Some(ty))
                 }
             };
             blocks.push(entry);
+        }
+        let universe = &difference.universe;
+        let unnamed = universe.fixed.len() - universe.unnamed_constants.len();
+        for object in count..unnamed {
+            let ty = chosen_type(difference, object).unwrap_or_else(|| "object".to_string());
+            let name = fresh_name("obj", &blocks, terms, difference);
+            blocks.push((name, Some(ty)));
+        }
+        for label in &universe.unnamed_constants {
+            blocks.push((label.clone(), None));
         }
         let step = (0..gold_action.parameters.len())
             .map(|i| {
@@ -112,7 +117,7 @@ impl Scenario {
                 .collect(),
             goal: goal
                 .into_iter()
-                .filter(|&a| is_fact(difference, a))
+                .filter(|&a| is_fact(difference, a) && !difference.ill_typed.contains(&a))
                 .collect(),
             step,
             gold_accepts,
@@ -162,6 +167,12 @@ impl Scenario {
     /// The problem and the plan for one domain.
     pub fn texts(&self, spelling: &Spelling) -> Texts {
         let mut objects = String::new();
+        let mut typed_objects: Vec<(String, String)> = spelling
+            .domain
+            .constants
+            .iter()
+            .map(|c| (c.item.text.to_string(), first_type(c.ty.as_ref())))
+            .collect();
         for (block, (name, ty)) in self.blocks.iter().enumerate() {
             // A constant the other domain declares and this one lacks is an object here.
             let is_constant = ty.is_none() && spelling.constants.contains_key(name);
@@ -170,11 +181,19 @@ impl Scenario {
             }
             objects.push(' ');
             objects.push_str(&self.block_name(block, spelling));
+            let mut object_type = "object".to_string();
             if spelling.typed {
                 let gold_type = ty.clone().unwrap_or_else(|| "object".to_string());
-                let written = spelling.types.get(&gold_type).cloned().unwrap_or(gold_type);
+                // A type this domain lacks is one the other, untyped, domain declares.
+                let written = match spelling.types.get(&gold_type) {
+                    Some(written) => written.clone(),
+                    None if spelling.gold_side && !gold_type.starts_with("pred:") => gold_type,
+                    None => "object".to_string(),
+                };
                 objects.push_str(&format!(" - {written}"));
+                object_type = written;
             }
+            typed_objects.push((self.block_name(block, spelling), object_type));
         }
         let atoms = |list: &[u32]| -> String {
             list.iter()
@@ -183,9 +202,10 @@ impl Scenario {
                 .collect()
         };
         let problem = format!(
-            "(define (problem functional-counterexample)\n  (:domain {})\n  (:objects{objects})\n  (:init{})\n  (:goal (and{})))\n",
+            "(define (problem functional-counterexample)\n  (:domain {})\n  (:objects{objects})\n  (:init{}{})\n  (:goal (and{})))\n",
             spelling.domain.name.text,
             atoms(&self.init),
+            function_values(spelling.domain, &typed_objects),
             atoms(&self.goal),
         );
         Texts {
@@ -241,8 +261,154 @@ impl Scenario {
                 )
             }
         };
-        format!("in a state where {state}, {step} {what}")
+        format!(
+            "{}in a state where {state}, {step} {what}",
+            self.typed_objects(gold)
+        )
     }
+
+    /// "with objects `a - t`, …, " for the step's objects, when their types were decided with
+    /// the rest (and so may be what makes the difference).
+    fn typed_objects(&self, spelling: &Spelling) -> String {
+        if self.difference.universe.typing.is_none() {
+            return String::new();
+        }
+        let mut seen = Vec::new();
+        for &b in &self.step {
+            if !seen.contains(&b) {
+                seen.push(b);
+            }
+        }
+        let objects: Vec<String> = seen
+            .iter()
+            .filter_map(|&b| {
+                let ty = self.blocks[b].1.as_ref()?;
+                let written = spelling.types.get(ty).cloned().unwrap_or(ty.clone());
+                Some(format!("{} - {written}", self.block_name(b, spelling)))
+            })
+            .collect();
+        if objects.is_empty() {
+            return String::new();
+        }
+        format!("with objects {}, ", objects.join(", "))
+    }
+}
+
+/// The most numeric values given in a counterexample's initial state.
+const MAX_VALUES: usize = 256;
+
+/// A value for every numeric function of the domain over the problem's objects (as far as
+/// [`MAX_VALUES`]), so that an effect or a metric reading one is defined: `total-cost` starts at
+/// 0, every other at 1.
+fn function_values(domain: &Domain, objects: &[(String, String)]) -> String {
+    let parents: HashMap<String, String> = domain
+        .types
+        .iter()
+        .map(|t| (t.item.key(), first_type(t.ty.as_ref())))
+        .collect();
+    let fits = |ty: &str, wanted: &str| {
+        let mut at = ty.to_lowercase();
+        for _ in 0..=parents.len() {
+            if at == wanted || wanted == "object" {
+                return true;
+            }
+            match parents.get(&at) {
+                Some(parent) => at = parent.clone(),
+                None => return false,
+            }
+        }
+        false
+    };
+    let mut text = String::new();
+    let mut count = 0;
+    for function in &domain.functions {
+        let numeric = function.ty.as_ref().is_none_or(|t| match t {
+            Type::Name(n) => n.is("number"),
+            Type::Either { .. } => false,
+        });
+        if !numeric {
+            continue;
+        }
+        let value = if function.name.is("total-cost") { 0 } else { 1 };
+        let wanted: Vec<String> = function
+            .parameters
+            .iter()
+            .map(|p| first_type(p.ty.as_ref()))
+            .collect();
+        let mut tuples: Vec<Vec<&str>> = vec![Vec::new()];
+        for want in &wanted {
+            tuples = tuples
+                .into_iter()
+                .flat_map(|tuple| {
+                    objects
+                        .iter()
+                        .filter(|(_, ty)| fits(ty, want))
+                        .map(move |(name, _)| {
+                            let mut longer = tuple.clone();
+                            longer.push(name.as_str());
+                            longer
+                        })
+                })
+                .take(MAX_VALUES)
+                .collect();
+        }
+        for tuple in tuples {
+            if count == MAX_VALUES {
+                return text;
+            }
+            count += 1;
+            let args: String = tuple.iter().map(|a| format!(" {a}")).collect();
+            text.push_str(&format!(" (= ({}{args}) {value})", function.name.text));
+        }
+    }
+    text
+}
+
+/// A declared type's (first) name, folded; `object` when none is written.
+fn first_type(ty: Option<&Type>) -> String {
+    match ty {
+        Some(Type::Name(n)) => n.key(),
+        Some(Type::Either { types, .. }) => types.first().map_or("object".to_string(), |n| n.key()),
+        None => "object".to_string(),
+    }
+}
+
+/// The type the difference declares an object with, if it chose one.
+fn chosen_type(difference: &Difference, object: usize) -> Option<String> {
+    difference
+        .true_atoms
+        .iter()
+        .find_map(|&a| match difference.atoms.get(a as usize) {
+            Some(AtomKey::Type { object: o, ty }) if *o == object => Some(ty.clone()),
+            _ => None,
+        })
+}
+
+/// `base`, or `base2`, `base3`…: a name no object and no constant has yet.
+fn fresh_name(
+    base: &str,
+    blocks: &[(String, Option<String>)],
+    terms: &[TermInfo],
+    difference: &Difference,
+) -> String {
+    let taken = |name: &str| {
+        blocks.iter().any(|(b, _)| b == name)
+            || terms
+                .iter()
+                .any(|t| t.label == Label::Constant(name.to_string()))
+            || difference
+                .universe
+                .unnamed_constants
+                .iter()
+                .any(|c| c == name)
+    };
+    let mut name = base.to_string();
+    let mut n = 1;
+    while taken(&name) {
+        n += 1;
+        name = format!("{base}{n}");
+    }
+    name
 }
 
 fn is_fact(difference: &Difference, atom: u32) -> bool {
