@@ -183,6 +183,7 @@ impl<'a> Context<'a> {
             pred_constants,
             constant_types,
             doubt,
+            time_limit: None,
             spellings: (gold_spelling, pred_spelling),
         }
     }
@@ -280,6 +281,7 @@ impl<'a> Context<'a> {
                 .filter(|k| !k.starts_with("pred:"))
                 .cloned()
                 .collect(),
+            time_limit: self.time_limit,
         };
         let decision = decide::decide(gold, pred_in_order, &names);
         if let Some(reason) = decision.unsupported {

@@ -5,7 +5,7 @@
 //! ends differently" (`logic::satisfy`).
 
 use super::lift::{self, AtomKey, Atoms, Lifted, Naming};
-use super::logic::{self, Formula, Search, satisfy};
+use super::logic::{self, Budget, Formula, Search, satisfy};
 use crate::ast::{Action, Effect, EffectKind, Gd, GdKind, Term, Type};
 use std::collections::HashMap;
 
@@ -78,6 +78,7 @@ pub struct Names<'a> {
     pub constant_types: HashMap<String, Vec<String>>,
     /// The gold predicates (folded) the prediction has a counterpart for.
     pub shared: std::collections::HashSet<String>,
+    pub time_limit: Option<super::TimeLimit>,
 }
 
 pub fn decide(gold: &Action, pred: &Action, names: &Names) -> Decision {
@@ -94,8 +95,15 @@ pub fn decide(gold: &Action, pred: &Action, names: &Names) -> Decision {
             vec![(0..terms.len()).collect()]
         }
     };
-    let mut budget = BUDGET;
+    let mut budget = Budget {
+        splits: BUDGET,
+        time_limit: names.time_limit,
+    };
     for blocks in partitions {
+        if let Some(limit) = names.time_limit.filter(super::TimeLimit::reached) {
+            decision.unsupported = Some(limit.reason());
+            return decision;
+        }
         let mut atoms = Atoms::default();
         let naming = |action: &Action, predicates, gold_side: bool| {
             let mut map = HashMap::new();
@@ -211,7 +219,7 @@ fn compare(
     p: &Lifted,
     blocks: &[usize],
     atoms: &Atoms,
-    budget: &mut u64,
+    budget: &mut Budget,
     decision: &mut Decision,
 ) -> Result<(), String> {
     let mut read = logic::atoms(&g.precondition);
@@ -234,10 +242,11 @@ fn compare(
         told_apart,
         read: read.clone(),
     };
-    let search = |formula: Formula, budget: &mut u64| match satisfy(&formula, budget) {
+    let search = |formula: Formula, budget: &mut Budget| match satisfy(&formula, budget) {
         Search::Satisfiable(atoms) => Ok(Some(atoms)),
         Search::Unsatisfiable => Ok(None),
         Search::OutOfBudget => Err("the search ran out of its budget".to_string()),
+        Search::OutOfTime => Err(budget.time_limit.map(|l| l.reason()).unwrap_or_default()),
     };
     let gold_pre = g.precondition.clone();
     let pred_pre = p.precondition.clone();
