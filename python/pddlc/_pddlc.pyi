@@ -151,6 +151,11 @@ class Scores:
     @property
     def notes(self) -> List[str]: ...
     @property
+    def functional(self) -> Optional[Dict[str, Any]]:
+        """With `functional=True`, the behavioural comparison as `pddlc score --functional
+        --format json` writes it: `verdict` (`equivalent`, `different` or `unknown`), `reason`
+        when there is one, `alignment`, `actions`, `counterexamples` and `notes`."""
+    @property
     def error(self) -> Optional[str]: ...
     @property
     def ok(self) -> bool: ...
@@ -285,16 +290,28 @@ def score(
     pred: Text,
     mode: Literal["text2world", "clean"] = "clean",
     response: bool = False,
+    *,
+    functional: bool = False,
+    counterexamples: Optional[Union[str, "os.PathLike[str]"]] = None,
+    force: bool = False,
+    time_limit: Optional[float] = None,
 ) -> Scores:
-    """Text2World's six metrics of one (gold, prediction) pair."""
+    """Text2World's six metrics of one (gold, prediction) pair; with `functional=True` also
+    the action-by-action comparison of behaviour (`Scores.functional`), its counterexample
+    files written into `counterexamples` (an existing file raises `FileExistsError` unless
+    `force=True`), within `time_limit` seconds of wall time."""
 
 def score_many(
     pairs: Iterable[Union[Tuple[Text, Text], Mapping[str, Any]]],
     mode: Literal["text2world", "clean"] = "clean",
     response: bool = False,
     threads: Optional[int] = None,
+    *,
+    functional: bool = False,
+    time_limit: Optional[float] = None,
 ) -> List[Scores]:
-    """Score many pairs in parallel; one `Scores` per input, in order."""
+    """Score many pairs in parallel; one `Scores` per input, in order. `functional` and
+    `time_limit` (per pair) are as for `score`."""
 
 def validate(
     domain: Text,

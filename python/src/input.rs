@@ -81,6 +81,12 @@ pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
         .unwrap_or_else(|_| "an unknown type".to_string())
 }
 
+/// A path argument that names a place to write (a `str` or an `os.PathLike`), not a text.
+pub fn path_argument(obj: &Bound<'_, PyAny>) -> PyResult<std::path::PathBuf> {
+    let path = obj.py().import("os")?.getattr("fspath")?.call1((obj,))?;
+    path_buf(&path)
+}
+
 fn path_buf(path: &Bound<'_, PyAny>) -> PyResult<std::path::PathBuf> {
     if let Ok(s) = path.cast::<PyString>() {
         return Ok(std::path::PathBuf::from(s.to_cow()?.into_owned()));

@@ -5,18 +5,56 @@ use crate::report::{Diagnostic, render_in};
 use crate::value::to_py;
 use pddlc::diagnostics::render::{self, JSON_VERSION, Sources};
 use pddlc::diagnostics::{self as diag, SourceFile};
+use pddlc::score::functional::{self, Functional};
 use pddlc::score::{self as scorer, Metrics, Mode};
 use pyo3::exceptions::{PyKeyError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 use rayon::prelude::*;
 use serde_json::{Value, json};
+use std::time::Duration;
 
 fn mode(name: Option<&str>) -> PyResult<Mode> {
     let Some(name) = name else {
         return Ok(Mode::default());
     };
     name.parse().map_err(PyValueError::new_err)
+}
+
+/// What each pair is scored with: the mode, and the functional comparison's options when it is
+/// asked for.
+#[derive(Clone, Copy)]
+struct Scoring {
+    mode: Mode,
+    functional: Option<functional::Options>,
+}
+
+impl Scoring {
+    fn new(mode: Option<&str>, functional: bool, time_limit: Option<f64>) -> PyResult<Scoring> {
+        let time_limit = match time_limit {
+            None => None,
+            Some(_) if !functional => {
+                return Err(PyValueError::new_err(
+                    "`time_limit` bounds the functional comparison: give `functional=True`",
+                ));
+            }
+            Some(s) if s.is_finite() && s > 0.0 => Some(Duration::from_secs_f64(s)),
+            Some(s) => {
+                return Err(PyValueError::new_err(format!(
+                    "`time_limit` must be a positive number of seconds, not {s}"
+                )));
+            }
+        };
+        // Wall time: the binding has no CPU clock (the CLI counts the thread's CPU time).
+        let options = functional::Options {
+            time_limit,
+            clock: None,
+        };
+        Ok(Scoring {
+            mode: self::mode(mode)?,
+            functional: functional.then_some(options),
+        })
+    }
 }
 
 /// One pair's scores: the six metrics (percentages with one decimal, as published), the mode's
@@ -36,6 +74,13 @@ pub struct Scores {
     id: Option<Py<PyAny>>,
 }
 
+impl Scores {
+    /// The functional comparison as the CLI's JSON has it, or None.
+    fn functional_value(&self) -> Option<&Value> {
+        self.row.get("functional")
+    }
+}
+
 /// What the worker computes for one pair, without the interpreter.
 struct Scored {
     metrics: Option<Metrics>,
@@ -45,6 +90,8 @@ struct Scored {
     exec_diagnostics: Vec<diag::Diagnostic>,
     notes: Vec<String>,
     error: Option<String>,
+    /// With `functional=True`, the comparison (its counterexamples' texts included).
+    functional: Option<Functional>,
 }
 
 impl Scored {
@@ -57,6 +104,7 @@ impl Scored {
             exec_diagnostics: Vec::new(),
             notes: Vec::new(),
             error: Some(error),
+            functional: None,
         }
     }
 }
@@ -87,7 +135,8 @@ fn job(gold: Source, pred: Source, response: bool) -> Job {
     }))
 }
 
-fn run(job: &Job, mode: Mode) -> Scored {
+fn run(job: &Job, scoring: Scoring) -> Scored {
+    let mode = scoring.mode;
     let (gold, pred, response) = match job {
         Job::Failed(error, codes) => return Scored::failed(error.clone(), codes.clone()),
         Job::Pair(pair) => (&pair.gold.file.text, &pair.pred.file, pair.response),
@@ -101,9 +150,16 @@ fn run(job: &Job, mode: Mode) -> Scored {
         let exec: Vec<diag::Diagnostic> = scored.exec_diagnostics().to_vec();
         let diagnostics =
             render::json_diagnostics(&exec, &Sources::new(std::slice::from_ref(&source)));
+        let functional = scoring
+            .functional
+            .map(|options| functional::compare_texts_with(gold, &source.text, &options));
         let mut row = json!({ "version": JSON_VERSION });
         if let (Some(out), Value::Object(fields)) = (row.as_object_mut(), scored.json()) {
             out.extend(fields);
+            if let Some(functional) = &functional {
+                let value = serde_json::to_value(functional).unwrap_or(Value::Null);
+                out.insert("functional".to_string(), value);
+            }
         }
         Scored {
             metrics: Some(scored.metrics),
@@ -113,6 +169,7 @@ fn run(job: &Job, mode: Mode) -> Scored {
             exec_diagnostics: exec,
             notes: scored.notes(),
             error: None,
+            functional,
         }
     }));
     result.unwrap_or_else(|payload| {
@@ -235,6 +292,14 @@ impl Scores {
         self.error.clone()
     }
 
+    /// With `functional=True`, the behavioural comparison as the CLI's JSON has it (a dict:
+    /// `verdict`, `reason` when there is one, `alignment`, `actions`, `counterexamples`,
+    /// `notes`); None otherwise, and for a pair that could not be scored.
+    #[getter]
+    fn functional<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, self.functional_value().unwrap_or(&Value::Null))
+    }
+
     /// Whether the pair was scored (`error` is None).
     #[getter]
     fn ok(&self) -> bool {
@@ -292,23 +357,75 @@ impl Scores {
 /// included (docs/scoring.md). With
 /// `response=True`, `pred` is a raw LLM answer and the domain is extracted from it as
 /// Text2World does.
+///
+/// With `functional=True`, the two domains' behaviour is also compared, action by action
+/// (`Scores.functional`, as `pddlc score --functional`); `counterexamples` names a directory to
+/// write each counterexample's problem and plan files into (an existing file raises
+/// `FileExistsError` unless `force=True`, before any is written), and `time_limit` bounds the
+/// comparison in seconds of wall time: the actions not decided by then are `unknown`.
 #[pyfunction]
-#[pyo3(signature = (gold, pred, mode = None, response = false))]
+#[pyo3(signature = (gold, pred, mode = None, response = false, *, functional = false, counterexamples = None, force = false, time_limit = None))]
+#[allow(clippy::too_many_arguments)]
 pub fn score(
     py: Python<'_>,
     gold: &Bound<'_, PyAny>,
     pred: &Bound<'_, PyAny>,
     mode: Option<&str>,
     response: bool,
+    functional: bool,
+    counterexamples: Option<&Bound<'_, PyAny>>,
+    force: bool,
+    time_limit: Option<f64>,
 ) -> PyResult<Scores> {
     crate::guarded(|| {
-        let mode = self::mode(mode)?;
+        let scoring = Scoring::new(mode, functional, time_limit)?;
+        let directory = match counterexamples {
+            None => None,
+            Some(_) if !functional => {
+                return Err(PyValueError::new_err(
+                    "`counterexamples` holds the functional comparison's files: give \
+                     `functional=True`",
+                ));
+            }
+            Some(dir) => Some(crate::input::path_argument(dir)?),
+        };
         let gold = source(gold, "gold")?;
         let pred = source(pred, "pred")?;
         let job = job(gold, pred, response);
-        let scored = py.detach(|| run(&job, mode));
+        let scored = py.detach(|| run(&job, scoring));
+        if let (Some(dir), Some(functional)) = (&directory, &scored.functional) {
+            write_counterexamples(functional, dir, force)?;
+        }
         Scores::new(py, scored, None)
     })
+}
+
+/// Writes each counterexample's files into `dir` (created if need be); nothing is written when
+/// a file exists and `force` is not given.
+fn write_counterexamples(
+    functional: &Functional,
+    dir: &std::path::Path,
+    force: bool,
+) -> PyResult<()> {
+    let files: Vec<(std::path::PathBuf, &str)> = functional
+        .counterexamples
+        .iter()
+        .flat_map(|example| example.files())
+        .map(|(name, text)| (dir.join(name), text))
+        .collect();
+    let shown = |path: &std::path::Path| path.display().to_string();
+    if !force && let Some((path, _)) = files.iter().find(|(path, _)| path.exists()) {
+        return Err(pyo3::exceptions::PyFileExistsError::new_err((
+            17,
+            "File exists: give force=True to overwrite it",
+            shown(path),
+        )));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| crate::input::io_error(&shown(dir), &e))?;
+    for (path, text) in &files {
+        std::fs::write(path, text).map_err(|e| crate::input::io_error(&shown(path), &e))?;
+    }
+    Ok(())
 }
 
 /// One item of `score_many`'s input as a job and its id; a malformed item is a failed job.
@@ -370,18 +487,21 @@ fn item_job(item: &Bound<'_, PyAny>, index: usize, response: bool) -> (Job, Opti
 ///
 /// `pairs` is an iterable of `(gold, pred)` tuples, or of dicts with `gold`, `pred` and
 /// optionally `id` and `response` (a line of `pddlc score --pairs`'s JSONL, once loaded).
-/// `threads` is the number of worker threads (all cores by default).
+/// `threads` is the number of worker threads (all cores by default). `functional` and
+/// `time_limit` (per pair) are as for `score`.
 #[pyfunction]
-#[pyo3(signature = (pairs, mode = None, response = false, threads = None))]
+#[pyo3(signature = (pairs, mode = None, response = false, threads = None, *, functional = false, time_limit = None))]
 pub fn score_many(
     py: Python<'_>,
     pairs: &Bound<'_, PyAny>,
     mode: Option<&str>,
     response: bool,
     threads: Option<i64>,
+    functional: bool,
+    time_limit: Option<f64>,
 ) -> PyResult<Vec<Scores>> {
     crate::guarded(|| {
-        let mode = self::mode(mode)?;
+        let scoring = Scoring::new(mode, functional, time_limit)?;
         let threads = match threads {
             None => None,
             Some(n) if n >= 1 => Some(n as usize),
@@ -414,7 +534,7 @@ pub fn score_many(
             .build()
             .map_err(|e| PyValueError::new_err(format!("cannot start {threads:?} threads: {e}")))?;
         let scored: Vec<Scored> =
-            py.detach(|| pool.install(|| jobs.par_iter().map(|job| run(job, mode)).collect()));
+            py.detach(|| pool.install(|| jobs.par_iter().map(|job| run(job, scoring)).collect()));
         scored
             .into_iter()
             .zip(ids)

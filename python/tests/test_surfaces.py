@@ -39,6 +39,9 @@ def binding(command: str, paths):
         if command == "check":
             report = pddlc.check(*paths)
             return sorted(d.code for d in report.diagnostics), "ok" if report.ok else "errors"
+        if command == "score-functional":
+            scores = pddlc.score(*paths, functional=True)
+            return [], scores.functional["verdict"]
         if command == "kitchen-compile":
             compiled = pddlc.kitchen.compile(paths[0], paths[1])
             if isinstance(compiled, pddlc.Report):
@@ -55,6 +58,8 @@ def through_cli(command: str, paths):
     shown = [str(p) for p in paths]
     if command == "kitchen-compile":
         args = ["kitchen", "compile", "--env", shown[0], "--goal", shown[1]]
+    elif command == "score-functional":
+        args = ["score", "--functional", *shown]
     else:
         args = [command, *shown]
     out = cli(*args, "--format", "json")
@@ -73,6 +78,8 @@ def through_cli(command: str, paths):
         verdict = document.get("status") or "none"
     elif command == "check":
         verdict = "ok" if out.returncode == 0 else "errors"
+    elif command == "score-functional":
+        verdict = document["functional"]["verdict"]
     else:
         verdict = "unsolvable" if "K410" in codes else "compiled"
     return codes, verdict, out.returncode

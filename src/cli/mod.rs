@@ -13,6 +13,7 @@ mod kitchen_task;
 mod lsp;
 mod parse;
 mod score;
+mod score_functional;
 mod solve;
 mod validate;
 

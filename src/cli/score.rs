@@ -1,9 +1,11 @@
 //! `pddlc score`: Text2World's metrics for one pair or a batch of pairs.
 
 use super::input::{io_error, read_text};
+use super::score_functional::{self, Written};
 use super::{Color, Outcome};
 use pddlc::diagnostics::render::{self, JSON_VERSION, Sources};
 use pddlc::diagnostics::{Diagnostic, FileId, SourceFile};
+use pddlc::score::functional::{self, Functional};
 use pddlc::score::{self, Metrics, Mode, Scored};
 use rayon::prelude::*;
 use serde::ser::{Serialize, SerializeMap, Serializer};
@@ -57,14 +59,21 @@ pub struct Args {
     #[arg(long, conflicts_with_all = ["gold", "pred"])]
     pairs: Option<PathBuf>,
     /// Also compare the two domains' behaviour, action by action (docs/scoring.md,
-    /// "Functional scoring"): a `functional` object in JSON, a section in the human format.
-    /// One pair only for now.
+    /// "Functional scoring"): a `functional` object in JSON (in every row with `--pairs`, and
+    /// the verdicts counted in the summary), a section in the human format.
     #[arg(long)]
     functional: bool,
     /// With `--functional`, write each counterexample's problem and plan files into DIR
-    /// (created if need be); existing files are refused unless `--force`.
+    /// (created if need be); with `--pairs`, each row's into the subfolder named by its `id`
+    /// (else its line number). Existing files are refused unless `--force`, before any file is
+    /// written.
     #[arg(long, value_name = "DIR", requires = "functional")]
     counterexamples: Option<PathBuf>,
+    /// With `--functional`, stop deciding a pair after this many seconds of CPU time (of the
+    /// thread scoring it, so that `--jobs` does not shorten it): the actions not decided are
+    /// `unknown`, and the pair's `reason` says the limit was reached.
+    #[arg(long, value_name = "SECONDS", requires = "functional")]
+    time_limit: Option<f64>,
     /// Overwrite counterexample files that exist.
     #[arg(long, requires = "counterexamples")]
     force: bool,
@@ -84,12 +93,13 @@ pub fn run(args: &Args) -> Outcome {
         );
         return Outcome::Failure;
     }
-    if args.functional && args.pairs.is_some() {
-        eprintln!(
-            "error: --functional is not yet supported with --pairs: score one GOLD PRED pair"
-        );
-        return Outcome::Failure;
-    }
+    let functional = match score_functional::options(args.time_limit) {
+        Ok(options) => args.functional.then_some(options),
+        Err(message) => {
+            eprintln!("error: {message}");
+            return Outcome::Failure;
+        }
+    };
     match &args.pairs {
         Some(file) => {
             let format = args.format.unwrap_or(Format::Jsonl);
@@ -99,14 +109,7 @@ pub fn run(args: &Args) -> Outcome {
                 );
                 return Outcome::Failure;
             }
-            batch(
-                file,
-                args.mode,
-                args.response,
-                format,
-                args.jobs,
-                args.color,
-            )
+            batch(file, args, format, functional.as_ref())
         }
         None => {
             if args.format == Some(Format::Jsonl) {
@@ -117,7 +120,7 @@ pub fn run(args: &Args) -> Outcome {
                 eprintln!("error: --jobs is for --pairs: one pair is scored on one thread");
                 return Outcome::Failure;
             }
-            one(args)
+            one(args, functional.as_ref())
         }
     }
 }
@@ -160,7 +163,7 @@ fn io_failure(unreadable: &[(&Path, String)], asked: Option<Format>, color: Colo
     Outcome::Failure
 }
 
-fn one(args: &Args) -> Outcome {
+fn one(args: &Args, functional: Option<&functional::Options>) -> Outcome {
     let (Some(gold_path), Some(pred_path)) = (&args.gold, &args.pred) else {
         eprintln!("error: give GOLD and PRED, or --pairs FILE");
         return Outcome::Failure;
@@ -179,12 +182,12 @@ fn one(args: &Args) -> Outcome {
         }
     };
     let scored = score::compare(&gold, &pred, args.mode, args.response);
-    let functional = args.functional.then(|| {
+    let functional = functional.map(|options| {
         let pred = score::scored_text(&pred, args.mode, args.response);
-        score::functional::compare_texts(&gold, &pred)
+        functional::compare_texts_with(&gold, &pred, options)
     });
     if let (Some(functional), Some(dir)) = (&functional, &args.counterexamples)
-        && let Err(message) = write_counterexamples(functional, dir, args.force)
+        && let Err(message) = score_functional::write_counterexamples(functional, dir, args.force)
     {
         eprintln!("error: {message}");
         return Outcome::Failure;
@@ -193,7 +196,7 @@ fn one(args: &Args) -> Outcome {
         Format::Human => {
             print!("{}", table(&scored));
             if let Some(functional) = &functional {
-                print!("{}", functional_section(functional));
+                print!("{}", score_functional::section(functional));
             }
         }
         _ => {
@@ -229,77 +232,6 @@ fn table(scored: &Scored) -> String {
     }
     for note in scored.notes() {
         out.push_str(&format!("note: {note}\n"));
-    }
-    out
-}
-
-/// Writes every counterexample's files into `dir`; none is written when one exists already
-/// and `force` is not given.
-fn write_counterexamples(
-    functional: &score::functional::Functional,
-    dir: &Path,
-    force: bool,
-) -> Result<(), String> {
-    let files: Vec<(PathBuf, &str)> = functional
-        .counterexamples
-        .iter()
-        .flat_map(|example| example.files())
-        .map(|(name, text)| (dir.join(name), text))
-        .collect();
-    if !force && let Some((path, _)) = files.iter().find(|(path, _)| path.exists()) {
-        return Err(format!(
-            "{} exists: give --force to overwrite it, or another --counterexamples directory",
-            path.display()
-        ));
-    }
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    for (path, text) in files {
-        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    }
-    Ok(())
-}
-
-/// The human format's section on behaviour, after the metrics.
-fn functional_section(functional: &score::functional::Functional) -> String {
-    let verdict = serde_json::to_value(functional.verdict).unwrap_or(Value::Null);
-    let mut out = format!("\nfunctional: {}", verdict.as_str().unwrap_or_default());
-    if let Some(reason) = &functional.reason {
-        out.push_str(&format!(" ({reason})"));
-    }
-    out.push('\n');
-    let alignment = &functional.alignment;
-    for (what, map) in [
-        ("predicate", &alignment.predicates),
-        ("action", &alignment.actions),
-        ("type", &alignment.types),
-        ("constant", &alignment.constants),
-    ] {
-        for (gold, pred) in map {
-            out.push_str(&format!("  aligned {what} `{gold}` with `{pred}`\n"));
-        }
-    }
-    for action in &functional.actions {
-        let name = action
-            .gold
-            .as_ref()
-            .or(action.pred.as_ref())
-            .cloned()
-            .unwrap_or_default();
-        let verdict = serde_json::to_value(action.verdict).unwrap_or(Value::Null);
-        out.push_str(&format!(
-            "  {name:<24} {}",
-            verdict.as_str().unwrap_or_default()
-        ));
-        if let Some(reason) = &action.reason {
-            out.push_str(&format!(" ({reason})"));
-        }
-        out.push('\n');
-    }
-    for example in &functional.counterexamples {
-        out.push_str(&format!("  counterexample: {}\n", example.explanation));
-    }
-    for note in &functional.notes {
-        out.push_str(&format!("  note: {note}\n"));
     }
     out
 }
@@ -419,19 +351,33 @@ fn request(number: usize, line: &str, response: bool, golds: &mut Golds) -> Requ
     }
 }
 
+/// A distinct gold of a batch, read once: prepared for the metrics, and its text for
+/// `--functional`.
+struct GoldDomain {
+    prepared: score::Gold,
+    text: Option<String>,
+}
+
+/// What every line of a batch is scored with.
+struct Scoring<'a> {
+    golds: &'a [Result<GoldDomain, String>],
+    base: &'a Path,
+    mode: Mode,
+    functional: Option<&'a functional::Options>,
+}
+
 fn batch(
     file: &Path,
-    mode: Mode,
-    response: bool,
+    args: &Args,
     format: Format,
-    jobs: Option<usize>,
-    color: Color,
+    functional: Option<&functional::Options>,
 ) -> Outcome {
+    let (mode, color) = (args.mode, args.color);
     // One job runs on the calling thread, whose stack is deep enough for the stages
     // (`parse::STACK_NEEDED`), so no pool is started.
-    let pool = match jobs {
+    let pool = match args.jobs {
         Some(1) => None,
-        _ => match super::pool(jobs) {
+        _ => match super::pool(args.jobs) {
             Ok(pool) => Some(pool),
             Err(outcome) => return outcome,
         },
@@ -451,7 +397,7 @@ fn batch(
         .lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| request(i + 1, l, response, &mut golds))
+        .map(|(i, l)| request(i + 1, l, args.response, &mut golds))
         .collect();
     let progress = if std::io::stderr().is_terminal() {
         indicatif::ProgressBar::new(requests.len() as u64)
@@ -461,11 +407,20 @@ fn batch(
     // Each distinct gold is read once, however many lines score against it.
     let gold = |spec: &String| {
         text(spec, base)
-            .map(|text| score::Gold::new(&text, mode))
+            .map(|text| GoldDomain {
+                prepared: score::Gold::new(&text, mode),
+                text: functional.is_some().then_some(text),
+            })
             .map_err(|e| format!("gold: {e}"))
     };
-    let row = |request: Request, golds: &[Result<score::Gold, String>]| {
-        let row = score_request(request, golds, base);
+    let row = |request: Request, golds: &[Result<GoldDomain, String>]| {
+        let scoring = Scoring {
+            golds,
+            base,
+            mode,
+            functional,
+        };
+        let row = score_request(request, &scoring);
         progress.inc(1);
         row
     };
@@ -480,6 +435,19 @@ fn batch(
         }),
     };
     progress.finish_and_clear();
+    let mut rows = rows;
+    if let Some(dir) = &args.counterexamples
+        && let Err(message) = counterexamples(&mut rows, dir, args.force)
+    {
+        eprintln!("error: {message}");
+        return Outcome::Failure;
+    }
+    print_rows(&rows, format, functional.is_some())
+}
+
+/// Prints the rows and the summary (with `functional`, the verdicts counted); exit 1 when a
+/// line failed.
+fn print_rows(rows: &[Row], format: Format, functional: bool) -> Outcome {
     let all: Vec<Metrics> = rows
         .iter()
         .map(|row| match &row.outcome {
@@ -488,12 +456,16 @@ fn batch(
         })
         .collect();
     let errors = rows.iter().filter(|row| row.outcome.is_err()).count();
-    let summary = json!({
+    let mut summary = json!({
         "version": JSON_VERSION,
         "summary": score::summary(&all),
         "pairs": rows.len(),
         "errors": errors,
     });
+    if functional {
+        let tally = functional::tally(rows.iter().filter_map(|row| row.functional.as_ref()));
+        summary["functional"] = serde_json::to_value(tally).unwrap_or(Value::Null);
+    }
     // Rows are written straight from the scores, through one buffer.
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let written = if format == Format::Jsonl {
@@ -505,13 +477,16 @@ fn batch(
             .and_then(|()| serde_json::to_writer(&mut out, &summary))
             .and_then(|()| out.write_all(b"\n").map_err(serde_json::Error::io))
     } else {
-        let document = json!({
+        let mut document = json!({
             "version": JSON_VERSION,
             "rows": rows,
             "summary": summary["summary"],
             "pairs": summary["pairs"],
             "errors": summary["errors"],
         });
+        if functional {
+            document["functional"] = summary["functional"].take();
+        }
         serde_json::to_writer_pretty(&mut out, &document)
             .and_then(|()| out.write_all(b"\n").map_err(serde_json::Error::io))
     };
@@ -532,6 +507,10 @@ struct Row {
     number: usize,
     id: Option<Value>,
     outcome: Result<Box<Scored>, String>,
+    /// With `--functional`, the comparison of a pair that could be read.
+    functional: Option<Functional>,
+    /// With `--counterexamples`, the subfolder this row's files went into, when it has any.
+    folder: Option<String>,
 }
 
 impl Serialize for Row {
@@ -543,6 +522,12 @@ impl Serialize for Row {
             Ok(scored) => {
                 scored.serialize_entries(&mut map)?;
                 map.serialize_entry("line", &self.number)?;
+                if let Some(functional) = &self.functional {
+                    map.serialize_entry("functional", functional)?;
+                }
+                if let Some(folder) = &self.folder {
+                    map.serialize_entry("counterexamples_folder", folder)?;
+                }
             }
             Err(error) => {
                 // A file that cannot be read is P090, as everywhere; a malformed line has no
@@ -562,15 +547,53 @@ impl Serialize for Row {
 }
 
 /// Scores one line, or says why it cannot be scored; a line is never dropped.
-fn score_request(request: Request, golds: &[Result<score::Gold, String>], base: &Path) -> Row {
+fn score_request(request: Request, scoring: &Scoring) -> Row {
+    let mut functional = None;
     let outcome = request.pair.and_then(|pair| {
-        let gold = golds[pair.gold].as_ref().map_err(String::clone)?;
-        let pred = text(&pair.pred, base).map_err(|e| format!("pred: {e}"))?;
-        Ok(Box::new(gold.compare(&pred, pair.response)))
+        let gold = scoring.golds[pair.gold].as_ref().map_err(String::clone)?;
+        let pred = text(&pair.pred, scoring.base).map_err(|e| format!("pred: {e}"))?;
+        if let (Some(options), Some(gold)) = (scoring.functional, &gold.text) {
+            let pred = score::scored_text(&pred, scoring.mode, pair.response);
+            functional = Some(functional::compare_texts_with(gold, &pred, options));
+        }
+        Ok(Box::new(gold.prepared.compare(&pred, pair.response)))
     });
     Row {
         number: request.number,
         id: request.id,
         outcome,
+        functional,
+        folder: None,
     }
+}
+
+/// Writes the counterexamples of every row into its subfolder of `dir`, and records the
+/// subfolder in the rows that have any.
+fn counterexamples(rows: &mut [Row], dir: &Path, force: bool) -> Result<(), String> {
+    let folders: Vec<String> = rows
+        .iter()
+        .map(|row| score_functional::folder_name(row.number, row.id.as_ref()))
+        .collect();
+    let written: Vec<Written> = rows
+        .iter()
+        .zip(&folders)
+        .filter_map(|(row, folder)| {
+            Some(Written {
+                line: row.number,
+                folder,
+                functional: row.functional.as_ref()?,
+            })
+        })
+        .collect();
+    score_functional::write_batch(&written, dir, force)?;
+    for (row, folder) in rows.iter_mut().zip(folders) {
+        if row
+            .functional
+            .as_ref()
+            .is_some_and(|f| !f.counterexamples.is_empty())
+        {
+            row.folder = Some(folder);
+        }
+    }
+    Ok(())
 }

@@ -58,11 +58,29 @@ pub struct Budget {
     memory: Option<usize>,
 }
 
-/// When the time is up: a wall-clock instant, or a reading of the caller's clock.
-#[derive(Clone, Copy)]
-enum Deadline {
+/// When the time is up: a wall-clock instant, or a reading of the caller's clock. Functional
+/// scoring (`score::functional`) keeps its time limit the same way.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Deadline {
     Wall(Instant),
     Clock(fn() -> Duration, Duration),
+}
+
+impl Deadline {
+    /// The moment `limit` from now on `clock` (wall time when `None`).
+    pub(crate) fn after(limit: Duration, clock: Option<fn() -> Duration>) -> Deadline {
+        match clock {
+            None => Deadline::Wall(Instant::now() + limit),
+            Some(clock) => Deadline::Clock(clock, clock().saturating_add(limit)),
+        }
+    }
+
+    pub(crate) fn passed(&self) -> bool {
+        match *self {
+            Deadline::Wall(instant) => Instant::now() >= instant,
+            Deadline::Clock(clock, end) => clock() >= end,
+        }
+    }
 }
 
 impl Budget {
@@ -72,11 +90,7 @@ impl Budget {
     }
 
     fn out_of_time(&self) -> bool {
-        match self.deadline {
-            None => false,
-            Some(Deadline::Wall(instant)) => Instant::now() >= instant,
-            Some(Deadline::Clock(clock, end)) => clock() >= end,
-        }
+        self.deadline.is_some_and(|d| d.passed())
     }
 }
 
@@ -191,10 +205,9 @@ fn run(
 ) -> Result<Answer, Vec<Diagnostic>> {
     let started = Instant::now();
     let budget = Budget {
-        deadline: options.time_limit.map(|limit| match options.clock {
-            None => Deadline::Wall(started + limit),
-            Some(clock) => Deadline::Clock(clock, clock().saturating_add(limit)),
-        }),
+        deadline: options
+            .time_limit
+            .map(|limit| Deadline::after(limit, options.clock)),
         memory: options.memory_limit,
     };
     let files = options.files;

@@ -13,6 +13,7 @@ mod kitchen_eval;
 mod kitchen_solve;
 mod plans;
 mod score;
+mod score_functional;
 mod surfaces;
 
 use serde_json::Value;

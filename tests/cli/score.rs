@@ -343,8 +343,8 @@ fn score_response_batches_equal_the_official_scorer() {
 }
 
 /// `--functional`: the verdicts, the alignment and the counterexamples in the JSON document,
-/// the files in `--counterexamples DIR` (never overwritten without `--force`), a section in
-/// the human format, and a usage error with `--pairs`.
+/// the files in `--counterexamples DIR` (never overwritten without `--force`), and a section
+/// in the human format (batches: tests/cli/score_functional.rs).
 #[test]
 fn functional_scoring_reports_and_writes_confirmed_counterexamples() {
     let dir = tempfile::tempdir().expect("temporary directory");
@@ -436,18 +436,4 @@ fn functional_scoring_reports_and_writes_confirmed_counterexamples() {
     let text = stdout(&human);
     assert!(text.contains("\nfunctional: different\n"), "{text}");
     assert!(text.contains("counterexample: in a state where"), "{text}");
-
-    write(
-        dir.path(),
-        "pairs.tsv",
-        format!("{gold_path}\t{pred_path}\n").as_bytes(),
-    );
-    let pairs = dir.path().join("pairs.tsv").to_string_lossy().to_string();
-    let batch = pddlc(&["score", "--functional", "--pairs", &pairs]);
-    assert_eq!(code(&batch), 2);
-    assert!(
-        stderr(&batch).contains("not yet supported with --pairs"),
-        "{}",
-        stderr(&batch)
-    );
 }

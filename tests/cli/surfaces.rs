@@ -71,6 +71,14 @@ fn library(command: &str, paths: &[PathBuf]) -> (Vec<String>, String) {
     }
     let domain = texts[0].as_deref();
     let problem = texts[1].as_deref();
+    if command == "score-functional" {
+        let functional = pddlc::score::functional::compare_texts(
+            domain.unwrap_or_default(),
+            problem.unwrap_or_default(),
+        );
+        let verdict = serde_json::to_value(functional.verdict).expect("a verdict");
+        return (Vec::new(), verdict.as_str().unwrap_or_default().to_string());
+    }
     if command == "check" {
         let parsed: Vec<_> = [domain, problem]
             .iter()
@@ -150,6 +158,7 @@ fn cli(command: &str, paths: &[PathBuf]) -> (Vec<String>, String, i32) {
         "kitchen-compile" => vec![
             "kitchen", "compile", "--env", &shown[0], "--goal", &shown[1],
         ],
+        "score-functional" => vec!["score", "--functional", &shown[0], &shown[1]],
         _ => std::iter::once(command)
             .chain(shown.iter().map(String::as_str))
             .collect(),
@@ -172,6 +181,10 @@ fn cli(command: &str, paths: &[PathBuf]) -> (Vec<String>, String, i32) {
             None => "none".to_string(),
         },
         "solve" => document["status"].as_str().unwrap_or("none").to_string(),
+        "score-functional" => document["functional"]["verdict"]
+            .as_str()
+            .unwrap_or("none")
+            .to_string(),
         "check" if code(&out) == 0 => "ok".to_string(),
         "check" => "errors".to_string(),
         _ if codes.iter().any(|c| c == "K410") => "unsolvable".to_string(),

@@ -300,6 +300,7 @@ impl<'a> Context<'a> {
             typing,
             predicate_types,
             types_differ,
+            time_limit: None,
             spellings: (gold_spelling, pred_spelling),
         }
     }
@@ -399,6 +400,7 @@ impl<'a> Context<'a> {
                 .filter(|k| !k.starts_with("pred:"))
                 .cloned()
                 .collect(),
+            time_limit: self.time_limit,
         };
         let decision = decide::decide(gold, pred_in_order, &names);
         if let Some(reason) = decision.unsupported {

@@ -5,7 +5,7 @@
 //! ends differently" (`logic::satisfy`).
 
 use super::lift::{self, AtomKey, Atoms, Lifted, Naming, Typing, Universe};
-use super::logic::{self, Formula, Search, satisfy};
+use super::logic::{self, Budget, Formula, Search, satisfy};
 use super::partition::{self, MAX_PARTITIONS};
 use crate::ast::{Action, Effect, EffectKind, Gd, GdKind, Term, Type};
 use std::collections::HashMap;
@@ -93,6 +93,7 @@ pub struct Names<'a> {
     pub types_differ: bool,
     /// The gold predicates (folded) the prediction has a counterpart for.
     pub shared: std::collections::HashSet<String>,
+    pub time_limit: Option<super::TimeLimit>,
 }
 
 pub fn decide(gold: &Action, pred: &Action, names: &Names) -> Decision {
@@ -124,8 +125,15 @@ pub fn decide(gold: &Action, pred: &Action, names: &Names) -> Decision {
     // Typed domains: the objects' types are decided with the rest, so that only the states of
     // well-typed problems count.
     let typed = names.typing.is_some();
-    let mut budget = BUDGET;
+    let mut budget = Budget {
+        splits: BUDGET,
+        time_limit: names.time_limit,
+    };
     for blocks in partitions {
+        if let Some(limit) = names.time_limit.filter(super::TimeLimit::reached) {
+            decision.unsupported = Some(limit.reason());
+            return decision;
+        }
         let universe = universe_of(&terms, &blocks, quantified, names, typed);
         let mut atoms = Atoms::default();
         let (gold_naming, pred_naming) = namings(gold, pred, &terms, &blocks, names, &universe);
@@ -427,7 +435,7 @@ fn compare(
     g: &Lifted,
     p: &Lifted,
     case: &Case,
-    budget: &mut u64,
+    budget: &mut Budget,
     decision: &mut Decision,
 ) -> Result<(), String> {
     let atoms = case.atoms;
@@ -460,7 +468,7 @@ fn compare(
             read: read.clone(),
         }
     };
-    let search = |formula: Formula, budget: &mut u64| {
+    let search = |formula: Formula, budget: &mut Budget| {
         // One case of the question's widest disjunction at a time (a difference on one atom
         // needs no split on another's), the question first, so that the search splits on its
         // atoms and the type constraints follow by propagation.
@@ -470,6 +478,9 @@ fn compare(
                 Search::Satisfiable(atoms) => return Ok(Some(atoms)),
                 Search::Unsatisfiable => {}
                 Search::OutOfBudget => return Err("the search ran out of its budget".to_string()),
+                Search::OutOfTime => {
+                    return Err(budget.time_limit.map(|l| l.reason()).unwrap_or_default());
+                }
             }
         }
         Ok(None)

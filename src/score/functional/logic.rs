@@ -1,7 +1,9 @@
 //! Propositional reasoning over lifted atoms, on the planner's formulas (negation normal form,
 //! constants folded): negation, exclusive or, and the search for a satisfying assignment by
-//! Shannon expansion on one atom at a time with constant folding, under a step budget.
+//! Shannon expansion on one atom at a time with constant folding, under a step budget and an
+//! optional time limit.
 
+use super::TimeLimit;
 pub use crate::solve::formula::Formula;
 
 /// The atom `a`, holding.
@@ -90,13 +92,38 @@ pub enum Search {
     Unsatisfiable,
     /// The step budget ran out first.
     OutOfBudget,
+    /// The time limit was reached first.
+    OutOfTime,
 }
+
+/// What a search may spend: splits, and time.
+#[derive(Clone, Copy, Debug)]
+pub struct Budget {
+    pub splits: u64,
+    pub time_limit: Option<TimeLimit>,
+}
+
+#[cfg(test)]
+impl Budget {
+    /// `splits` splits, and no time limit.
+    pub fn splits(splits: u64) -> Budget {
+        Budget {
+            splits,
+            time_limit: None,
+        }
+    }
+}
+
+/// How many splits pass between two readings of the clock: a reading costs about as much as a
+/// split, and a thousand splits take well under a millisecond.
+const SPLITS_PER_CLOCK_READING: u64 = 1024;
 
 /// A satisfying assignment of `formula`, by splitting on its atoms in turn (false first, so that
 /// the assignment found is small) and folding constants after each split, in at most `budget`
-/// splits. The literals a conjunction requires outright are set first, without a split (unit
-/// propagation), so that constraints such as "exactly one of these" cost no search.
-pub fn satisfy(formula: &Formula, budget: &mut u64) -> Search {
+/// splits and before the time limit. The literals a conjunction requires outright are set
+/// first, without a split (unit propagation), so that constraints such as "exactly one of
+/// these" cost no search.
+pub fn satisfy(formula: &Formula, budget: &mut Budget) -> Search {
     let mut formula = formula.clone();
     let mut forced: Vec<u32> = Vec::new();
     loop {
@@ -115,10 +142,15 @@ pub fn satisfy(formula: &Formula, budget: &mut u64) -> Search {
     let Some(atom) = first_atom(&formula) else {
         return Search::Unsatisfiable;
     };
-    if *budget == 0 {
+    if budget.splits == 0 {
         return Search::OutOfBudget;
     }
-    *budget -= 1;
+    budget.splits -= 1;
+    if budget.splits.is_multiple_of(SPLITS_PER_CLOCK_READING)
+        && budget.time_limit.is_some_and(|limit| limit.reached())
+    {
+        return Search::OutOfTime;
+    }
     let mut exhausted = false;
     for value in [false, true] {
         match satisfy(&restrict(&formula, atom, value), budget) {
@@ -129,6 +161,7 @@ pub fn satisfy(formula: &Formula, budget: &mut u64) -> Search {
                 atoms.extend(&forced);
                 return Search::Satisfiable(atoms);
             }
+            Search::OutOfTime => return Search::OutOfTime,
             Search::OutOfBudget => exhausted = true,
             Search::Unsatisfiable => {}
         }
@@ -211,7 +244,7 @@ fn assign(f: &Formula, values: &[(u32, bool)]) -> Formula {
 
 #[cfg(test)]
 mod tests {
-    use super::{Formula, Search, holds, not, satisfy, xor};
+    use super::{Budget, Formula, Search, holds, not, satisfy, xor};
 
     fn atom(a: u32) -> Formula {
         super::atom(a)
@@ -222,7 +255,7 @@ mod tests {
         let gold = Formula::and(vec![atom(0), atom(1), not(atom(2))]);
         let reordered = Formula::and(vec![not(atom(2)), atom(0), atom(1)]);
         let dropped = Formula::and(vec![atom(0), not(atom(2))]);
-        let mut budget = 1000;
+        let mut budget = Budget::splits(1000);
         assert_eq!(
             satisfy(&xor(gold.clone(), reordered), &mut budget),
             Search::Unsatisfiable
@@ -242,7 +275,31 @@ mod tests {
     fn the_budget_bounds_the_search() {
         let parity = (0..10).fold(Formula::False, |acc, a| xor(acc, atom(a)));
         let contradiction = Formula::And(vec![parity.clone(), not(parity)]);
-        assert_eq!(satisfy(&contradiction, &mut 100), Search::OutOfBudget);
-        assert_eq!(satisfy(&contradiction, &mut 100_000), Search::Unsatisfiable);
+        let mut small = Budget::splits(100);
+        assert_eq!(satisfy(&contradiction, &mut small), Search::OutOfBudget);
+        let mut large = Budget::splits(100_000);
+        assert_eq!(satisfy(&contradiction, &mut large), Search::Unsatisfiable);
+    }
+
+    #[test]
+    fn a_time_limit_stops_the_search() {
+        let parity = (0..14).fold(Formula::False, |acc, a| xor(acc, atom(a)));
+        let contradiction = Formula::And(vec![parity.clone(), not(parity)]);
+        let options = crate::score::functional::Options {
+            time_limit: Some(std::time::Duration::from_nanos(1)),
+            clock: None,
+        };
+        let time_limit = crate::score::functional::TimeLimit::start(&options);
+        std::thread::sleep(std::time::Duration::from_millis(1));
+        let mut budget = Budget {
+            splits: 1_000_000,
+            time_limit,
+        };
+        assert_eq!(satisfy(&contradiction, &mut budget), Search::OutOfTime);
+        let mut unlimited = Budget::splits(1_000_000);
+        assert_eq!(
+            satisfy(&contradiction, &mut unlimited),
+            Search::Unsatisfiable
+        );
     }
 }

@@ -25,6 +25,10 @@
 //! 3. **Counterexamples** (`witness`): a difference becomes a one-step problem and plan for
 //!    each domain, kept only when pddlc's validator accepts the plan under one domain and
 //!    rejects it under the other; an unconfirmed one is dropped and named in `notes`.
+//!
+//! [`Options::time_limit`] bounds one comparison: it is read between actions, between
+//! partitions and during the search, and once it is reached the actions not yet decided are
+//! `unknown`, and so is the domain unless a confirmed difference already makes it `different`.
 
 mod align;
 mod decide;
@@ -35,8 +39,50 @@ mod witness;
 
 use crate::ast::{Action, Domain, Structure};
 use crate::diagnostics::{Diagnostic, FileId};
+use crate::solve::Deadline;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
+use std::time::Duration;
+
+/// How to compare: the limits of one comparison.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Options {
+    /// Stop with `unknown` for the actions not decided after this long (parsing included).
+    pub time_limit: Option<Duration>,
+    /// The clock `time_limit` is measured on: a function returning a time that only grows,
+    /// such as the CPU time of the thread comparing, which the CLI passes. `None`: wall time.
+    pub clock: Option<fn() -> Duration>,
+}
+
+/// A running comparison's time limit: when it ends, and how long it was (for the reason).
+#[derive(Clone, Copy, Debug)]
+pub struct TimeLimit {
+    limit: Duration,
+    deadline: Deadline,
+}
+
+impl TimeLimit {
+    /// The limit of `options`, starting now; `None` without one.
+    pub fn start(options: &Options) -> Option<TimeLimit> {
+        let limit = options.time_limit?;
+        Some(TimeLimit {
+            limit,
+            deadline: Deadline::after(limit, options.clock),
+        })
+    }
+
+    pub fn reached(&self) -> bool {
+        self.deadline.passed()
+    }
+
+    /// Why a comparison stopped: "the time limit (2 s) was reached".
+    pub fn reason(&self) -> String {
+        format!(
+            "the time limit ({} s) was reached",
+            self.limit.as_secs_f64()
+        )
+    }
+}
 
 /// The verdict for the whole domain.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -167,15 +213,80 @@ impl Functional {
     }
 }
 
-/// Compares two domain texts; a domain that does not parse or check gives `unknown`.
+/// The verdicts of many comparisons counted: domains by verdict, and actions by verdict
+/// (every verdict listed, with 0 when none has it), for a batch's summary.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Tally {
+    pub verdicts: BTreeMap<String, usize>,
+    pub actions: BTreeMap<String, usize>,
+}
+
+/// A verdict's name as it is serialized (`weaker-precondition`).
+fn verdict_name(verdict: impl Serialize) -> String {
+    match serde_json::to_value(verdict) {
+        Ok(serde_json::Value::String(name)) => name,
+        _ => String::new(),
+    }
+}
+
+/// Counts the verdicts of `results`.
+pub fn tally<'a>(results: impl IntoIterator<Item = &'a Functional>) -> Tally {
+    use ActionVerdict as A;
+    let zero = |names: Vec<String>| names.into_iter().map(|name| (name, 0)).collect();
+    let mut tally = Tally {
+        verdicts: zero(
+            [Verdict::Equivalent, Verdict::Different, Verdict::Unknown]
+                .map(verdict_name)
+                .to_vec(),
+        ),
+        actions: zero(
+            [
+                A::Equivalent,
+                A::StrongerPrecondition,
+                A::WeakerPrecondition,
+                A::DifferentPrecondition,
+                A::DifferentEffects,
+                A::DifferentParameters,
+                A::Missing,
+                A::Extra,
+                A::Unknown,
+            ]
+            .map(verdict_name)
+            .to_vec(),
+        ),
+    };
+    for result in results {
+        *tally
+            .verdicts
+            .entry(verdict_name(result.verdict))
+            .or_default() += 1;
+        for action in &result.actions {
+            *tally
+                .actions
+                .entry(verdict_name(action.verdict))
+                .or_default() += 1;
+        }
+    }
+    tally
+}
+
+/// Compares two domain texts with the default options (no time limit); a domain that does
+/// not parse or check gives `unknown`.
 pub fn compare_texts(gold: &str, pred: &str) -> Functional {
+    compare_texts_with(gold, pred, &Options::default())
+}
+
+/// Compares two domain texts within `options`' limits; a domain that does not parse or check
+/// gives `unknown`.
+pub fn compare_texts_with(gold: &str, pred: &str, options: &Options) -> Functional {
+    let time_limit = TimeLimit::start(options);
     crate::parse::with_stack(|| {
         let gold = match checked(gold) {
             Ok(d) => d,
             Err(e) => return Functional::unknown(format!("the gold domain {e}")),
         };
         match checked(pred) {
-            Ok(pred) => compare(&gold, &pred),
+            Ok(pred) => compare_here(&gold, &pred, time_limit),
             Err(e) => Functional::unknown(format!("the predicted domain {e}")),
         }
     })
@@ -206,12 +317,18 @@ fn unsupported(domain: &Domain) -> Option<&'static str> {
     })
 }
 
-/// Compares two checked domains.
+/// Compares two checked domains with the default options.
 pub fn compare(gold: &Domain, pred: &Domain) -> Functional {
-    crate::parse::with_stack(|| compare_here(gold, pred))
+    compare_with(gold, pred, &Options::default())
 }
 
-fn compare_here(gold: &Domain, pred: &Domain) -> Functional {
+/// Compares two checked domains within `options`' limits.
+pub fn compare_with(gold: &Domain, pred: &Domain, options: &Options) -> Functional {
+    let time_limit = TimeLimit::start(options);
+    crate::parse::with_stack(|| compare_here(gold, pred, time_limit))
+}
+
+fn compare_here(gold: &Domain, pred: &Domain, time_limit: Option<TimeLimit>) -> Functional {
     let aligned = align::align(gold, pred);
     let alignment = renamed(&aligned, gold, pred);
     for (side, domain) in [("gold", gold), ("predicted", pred)] {
@@ -221,7 +338,8 @@ fn compare_here(gold: &Domain, pred: &Domain) -> Functional {
             return out;
         }
     }
-    let context = Context::new(gold, pred, &aligned);
+    let mut context = Context::new(gold, pred, &aligned);
+    context.time_limit = time_limit;
     let gold_actions: Vec<&Action> = gold.actions().collect();
     let pred_actions: Vec<&Action> = pred.actions().collect();
     let mut out = Functional {
@@ -243,7 +361,16 @@ fn compare_here(gold: &Domain, pred: &Domain) -> Functional {
             continue;
         };
         let (p, order) = (aligned.actions[at].1, &aligned.orders[at]);
-        let result = context.action(gold_action, pred_actions[p], order, &mut out);
+        let result = match time_limit.filter(TimeLimit::reached) {
+            // The actions after the limit are not looked at: each is `unknown`, and says why.
+            Some(limit) => ActionResult {
+                gold: Some(gold_action.name.text.to_string()),
+                pred: Some(pred_actions[p].name.text.to_string()),
+                verdict: ActionVerdict::Unknown,
+                reason: Some(limit.reason()),
+            },
+            None => context.action(gold_action, pred_actions[p], order, &mut out),
+        };
         out.actions.push(result);
     }
     for (p, pred_action) in pred_actions.iter().enumerate() {
@@ -257,6 +384,19 @@ fn compare_here(gold: &Domain, pred: &Domain) -> Functional {
         }
     }
     out.verdict = domain_verdict(&out.actions);
+    // An action the limit stopped is `unknown`, which makes the domain `unknown` unless a
+    // confirmed difference already makes it `different`; either way the reason says why not
+    // every action was decided.
+    if let Some(limit) = time_limit {
+        let reason = limit.reason();
+        if out
+            .actions
+            .iter()
+            .any(|a| a.reason.as_ref() == Some(&reason))
+        {
+            out.reason = Some(reason);
+        }
+    }
     out
 }
 
@@ -332,6 +472,8 @@ struct Context<'a> {
     predicate_types: [HashMap<String, Vec<Vec<String>>>; 2],
     /// Whether the type hierarchies or the constants' types differ.
     types_differ: bool,
+    /// When to stop deciding.
+    time_limit: Option<TimeLimit>,
     spellings: (Spellings, Spellings),
 }
 
@@ -342,3 +484,47 @@ mod context;
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod time_limit_tests {
+    use super::{ActionVerdict, Options, Verdict, compare_texts_with, tally};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::time::Duration;
+
+    const BLOCKS: &str = include_str!("../../../domains/blocksworld/domain.pddl");
+
+    /// A clock that advances a second at every reading, so that a limit of 2.5 s is reached
+    /// after three readings, long before the last action, whatever the machine's speed.
+    fn ticking() -> Duration {
+        static READINGS: AtomicU64 = AtomicU64::new(0);
+        Duration::from_secs(READINGS.fetch_add(1, Ordering::Relaxed))
+    }
+
+    #[test]
+    fn a_limit_reached_leaves_the_actions_not_decided_unknown_with_the_reason() {
+        let dropped = BLOCKS.replace(
+            "(and (on ?x ?y) (clear ?x) (arm-empty))",
+            "(and (on ?x ?y) (arm-empty))",
+        );
+        let options = Options {
+            time_limit: Some(Duration::from_millis(2500)),
+            clock: Some(ticking),
+        };
+        let limited = compare_texts_with(BLOCKS, &dropped, &options);
+        let reason = "the time limit (2.5 s) was reached";
+        assert_eq!(limited.verdict, Verdict::Unknown, "{limited:#?}");
+        assert_eq!(limited.reason.as_deref(), Some(reason));
+        // `unstack`, the one that differs, comes last: the limit is reached before it.
+        let last = limited.actions.last().expect("four actions");
+        assert_eq!(last.verdict, ActionVerdict::Unknown);
+        assert_eq!(last.reason.as_deref(), Some(reason));
+        assert!(limited.counterexamples.is_empty());
+        let free = compare_texts_with(BLOCKS, &dropped, &Options::default());
+        assert_eq!(free.verdict, Verdict::Different);
+        let counts = tally([&limited, &free]);
+        assert_eq!(counts.verdicts["unknown"], 1);
+        assert_eq!(counts.verdicts["different"], 1);
+        assert_eq!(counts.verdicts["equivalent"], 0);
+        assert_eq!(counts.actions["weaker-precondition"], 1);
+    }
+}
