@@ -43,6 +43,8 @@ pub struct Scenario {
     step: Vec<usize>,
     pub gold_accepts: bool,
     difference: Difference,
+    /// Per gold parameter, its declared type (folded; the first of an `either`).
+    parameter_types: Vec<String>,
 }
 
 impl Scenario {
@@ -122,6 +124,11 @@ impl Scenario {
             step,
             gold_accepts,
             difference: difference.clone(),
+            parameter_types: gold_action
+                .parameters
+                .iter()
+                .map(|p| first_type(p.ty.as_ref()))
+                .collect(),
         }
     }
 
@@ -267,15 +274,16 @@ impl Scenario {
         )
     }
 
-    /// "with objects `a - t`, …, " for the step's objects, when their types were decided with
-    /// the rest (and so may be what makes the difference).
+    /// "with objects `a - t`, …, " for the step's objects declared with another type than the
+    /// gold parameter's (which may be what makes the difference).
     fn typed_objects(&self, spelling: &Spelling) -> String {
         if self.difference.universe.typing.is_none() {
             return String::new();
         }
         let mut seen = Vec::new();
-        for &b in &self.step {
-            if !seen.contains(&b) {
+        for (&b, declared) in self.step.iter().zip(&self.parameter_types) {
+            let differs = self.blocks[b].1.as_ref().is_some_and(|ty| ty != declared);
+            if differs && !seen.contains(&b) {
                 seen.push(b);
             }
         }
