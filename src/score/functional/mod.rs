@@ -26,7 +26,10 @@ mod align;
 mod decide;
 mod lift;
 mod logic;
+mod sample;
 mod witness;
+
+pub use sample::Sampled;
 
 use crate::ast::{Action, Domain, Structure};
 use crate::diagnostics::{Diagnostic, FileId};
@@ -147,6 +150,11 @@ pub struct Functional {
     /// Differences the decision found that the validator did not confirm (a bug in one of
     /// them), and other remarks.
     pub notes: Vec<String>,
+    /// Applicability precision and recall over sampled states (`sample`); `None` when the
+    /// domains cannot be sampled, and `not_sampled` says why.
+    pub sampled: Option<Sampled>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_sampled: Option<String>,
 }
 
 impl Functional {
@@ -158,6 +166,8 @@ impl Functional {
             actions: Vec::new(),
             counterexamples: Vec::new(),
             notes: Vec::new(),
+            sampled: None,
+            not_sampled: None,
         }
     }
 }
@@ -201,14 +211,21 @@ fn unsupported(domain: &Domain) -> Option<&'static str> {
     })
 }
 
-/// Compares two checked domains.
+/// Compares two checked domains: the decision, then the sample.
 pub fn compare(gold: &Domain, pred: &Domain) -> Functional {
-    crate::parse::with_stack(|| compare_here(gold, pred))
+    crate::parse::with_stack(|| {
+        let aligned = align::align(gold, pred);
+        let mut out = compare_here(gold, pred, &aligned);
+        match sample::sample(gold, pred, &aligned) {
+            Ok(sampled) => out.sampled = Some(sampled),
+            Err(reason) => out.not_sampled = Some(reason),
+        }
+        out
+    })
 }
 
-fn compare_here(gold: &Domain, pred: &Domain) -> Functional {
-    let aligned = align::align(gold, pred);
-    let alignment = renamed(&aligned, gold, pred);
+fn compare_here(gold: &Domain, pred: &Domain, aligned: &align::Aligned) -> Functional {
+    let alignment = renamed(aligned, gold, pred);
     for (side, domain) in [("gold", gold), ("predicted", pred)] {
         if let Some(what) = unsupported(domain) {
             let mut out = Functional::unknown(format!("the {side} domain has {what}"));
@@ -216,7 +233,7 @@ fn compare_here(gold: &Domain, pred: &Domain) -> Functional {
             return out;
         }
     }
-    let context = Context::new(gold, pred, &aligned);
+    let context = Context::new(gold, pred, aligned);
     let gold_actions: Vec<&Action> = gold.actions().collect();
     let pred_actions: Vec<&Action> = pred.actions().collect();
     let mut out = Functional {
@@ -226,6 +243,8 @@ fn compare_here(gold: &Domain, pred: &Domain) -> Functional {
         actions: Vec::new(),
         counterexamples: Vec::new(),
         notes: Vec::new(),
+        sampled: None,
+        not_sampled: None,
     };
     for (g, gold_action) in gold_actions.iter().enumerate() {
         let Some(at) = aligned.actions.iter().position(|pair| pair.0 == g) else {
