@@ -400,8 +400,8 @@ fn sampled_applicability_separates_same_from_different_pairs() {
 }
 
 /// The least numbers of `same` (of 242) and `different` (of 391) pairs sampled.
-const MIN_SAME_SAMPLED: usize = 0;
-const MIN_DIFFERENT_SAMPLED: usize = 0;
+const MIN_SAME_SAMPLED: usize = 229;
+const MIN_DIFFERENT_SAMPLED: usize = 344;
 
 /// The corpus domains in the decided fragment (STRIPS/ADL without numbers, time or derived
 /// predicates), each text once: every one equivalent to itself and to its canonical print, or
@@ -466,5 +466,5 @@ fn corpus_domains_are_equivalent_to_themselves_and_their_print() {
 
 /// The least numbers of comparisons of corpus domains with themselves and their print, and of
 /// those proved equivalent.
-const MIN_CORPUS_COMPARED: usize = 0;
-const MIN_CORPUS_EQUIVALENT: usize = 0;
+const MIN_CORPUS_COMPARED: usize = 276;
+const MIN_CORPUS_EQUIVALENT: usize = 260;

@@ -10,7 +10,7 @@
 //! (`semantics::World`), so that the sample reads the domains exactly as `validate` does.
 
 use super::align::Aligned;
-use crate::ast::{Action, Domain, Problem, Structure, Type, Typed, Variable};
+use crate::ast::{Action, Domain, Gd, GdKind, Problem, Structure, Type, Typed, Variable};
 use crate::kitchen::SplitMix64;
 use crate::semantics::{Binding, Changes, Fact, Record, State, World};
 use crate::validate::{bind_step, next_combination};
@@ -26,7 +26,7 @@ const PROBLEMS: [(usize, u64); 3] = [(2, 25), (3, 50), (2, 50)];
 const STATES: usize = 50;
 /// The most ground actions of one domain, or ground atoms of the gold's, in one problem; a
 /// larger problem is generated again with fewer objects per type.
-const MAX_GROUND: usize = 2_000;
+const MAX_GROUND: usize = 1_000;
 
 /// Applicability and successors over the sampled states; each ratio is 1 when its denominator
 /// is 0.
@@ -267,6 +267,73 @@ struct Instance<'a> {
     action: &'a Action,
     objects: Vec<u32>,
     key: Option<Key>,
+    /// Ground literals of the precondition's top-level conjunction (basic predicates only):
+    /// a state that lacks one of the first or has one of the second is passed over before the
+    /// validator's evaluation, which decides the rest.
+    needs: Vec<Fact>,
+    forbids: Vec<Fact>,
+}
+
+impl<'a> Instance<'a> {
+    fn new(world: &World, basic: &HashSet<u32>, action: &'a Action, objects: Vec<u32>) -> Self {
+        let mut instance = Instance {
+            action,
+            objects,
+            key: None,
+            needs: Vec::new(),
+            forbids: Vec::new(),
+        };
+        if let Some(precondition) = &action.precondition {
+            let mut binding = Binding::default();
+            for (parameter, &o) in action.parameters.iter().zip(&instance.objects) {
+                binding.push(&parameter.item, o);
+            }
+            instance.literals(world, basic, precondition, &binding, true);
+        }
+        instance
+    }
+
+    fn literals(
+        &mut self,
+        world: &World,
+        basic: &HashSet<u32>,
+        gd: &Gd,
+        binding: &Binding,
+        positive: bool,
+    ) {
+        match &gd.kind {
+            GdKind::And { args } if positive => {
+                for arg in args {
+                    self.literals(world, basic, arg, binding, true);
+                }
+            }
+            GdKind::Not { arg } if positive => self.literals(world, basic, arg, binding, false),
+            GdKind::Atom(atom) => {
+                // An atom of `=`, of a derived predicate or with a `:vars` variable is left to
+                // the evaluation.
+                if let Ok(fact) = world.atom_fact(atom, binding)
+                    && basic.contains(&fact[0])
+                {
+                    match positive {
+                        true => self.needs.push(fact),
+                        false => self.forbids.push(fact),
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Whether the action is applicable in `state`, by the validator's evaluation.
+    fn applicable(&self, world: &World, state: &State) -> Result<bool, String> {
+        if self.needs.iter().any(|f| !state.facts.contains(f))
+            || self.forbids.iter().any(|f| state.facts.contains(f))
+        {
+            return Ok(false);
+        }
+        let (_, holds) = bind_step(world, self.action, &self.objects, state);
+        holds.map_err(|e| format!("`{}`: {e}", self.action.name.text))
+    }
 }
 
 /// A gold action's index and its objects in the gold's order, as gold world ids.
@@ -318,6 +385,7 @@ impl<'a> Walk<'a> {
         let Some(pred_ground) = ground_actions(&mut pred_world, &pred_actions) else {
             return Ok(None);
         };
+        let pred_basic = basic_predicates(&pred_world, pred);
         let pred_instances = pred_ground
             .into_iter()
             .filter_map(|(p, objects)| {
@@ -325,16 +393,16 @@ impl<'a> Walk<'a> {
                     None => None,
                     Some(at) => Some(gold_key(aligned, at, &objects, &to_gold)?),
                 };
-                Some(Instance {
-                    action: pred_actions[p],
-                    objects,
-                    key,
-                })
+                let mut instance =
+                    Instance::new(&pred_world, &pred_basic, pred_actions[p], objects);
+                instance.key = key;
+                Some(instance)
             })
             .collect();
         let Some(atoms) = ground_atoms(&mut gold_world, gold) else {
             return Ok(None);
         };
+        let gold_basic = basic_predicates(&gold_world, gold);
         let cost = |world: &World| -> Option<Fact> {
             let at = world.functions.iter().position(|f| f == "total-cost")?;
             Some(Box::new([at as u32]))
@@ -344,10 +412,12 @@ impl<'a> Walk<'a> {
             shared: predicates.iter().flatten().copied().collect(),
             gold_instances: gold_instances
                 .into_iter()
-                .map(|(g, objects)| Instance {
-                    action: gold_actions[g],
-                    key: Some((g, objects.clone())),
-                    objects,
+                .map(|(g, objects)| {
+                    let key = Some((g, objects.clone()));
+                    let mut instance =
+                        Instance::new(&gold_world, &gold_basic, gold_actions[g], objects);
+                    instance.key = key;
+                    instance
                 })
                 .collect(),
             gold: gold_world,
@@ -388,7 +458,7 @@ impl<'a> Walk<'a> {
         let translated = self.translate(state)?;
         let mut pred_applicable: HashMap<&Key, usize> = HashMap::new();
         for (j, instance) in self.pred_instances.iter().enumerate() {
-            if applicable(&self.pred, instance, &translated)? {
+            if instance.applicable(&self.pred, &translated)? {
                 tally.pred += 1;
                 if let Some(key) = &instance.key {
                     pred_applicable.insert(key, j);
@@ -398,7 +468,7 @@ impl<'a> Walk<'a> {
         let mut gold_applicable = Vec::new();
         let mut both = Vec::new();
         for (i, instance) in self.gold_instances.iter().enumerate() {
-            if applicable(&self.gold, instance, state)? {
+            if instance.applicable(&self.gold, state)? {
                 gold_applicable.push(i);
                 if let Some(&j) = instance.key.as_ref().and_then(|k| pred_applicable.get(k)) {
                     both.push((i, j));
@@ -531,13 +601,27 @@ fn ground_actions(world: &mut World, actions: &[&Action]) -> Option<Vec<(usize, 
     Some(out)
 }
 
+/// The ids of a domain's basic (not derived) predicates in its world.
+fn basic_predicates(world: &World, domain: &Domain) -> HashSet<u32> {
+    let derived: HashSet<String> = domain.derived().map(|d| d.predicate.name.key()).collect();
+    domain
+        .predicates
+        .iter()
+        .map(|p| p.name.key())
+        .filter(|key| !derived.contains(key))
+        .filter_map(|key| world.predicate_id(&key))
+        .collect()
+}
+
 /// Every ground atom of the gold's basic predicates, or `None` beyond `MAX_GROUND`.
 fn ground_atoms(world: &mut World, domain: &Domain) -> Option<Vec<Fact>> {
-    let derived: HashSet<String> = domain.derived().map(|d| d.predicate.name.key()).collect();
+    let basic = basic_predicates(world, domain);
     let mut out: Vec<Fact> = Vec::new();
     for predicate in &domain.predicates {
-        let key = predicate.name.key();
-        let Some(id) = world.predicate_id(&key).filter(|_| !derived.contains(&key)) else {
+        let Some(id) = world
+            .predicate_id(&predicate.name.key())
+            .filter(|id| basic.contains(id))
+        else {
             continue;
         };
         for objects in combinations(world, &predicate.parameters, MAX_GROUND - out.len())? {
@@ -571,11 +655,6 @@ fn combinations(
             return Some(out);
         }
     }
-}
-
-fn applicable(world: &World, instance: &Instance, state: &State) -> Result<bool, String> {
-    let (_, holds) = bind_step(world, instance.action, &instance.objects, state);
-    holds.map_err(|e| format!("`{}`: {e}", instance.action.name.text))
 }
 
 /// The state after a ground action, or `None` when it is not applicable.
