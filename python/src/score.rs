@@ -49,6 +49,7 @@ impl Scoring {
         let options = functional::Options {
             time_limit,
             clock: None,
+            no_sample: false,
         };
         Ok(Scoring {
             mode: self::mode(mode)?,

@@ -74,6 +74,10 @@ pub struct Args {
     /// `unknown`, and the pair's `reason` says the limit was reached.
     #[arg(long, value_name = "SECONDS", requires = "functional")]
     time_limit: Option<f64>,
+    /// With `--functional`, leave out the sampled applicability (`sampled` is null): the
+    /// decision alone is several times faster on large domains.
+    #[arg(long, requires = "functional")]
+    no_sample: bool,
     /// Overwrite counterexample files that exist.
     #[arg(long, requires = "counterexamples")]
     force: bool,
@@ -93,7 +97,7 @@ pub fn run(args: &Args) -> Outcome {
         );
         return Outcome::Failure;
     }
-    let functional = match score_functional::options(args.time_limit) {
+    let functional = match score_functional::options(args.time_limit, args.no_sample) {
         Ok(options) => args.functional.then_some(options),
         Err(message) => {
             eprintln!("error: {message}");

@@ -26,7 +26,7 @@ fn thread_cpu_time() -> Duration {
 }
 
 /// The options of `--time-limit SECONDS`, or why the number is refused.
-pub fn options(time_limit: Option<f64>) -> Result<Options, String> {
+pub fn options(time_limit: Option<f64>, no_sample: bool) -> Result<Options, String> {
     let time_limit = match time_limit {
         None => None,
         Some(s) if s.is_finite() && s > 0.0 => Some(Duration::from_secs_f64(s)),
@@ -35,6 +35,7 @@ pub fn options(time_limit: Option<f64>) -> Result<Options, String> {
     Ok(Options {
         time_limit,
         clock: Some(thread_cpu_time),
+        no_sample,
     })
 }
 

@@ -416,7 +416,7 @@ impl Sequential<'_, '_> {
 /// A step's parameters bound to its objects, and whether its precondition holds in `state`.
 /// PDDL 1.2 `:vars` are bound by the precondition: the first binding of them that satisfies
 /// it is the one the effects use.
-fn bind_step(
+pub(crate) fn bind_step(
     world: &World,
     action: &crate::ast::Action,
     objects: &[u32],

@@ -288,6 +288,7 @@ mod tests {
         let options = crate::score::functional::Options {
             time_limit: Some(std::time::Duration::from_nanos(1)),
             clock: None,
+            no_sample: true,
         };
         let time_limit = crate::score::functional::TimeLimit::start(&options);
         std::thread::sleep(std::time::Duration::from_millis(1));

@@ -35,7 +35,10 @@ mod decide;
 mod lift;
 mod logic;
 mod partition;
+mod sample;
 mod witness;
+
+pub use sample::Sampled;
 
 use crate::ast::{Action, Domain, Structure};
 use crate::diagnostics::{Diagnostic, FileId};
@@ -52,6 +55,9 @@ pub struct Options {
     /// The clock `time_limit` is measured on: a function returning a time that only grows,
     /// such as the CPU time of the thread comparing, which the CLI passes. `None`: wall time.
     pub clock: Option<fn() -> Duration>,
+    /// Leave out the sampled applicability (`Functional::sampled`), which costs more than the
+    /// decision on large domains.
+    pub no_sample: bool,
 }
 
 /// A running comparison's time limit: when it ends, and how long it was (for the reason).
@@ -198,6 +204,11 @@ pub struct Functional {
     /// Differences the decision found that the validator did not confirm (a bug in one of
     /// them), and other remarks.
     pub notes: Vec<String>,
+    /// Applicability precision and recall over sampled states (`sample`); `None` when the
+    /// domains cannot be sampled, and `not_sampled` says why.
+    pub sampled: Option<Sampled>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_sampled: Option<String>,
 }
 
 impl Functional {
@@ -209,6 +220,8 @@ impl Functional {
             actions: Vec::new(),
             counterexamples: Vec::new(),
             notes: Vec::new(),
+            sampled: None,
+            not_sampled: None,
         }
     }
 }
@@ -286,7 +299,7 @@ pub fn compare_texts_with(gold: &str, pred: &str, options: &Options) -> Function
             Err(e) => return Functional::unknown(format!("the gold domain {e}")),
         };
         match checked(pred) {
-            Ok(pred) => compare_here(&gold, &pred, time_limit),
+            Ok(pred) => compare_checked(&gold, &pred, options, time_limit),
             Err(e) => Functional::unknown(format!("the predicted domain {e}")),
         }
     })
@@ -322,15 +335,38 @@ pub fn compare(gold: &Domain, pred: &Domain) -> Functional {
     compare_with(gold, pred, &Options::default())
 }
 
-/// Compares two checked domains within `options`' limits.
+/// Compares two checked domains within `options`' limits: the decision, then (unless
+/// `options.no_sample`) the sample.
 pub fn compare_with(gold: &Domain, pred: &Domain, options: &Options) -> Functional {
     let time_limit = TimeLimit::start(options);
-    crate::parse::with_stack(|| compare_here(gold, pred, time_limit))
+    crate::parse::with_stack(|| compare_checked(gold, pred, options, time_limit))
 }
 
-fn compare_here(gold: &Domain, pred: &Domain, time_limit: Option<TimeLimit>) -> Functional {
+fn compare_checked(
+    gold: &Domain,
+    pred: &Domain,
+    options: &Options,
+    time_limit: Option<TimeLimit>,
+) -> Functional {
     let aligned = align::align(gold, pred);
-    let alignment = renamed(&aligned, gold, pred);
+    let mut out = compare_here(gold, pred, &aligned, time_limit);
+    if options.no_sample {
+        return out;
+    }
+    match sample::sample(gold, pred, &aligned) {
+        Ok(sampled) => out.sampled = Some(sampled),
+        Err(reason) => out.not_sampled = Some(reason),
+    }
+    out
+}
+
+fn compare_here(
+    gold: &Domain,
+    pred: &Domain,
+    aligned: &align::Aligned,
+    time_limit: Option<TimeLimit>,
+) -> Functional {
+    let alignment = renamed(aligned, gold, pred);
     for (side, domain) in [("gold", gold), ("predicted", pred)] {
         if let Some(what) = unsupported(domain) {
             let mut out = Functional::unknown(format!("the {side} domain has {what}"));
@@ -338,7 +374,7 @@ fn compare_here(gold: &Domain, pred: &Domain, time_limit: Option<TimeLimit>) -> 
             return out;
         }
     }
-    let mut context = Context::new(gold, pred, &aligned);
+    let mut context = Context::new(gold, pred, aligned);
     context.time_limit = time_limit;
     let gold_actions: Vec<&Action> = gold.actions().collect();
     let pred_actions: Vec<&Action> = pred.actions().collect();
@@ -349,6 +385,8 @@ fn compare_here(gold: &Domain, pred: &Domain, time_limit: Option<TimeLimit>) -> 
         actions: Vec::new(),
         counterexamples: Vec::new(),
         notes: Vec::new(),
+        sampled: None,
+        not_sampled: None,
     };
     for (g, gold_action) in gold_actions.iter().enumerate() {
         let Some(at) = aligned.actions.iter().position(|pair| pair.0 == g) else {
@@ -509,6 +547,7 @@ mod time_limit_tests {
         let options = Options {
             time_limit: Some(Duration::from_millis(2500)),
             clock: Some(ticking),
+            no_sample: true,
         };
         let limited = compare_texts_with(BLOCKS, &dropped, &options);
         let reason = "the time limit (2.5 s) was reached";
