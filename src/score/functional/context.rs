@@ -76,6 +76,89 @@ fn spellings(
     (gold_spelling, pred_spelling)
 }
 
+/// Each predicate (its shared key) → its parameters' declared types, as shared keys.
+fn parameter_types(
+    domain: &Domain,
+    keys: &HashMap<String, String>,
+    to_type: &dyn Fn(&String) -> String,
+) -> HashMap<String, Vec<Vec<String>>> {
+    domain
+        .predicates
+        .iter()
+        .map(|p| {
+            let key = p.name.key();
+            let shared = keys.get(&key).cloned().unwrap_or(key);
+            let types = p
+                .parameters
+                .iter()
+                .map(|v| {
+                    decide::type_names(v.ty.as_ref())
+                        .iter()
+                        .map(to_type)
+                        .collect()
+                })
+                .collect();
+            (shared, types)
+        })
+        .collect()
+}
+
+/// The constants of both domains: each one's types (the gold's where both declare it), each
+/// with its declared types on both sides, and whether the two domains type one differently.
+#[allow(clippy::type_complexity)]
+fn constants_of(
+    gold: &Domain,
+    pred: &Domain,
+    pred_constants: &HashMap<String, String>,
+    to_gold_type: &dyn Fn(&String) -> String,
+) -> (
+    HashMap<String, Vec<String>>,
+    Vec<(String, [Vec<String>; 2])>,
+    bool,
+) {
+    let mut differ = false;
+    let mut constant_types: HashMap<String, Vec<String>> = gold
+        .constants
+        .iter()
+        .map(|c| (c.item.key(), decide::type_names(c.ty.as_ref())))
+        .collect();
+    let mut pred_declared: HashMap<String, Vec<String>> = HashMap::new();
+    for c in &pred.constants {
+        let Some(shared) = pred_constants.get(&c.item.key()) else {
+            continue;
+        };
+        let types: Vec<String> = decide::type_names(c.ty.as_ref())
+            .iter()
+            .map(to_gold_type)
+            .collect();
+        match constant_types.get(shared) {
+            Some(gold_types) if *gold_types != types => differ = true,
+            Some(_) => {}
+            None => {
+                constant_types.insert(shared.clone(), types.clone());
+            }
+        }
+        pred_declared.insert(shared.clone(), types);
+    }
+    let mut constants: Vec<(String, [Vec<String>; 2])> = gold
+        .constants
+        .iter()
+        .map(|c| {
+            let key = c.item.key();
+            let gold_types = decide::type_names(c.ty.as_ref());
+            let pred_types = pred_declared.remove(&key).unwrap_or(gold_types.clone());
+            (key, [gold_types, pred_types])
+        })
+        .collect();
+    constants.extend(
+        pred_declared
+            .into_iter()
+            .map(|(key, types)| (key, [types.clone(), types])),
+    );
+    constants.sort();
+    (constant_types, constants, differ)
+}
+
 /// The types both domains know and each one's order of them (shared keys), when either
 /// domain declares a type.
 fn typing(
@@ -201,43 +284,9 @@ impl<'a> Context<'a> {
                 (key, shared)
             })
             .collect();
-        let mut constant_types: HashMap<String, Vec<String>> = gold
-            .constants
-            .iter()
-            .map(|c| (c.item.key(), decide::type_names(c.ty.as_ref())))
-            .collect();
-        let mut pred_declared: HashMap<String, Vec<String>> = HashMap::new();
-        for c in &pred.constants {
-            let shared = &pred_constants[&c.item.key()];
-            let types: Vec<String> = decide::type_names(c.ty.as_ref())
-                .iter()
-                .map(to_gold_type)
-                .collect();
-            match constant_types.get(shared) {
-                Some(gold_types) if *gold_types != types => types_differ = true,
-                Some(_) => {}
-                None => {
-                    constant_types.insert(shared.clone(), types.clone());
-                }
-            }
-            pred_declared.insert(shared.clone(), types);
-        }
-        let mut constants: Vec<(String, [Vec<String>; 2])> = gold
-            .constants
-            .iter()
-            .map(|c| {
-                let key = c.item.key();
-                let gold_types = decide::type_names(c.ty.as_ref());
-                let pred_types = pred_declared.remove(&key).unwrap_or(gold_types.clone());
-                (key, [gold_types, pred_types])
-            })
-            .collect();
-        constants.extend(
-            pred_declared
-                .into_iter()
-                .map(|(key, types)| (key, [types.clone(), types])),
-        );
-        constants.sort();
+        let (constant_types, constants, constants_differ) =
+            constants_of(gold, pred, &pred_constants, &to_gold_type);
+        types_differ |= constants_differ;
         // Every predicted type with its shared key (`pred:NAME` when it has no gold partner).
         let pred_type_keys: HashMap<String, String> = declared_types(pred)
             .into_iter()
@@ -259,32 +308,9 @@ impl<'a> Context<'a> {
             .map(|t| (t.clone(), t))
             .collect();
         let typing = typing(gold, pred, &ancestors, &to_gold_type);
-        let declared = |domain: &Domain,
-                        keys: &HashMap<String, String>,
-                        to_type: &dyn Fn(&String) -> String| {
-            domain
-                .predicates
-                .iter()
-                .map(|p| {
-                    let key = p.name.key();
-                    let shared = keys.get(&key).cloned().unwrap_or(key);
-                    let types = p
-                        .parameters
-                        .iter()
-                        .map(|v| {
-                            decide::type_names(v.ty.as_ref())
-                                .iter()
-                                .map(to_type)
-                                .collect()
-                        })
-                        .collect();
-                    (shared, types)
-                })
-                .collect()
-        };
         let predicate_types = [
-            declared(gold, &gold_predicates, &|t: &String| t.clone()),
-            declared(pred, &pred_predicates, &to_gold_type),
+            parameter_types(gold, &gold_predicates, &|t: &String| t.clone()),
+            parameter_types(pred, &pred_predicates, &to_gold_type),
         ];
         let type_keys = [gold_keys, pred_type_keys];
         Context {
