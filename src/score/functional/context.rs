@@ -76,6 +76,25 @@ fn spellings(
     (gold_spelling, pred_spelling)
 }
 
+/// Each predicted name (folded) → its shared key: the gold name it is aligned with (folded), or
+/// `pred:NAME` when it has none.
+fn shared_keys<'n>(
+    aligned: &[(String, String)],
+    names: impl Iterator<Item = &'n Name>,
+) -> HashMap<String, String> {
+    let partners: HashMap<String, String> = aligned
+        .iter()
+        .map(|(g, p)| (p.to_lowercase(), g.to_lowercase()))
+        .collect();
+    names
+        .map(|name| {
+            let key = name.key();
+            let shared = partners.get(&key).cloned().unwrap_or(format!("pred:{key}"));
+            (key, shared)
+        })
+        .collect()
+}
+
 /// Each predicate (its shared key) → its parameters' declared types, as shared keys.
 fn parameter_types(
     domain: &Domain,
@@ -250,40 +269,10 @@ impl<'a> Context<'a> {
             .iter()
             .map(|p| (p.name.key(), p.name.key()))
             .collect();
-        let aligned_predicates: HashMap<String, String> = aligned
-            .predicates
-            .iter()
-            .map(|(g, p)| (fold(p), fold(g)))
-            .collect();
-        let pred_predicates: HashMap<String, String> = pred
-            .predicates
-            .iter()
-            .map(|p| {
-                let key = p.name.key();
-                let shared = aligned_predicates
-                    .get(&key)
-                    .cloned()
-                    .unwrap_or(format!("pred:{key}"));
-                (key, shared)
-            })
-            .collect();
-        let aligned_constants: HashMap<String, String> = aligned
-            .constants
-            .iter()
-            .map(|(g, p)| (fold(p), fold(g)))
-            .collect();
-        let pred_constants: HashMap<String, String> = pred
-            .constants
-            .iter()
-            .map(|c| {
-                let key = c.item.key();
-                let shared = aligned_constants
-                    .get(&key)
-                    .cloned()
-                    .unwrap_or(format!("pred:{key}"));
-                (key, shared)
-            })
-            .collect();
+        let pred_predicates =
+            shared_keys(&aligned.predicates, pred.predicates.iter().map(|p| &p.name));
+        let pred_constants =
+            shared_keys(&aligned.constants, pred.constants.iter().map(|c| &c.item));
         let (constant_types, constants, constants_differ) =
             constants_of(gold, pred, &pred_constants, &to_gold_type);
         types_differ |= constants_differ;
