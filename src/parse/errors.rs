@@ -106,11 +106,23 @@ pub(super) fn from_pest(
     let at = (within.start + relative).min(within.end);
     let found_span = token_span(source, at, within.end);
     let found = found(source, at, within.end);
+    // A term that is a form, as in `(clear (loc ?b))`: PDDL 3.1's object fluents.
+    let object_fluent = expected
+        .as_deref()
+        .is_some_and(|e| e.contains("a name, a variable"))
+        && source[at..].starts_with('(');
     let message = match expected {
         Some(expected) => format!("expected {expected}, found {found}"),
         None => format!("unexpected {found}"),
     };
-    Diagnostic::new(Code::SyntaxError, message, found_span)
+    let diagnostic = Diagnostic::new(Code::SyntaxError, message, found_span);
+    if object_fluent {
+        diagnostic.with_help(
+            "an argument is a name or a variable; a function's value as an argument is an object fluent (PDDL 3.1 `:object-fluents`), which pddlc does not read yet",
+        )
+    } else {
+        diagnostic
+    }
 }
 
 /// pest's error for a text without parentheses outside comments (and not blank): every token
