@@ -128,23 +128,31 @@ fn main() {
     hostile(&root);
 }
 
-/// `score --functional` alone over the dev pairs, on one thread, and its verdicts.
+/// `score --functional` alone over the dev pairs, on one thread, and its verdicts: the decision
+/// (`--no-sample`), then the decision and the sampled applicability.
 fn functional(pairs: &[Pair]) {
-    let mut verdicts: std::collections::BTreeMap<String, usize> = Default::default();
-    let seconds = cpu_seconds(|| {
-        for pair in pairs {
-            let pred = pddlc::score::scored_text(&pair.pred, Mode::Clean, pair.response);
-            let functional = pddlc::score::functional::compare_texts(&pair.gold, &pred);
-            *verdicts
-                .entry(format!("{:?}", functional.verdict))
-                .or_default() += 1;
-        }
-    });
-    println!(
-        "functional: {} pairs in {seconds:.2} s of CPU ({:.0} pairs/s); verdicts {verdicts:?}",
-        pairs.len(),
-        pairs.len() as f64 / seconds.max(1e-9)
-    );
+    for (what, no_sample) in [("decision", true), ("decision and sample", false)] {
+        let options = pddlc::score::functional::Options {
+            no_sample,
+            ..Default::default()
+        };
+        let mut verdicts: std::collections::BTreeMap<String, usize> = Default::default();
+        let seconds = cpu_seconds(|| {
+            for pair in pairs {
+                let pred = pddlc::score::scored_text(&pair.pred, Mode::Clean, pair.response);
+                let functional =
+                    pddlc::score::functional::compare_texts_with(&pair.gold, &pred, &options);
+                *verdicts
+                    .entry(format!("{:?}", functional.verdict))
+                    .or_default() += 1;
+            }
+        });
+        println!(
+            "functional ({what}): {} pairs in {seconds:.2} s of CPU ({:.0} pairs/s); verdicts {verdicts:?}",
+            pairs.len(),
+            pairs.len() as f64 / seconds.max(1e-9)
+        );
+    }
 }
 
 /// 5 MB of `(`, of `)` and one 5 MB name against the largest dev gold, each way, both modes.

@@ -5,7 +5,7 @@
 //! constants left over are paired in declaration order when both sides have the same number.
 
 use crate::ast::{Action, Domain, Effect, EffectKind, Gd, GdKind, Term};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Corresponding names (`(gold, pred)` as written) and actions (indices into each domain's
 /// actions, in source order).
@@ -73,6 +73,9 @@ pub fn align(gold: &Domain, pred: &Domain) -> Aligned {
         .collect();
     let score_actions = |g: usize, p: usize| overlap_lists(&gold_literals[g], &pred_literals[p]);
     aligned.actions = pair_rest(&gold_sigs, &pred_sigs, aligned.actions, score_actions);
+    aligned
+        .actions
+        .extend(namesakes(&gold_sigs, &pred_sigs, &aligned.actions));
     let predicates = pair_predicates(&aligned.actions, named_predicates);
     aligned.predicates = named(&predicates, &gold_preds, &pred_preds);
     let renaming = pred_to_gold(&aligned.predicates);
@@ -158,20 +161,45 @@ fn named(
         .collect()
 }
 
-/// Equal names (case-folded) and equal signatures.
+/// Equal names (case-folded) and equal signatures: each gold name with the first predicted one
+/// of its name and arity, unless an earlier gold name took it. Hashed, so that the thousands of
+/// actions of a grounded domain pair in linear time.
 fn same_names(gold: &[(String, usize)], pred: &[(String, usize)]) -> Vec<(usize, usize)> {
+    let mut first: HashMap<(String, usize), usize> = HashMap::new();
+    for (p, (name, arity)) in pred.iter().enumerate() {
+        first.entry((name.to_lowercase(), *arity)).or_insert(p);
+    }
+    let mut taken = HashSet::new();
     let mut pairs = Vec::new();
     for (g, (name, arity)) in gold.iter().enumerate() {
-        let found = pred
-            .iter()
-            .position(|(other, a)| a == arity && other.to_lowercase() == name.to_lowercase());
-        if let Some(p) = found
-            && !pairs.iter().any(|&(_, q)| q == p)
+        if let Some(&p) = first.get(&(name.to_lowercase(), *arity))
+            && taken.insert(p)
         {
             pairs.push((g, p));
         }
     }
     pairs
+}
+
+/// The actions left unpaired that share a name (case-folded) with another number of
+/// parameters: a pair whose verdict is `different-parameters`, not a missing and an extra one.
+fn namesakes(
+    gold: &[(String, usize)],
+    pred: &[(String, usize)],
+    pairs: &[(usize, usize)],
+) -> Vec<(usize, usize)> {
+    let paired_gold: HashSet<usize> = pairs.iter().map(|p| p.0).collect();
+    let paired_pred: HashSet<usize> = pairs.iter().map(|p| p.1).collect();
+    let mut unpaired_pred: HashMap<String, usize> = HashMap::new();
+    for (p, (name, _)) in pred.iter().enumerate() {
+        if !paired_pred.contains(&p) {
+            unpaired_pred.entry(name.to_lowercase()).or_insert(p);
+        }
+    }
+    (0..gold.len())
+        .filter(|g| !paired_gold.contains(g))
+        .filter_map(|g| Some((g, unpaired_pred.remove(&gold[g].0.to_lowercase())?)))
+        .collect()
 }
 
 fn by_name_then_order(gold: &[String], pred: &[String]) -> Vec<(String, String)> {
@@ -203,11 +231,13 @@ fn pair_rest(
     arities.sort_unstable();
     arities.dedup();
     for arity in arities {
+        let paired_gold: HashSet<usize> = pairs.iter().map(|p| p.0).collect();
+        let paired_pred: HashSet<usize> = pairs.iter().map(|p| p.1).collect();
         let rest_gold: Vec<usize> = (0..gold.len())
-            .filter(|&g| gold[g].1 == arity && !pairs.iter().any(|p| p.0 == g))
+            .filter(|&g| gold[g].1 == arity && !paired_gold.contains(&g))
             .collect();
         let rest_pred: Vec<usize> = (0..pred.len())
-            .filter(|&q| pred[q].1 == arity && !pairs.iter().any(|p| p.1 == q))
+            .filter(|&q| pred[q].1 == arity && !paired_pred.contains(&q))
             .collect();
         if rest_gold.is_empty() || rest_pred.is_empty() {
             continue;

@@ -1,9 +1,12 @@
 //! The naming and type context two domains share, and the verdict of one action pair.
 
 use super::decide::{self, Decision, Difference, Names};
+use super::identical;
 use super::witness::{self, Scenario, Spelling};
-use super::{ActionResult, ActionVerdict, Context, Counterexample, Functional, Spellings};
-use crate::ast::{Action, Domain, Name, Type, Typed};
+use super::{
+    ActionResult, ActionVerdict, Context, Counterexample, Functional, Spellings, verdict_name,
+};
+use crate::ast::{Action, Domain, Gd, GdKind, Name, Type, Typed};
 use std::collections::{BTreeSet, HashMap};
 
 /// Each declared type's supertypes (folded), `object` left out: a type declared without a
@@ -355,6 +358,9 @@ impl<'a> Context<'a> {
         order: &[usize],
         out: &mut Functional,
     ) -> ActionResult {
+        if !gold.vars.is_empty() || !pred.vars.is_empty() {
+            return self.action_with_vars(gold, pred, order, out);
+        }
         // The prediction's parameters in the gold's order, so that positions correspond.
         let mut reordered = pred.clone();
         for (j, &i) in order.iter().enumerate() {
@@ -372,12 +378,15 @@ impl<'a> Context<'a> {
             reason: None,
         };
         if gold.parameters.len() != pred.parameters.len() {
-            result.verdict = ActionVerdict::DifferentParameters;
-            result.reason = Some(format!(
-                "{} parameters against {}",
-                gold.parameters.len(),
+            let reason = format!(
+                "{} against {}",
+                parameters(gold.parameters.len()),
                 pred.parameters.len()
-            ));
+            );
+            // No counterexample: a step with the wrong number of arguments is one VAL cannot
+            // judge (it crashes on too few and ignores too many).
+            result.verdict = ActionVerdict::DifferentParameters;
+            result.reason = Some(reason);
             return result;
         }
         let same_types = gold
@@ -396,6 +405,10 @@ impl<'a> Context<'a> {
                     .collect();
                 decide::type_names(g.ty.as_ref()) == pred_types
             });
+        if !self.types_differ && same_types && self.written_alike(gold, pred_in_order) {
+            result.verdict = ActionVerdict::Equivalent;
+            return result;
+        }
         let supertypes = |t: &str| self.supertypes(t);
         let names = Names {
             gold_predicates: self.predicates.0.clone(),
@@ -455,6 +468,134 @@ impl<'a> Context<'a> {
         result
     }
 
+    /// A counterexample for an action only one side has (`verdict`: missing or extra): the
+    /// other side gets a stand-in of the same name and parameters that is never applicable, so
+    /// the decision finds a state where the action applies, and the one step there is a plan
+    /// one domain accepts and the other rejects (it names an action that domain lacks). Kept,
+    /// with `why` added to its explanation, only when the validator confirms it on both
+    /// domains; otherwise there is none, and nothing is said.
+    pub(super) fn one_sided(
+        &self,
+        action: &Action,
+        gold_side: bool,
+        (verdict, why): (ActionVerdict, &str),
+        out: &mut Functional,
+    ) {
+        if !action.vars.is_empty() {
+            return;
+        }
+        let mut stand_in = action.clone();
+        stand_in.precondition = Some(Gd {
+            kind: GdKind::Or { args: Vec::new() },
+            span: action.span,
+        });
+        stand_in.effect = None;
+        if !gold_side {
+            // The stand-in is the gold's: its parameters' types in the gold's names.
+            for parameter in &mut stand_in.parameters {
+                if let Some(Type::Name(name)) = &mut parameter.ty
+                    && let Some(gold) = self.pred_types.get(&name.key())
+                {
+                    name.text = gold.as_str().into();
+                }
+            }
+        }
+        let (gold, pred) = if gold_side {
+            (action, &stand_in)
+        } else {
+            (&stand_in, action)
+        };
+        let identity: Vec<usize> = (0..action.parameters.len()).collect();
+        let mut scratch = out.clone();
+        self.action(gold, pred, &identity, &mut scratch);
+        if let Some(mut example) = scratch
+            .counterexamples
+            .into_iter()
+            .nth(out.counterexamples.len())
+        {
+            example.verdict = verdict;
+            example.explanation = format!("{}: {why}", example.explanation);
+            out.counterexamples.push(example);
+        }
+    }
+
+    /// Whether the two actions are written alike in shared keys (`identical`; the caller has
+    /// checked the types).
+    fn written_alike(&self, gold: &Action, pred: &Action) -> bool {
+        let gold_keys = identical::Keys {
+            predicates: &self.predicates.0,
+            constants: None,
+            types: &self.type_keys[0],
+            side: "gold",
+        };
+        let pred_keys = identical::Keys {
+            predicates: &self.predicates.1,
+            constants: Some(&self.pred_constants),
+            types: &self.type_keys[1],
+            side: "pred",
+        };
+        identical::canonical(gold, &gold_keys) == identical::canonical(pred, &pred_keys)
+    }
+
+    /// Two actions with PDDL 1.2 `:vars`, which the precondition binds (the first binding that
+    /// satisfies it, in the order of their objects) and the plan does not name. When the vars
+    /// correspond one to one and the actions, with the vars read as further parameters, are
+    /// equivalent, then for every state the same bindings satisfy both preconditions, the first
+    /// is the same, and so is its successor: equivalent. Otherwise a difference for one binding
+    /// need not show (another binding may apply), so it is `unknown`, not `different`.
+    fn action_with_vars(
+        &self,
+        gold: &Action,
+        pred: &Action,
+        order: &[usize],
+        out: &Functional,
+    ) -> ActionResult {
+        let unknown = |reason: String| ActionResult {
+            gold: Some(gold.name.text.to_string()),
+            pred: Some(pred.name.text.to_string()),
+            verdict: ActionVerdict::Unknown,
+            reason: Some(reason),
+        };
+        if gold.vars.len() != pred.vars.len() || gold.parameters.len() != pred.parameters.len() {
+            return unknown(format!(
+                "PDDL 1.2 `:vars`: {} against {}, which the plan does not name: not decided",
+                gold.vars.len(),
+                pred.vars.len()
+            ));
+        }
+        let with_vars = |action: &Action| {
+            let mut extended = action.clone();
+            extended.parameters.append(&mut extended.vars);
+            extended
+        };
+        let mut extended_order = order.to_vec();
+        extended_order.extend(order.len()..order.len() + gold.vars.len());
+        let mut scratch = Functional::unknown(String::new());
+        scratch.alignment = out.alignment.clone();
+        let result = self.action(
+            &with_vars(gold),
+            &with_vars(pred),
+            &extended_order,
+            &mut scratch,
+        );
+        match result.verdict {
+            ActionVerdict::Equivalent => ActionResult {
+                reason: Some(match result.reason {
+                    Some(costs) => format!("{costs}; its `:vars` are read as further parameters"),
+                    None => "equivalent with its `:vars` read as further parameters, so the \
+                             first binding that applies is the same"
+                        .to_string(),
+                }),
+                ..result
+            },
+            _ => unknown(format!(
+                "PDDL 1.2 `:vars`: the actions differ for some binding of them ({}), but \
+                 another binding may apply: not decided",
+                verdict_name(result.verdict)
+            )),
+        }
+    }
+
     /// The scenario's texts for both domains, pushed into `out` when the validator confirms
     /// them; otherwise why not.
     fn counterexample(
@@ -512,5 +653,13 @@ fn verdict_of(decision: &Decision) -> Option<(ActionVerdict, &Difference)> {
         (None, Some(d), _) => Some((ActionVerdict::WeakerPrecondition, d)),
         (None, None, Some(d)) => Some((ActionVerdict::DifferentEffects, d)),
         (None, None, None) => None,
+    }
+}
+
+/// "1 parameter", "2 parameters".
+fn parameters(count: usize) -> String {
+    match count {
+        1 => "1 parameter".to_string(),
+        n => format!("{n} parameters"),
     }
 }

@@ -41,7 +41,7 @@ mod witness;
 pub use sample::Sampled;
 
 use crate::ast::{Action, Domain, Structure};
-use crate::diagnostics::{Diagnostic, FileId};
+use crate::diagnostics::{Code, Diagnostic, FileId};
 use crate::solve::Deadline;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
@@ -294,29 +294,47 @@ pub fn compare_texts(gold: &str, pred: &str) -> Functional {
 pub fn compare_texts_with(gold: &str, pred: &str, options: &Options) -> Functional {
     let time_limit = TimeLimit::start(options);
     crate::parse::with_stack(|| {
-        let gold = match checked(gold) {
+        let (gold, gold_note) = match checked(gold) {
             Ok(d) => d,
             Err(e) => return Functional::unknown(format!("the gold domain {e}")),
         };
-        match checked(pred) {
-            Ok(pred) => compare_checked(&gold, &pred, options, time_limit),
-            Err(e) => Functional::unknown(format!("the predicted domain {e}")),
+        let (pred, pred_note) = match checked(pred) {
+            Ok(d) => d,
+            Err(e) => return Functional::unknown(format!("the predicted domain {e}")),
+        };
+        let mut out = compare_checked(&gold, &pred, options, time_limit);
+        let notes = [("gold", gold_note), ("predicted", pred_note)];
+        for (side, note) in notes.into_iter().filter_map(|(s, n)| Some((s, n?))) {
+            out.notes.insert(0, format!("the {side} {note}"));
         }
+        out
     })
 }
 
-fn checked(text: &str) -> Result<Domain, String> {
+/// The domain a text defines, and a note when prose or Markdown around the definition (P018,
+/// as in a chat answer saved as a file) was left out: what is compared is the definition, and
+/// the note says the file is not valid PDDL as it stands. Any other error makes it unreadable.
+fn checked(text: &str) -> Result<(Domain, Option<String>), String> {
     let parsed = crate::parse::domain(text);
     let first = |d: &Diagnostic| format!("{}: {}", d.code, d.message);
-    if let Some(error) = parsed.diagnostics.iter().find(|d| d.is_error()) {
+    let (around, other): (Vec<&Diagnostic>, Vec<&Diagnostic>) = (parsed.diagnostics.iter())
+        .filter(|d| d.is_error())
+        .partition(|d| d.code == Code::TextAroundDefinition);
+    if let Some(error) = other.first() {
         return Err(format!("does not parse ({})", first(error)));
     }
     let domain = parsed.value.ok_or("does not parse")?;
     let errors = crate::check::domain(&domain, FileId(0));
-    match errors.iter().find(|d| d.is_error()) {
-        Some(error) => Err(format!("has errors ({})", first(error))),
-        None => Ok(domain),
+    if let Some(error) = errors.iter().find(|d| d.is_error()) {
+        return Err(format!("has errors ({})", first(error)));
     }
+    let note = around.first().map(|d| {
+        format!(
+            "file is not PDDL as it stands ({}: {}); the definition inside it is what was compared",
+            d.code, d.message
+        )
+    });
+    Ok((domain, note))
 }
 
 /// What the decision cannot read, if either domain has it.
@@ -388,8 +406,14 @@ fn compare_here(
         sampled: None,
         not_sampled: None,
     };
+    let gold_paired: HashMap<usize, usize> = (aligned.actions.iter().enumerate())
+        .map(|(at, pair)| (pair.0, at))
+        .collect();
     for (g, gold_action) in gold_actions.iter().enumerate() {
-        let Some(at) = aligned.actions.iter().position(|pair| pair.0 == g) else {
+        let Some(&at) = gold_paired.get(&g) else {
+            if time_limit.is_none_or(|limit| !limit.reached()) {
+                one_sided(&context, (gold_action, true), (pred, "predicted"), &mut out);
+            }
             out.actions.push(ActionResult {
                 gold: Some(gold_action.name.text.to_string()),
                 pred: None,
@@ -411,8 +435,13 @@ fn compare_here(
         };
         out.actions.push(result);
     }
+    let pred_paired: std::collections::HashSet<usize> =
+        aligned.actions.iter().map(|pair| pair.1).collect();
     for (p, pred_action) in pred_actions.iter().enumerate() {
-        if !aligned.actions.iter().any(|pair| pair.1 == p) {
+        if !pred_paired.contains(&p) {
+            if time_limit.is_none_or(|limit| !limit.reached()) {
+                one_sided(&context, (pred_action, false), (gold, "gold"), &mut out);
+            }
             out.actions.push(ActionResult {
                 gold: None,
                 pred: Some(pred_action.name.text.to_string()),
@@ -436,6 +465,28 @@ fn compare_here(
         }
     }
     out
+}
+
+/// A counterexample for an action the `other` domain lacks, whose step names an action that
+/// domain does not have. None when it has one of the name (with another number of parameters,
+/// paired with another action): a step with the wrong number of arguments is one VAL cannot
+/// judge (it crashes on too few and ignores too many), so no such counterexample is reported.
+fn one_sided(
+    context: &Context,
+    (action, gold_side): (&Action, bool),
+    (other, side): (&Domain, &str),
+    out: &mut Functional,
+) {
+    if other.actions().any(|a| a.name.is(&action.name.text)) {
+        return;
+    }
+    let verdict = if gold_side {
+        ActionVerdict::Missing
+    } else {
+        ActionVerdict::Extra
+    };
+    let why = format!("the {side} domain has no action `{}`", action.name.text);
+    context.one_sided(action, gold_side, (verdict, &why), out);
 }
 
 fn domain_verdict(actions: &[ActionResult]) -> Verdict {
@@ -519,6 +570,7 @@ struct Context<'a> {
 type Spellings = [HashMap<String, String>; 3];
 
 mod context;
+mod identical;
 
 #[cfg(test)]
 mod tests;

@@ -300,3 +300,136 @@ fn action_costs_are_not_part_of_the_transitions() {
         "{functional:#?}"
     );
 }
+
+/// The blocks world with `put-down` taken out (from its header to the next action's).
+fn without_put_down() -> String {
+    let start = BLOCKS.find("  (:action put-down").expect("put-down");
+    let end = BLOCKS.find("  (:action stack").expect("stack");
+    format!("{}{}", &BLOCKS[..start], &BLOCKS[end..])
+}
+
+#[test]
+fn a_missing_action_has_a_counterexample_naming_it() {
+    let functional = compare_texts(BLOCKS, &without_put_down());
+    assert_eq!(functional.verdict, Verdict::Different);
+    assert_eq!(
+        verdict_of(&functional, "put-down").verdict,
+        ActionVerdict::Missing
+    );
+    let [example] = functional.counterexamples.as_slice() else {
+        panic!("one counterexample: {functional:#?}");
+    };
+    assert_eq!(example.verdict, ActionVerdict::Missing);
+    assert_eq!(example.gold_texts.1, "(put-down x)\n");
+    assert!(
+        example.explanation.ends_with(
+            "(put-down x) is applicable under the gold domain but not under the predicted one: \
+             the predicted domain has no action `put-down`"
+        ),
+        "{}",
+        example.explanation
+    );
+    // The other way round, the action is extra, and its step is one the gold domain lacks.
+    let functional = compare_texts(&without_put_down(), BLOCKS);
+    let [example] = functional.counterexamples.as_slice() else {
+        panic!("one counterexample: {functional:#?}");
+    };
+    assert_eq!(example.verdict, ActionVerdict::Extra);
+    assert!(
+        example
+            .explanation
+            .ends_with("the gold domain has no action `put-down`"),
+        "{}",
+        example.explanation
+    );
+}
+
+/// An action of the same name with another number of parameters is paired with the gold's and
+/// has no counterexample: a step with the wrong number of arguments is one VAL cannot judge.
+#[test]
+fn an_action_with_another_number_of_parameters_is_paired_without_counterexample() {
+    let pred = BLOCKS.replace(
+        ":parameters (?x - block)\n    :precondition (holding ?x)",
+        ":parameters (?x ?y - block)\n    :precondition (holding ?x)",
+    );
+    let functional = compare_texts(BLOCKS, &pred);
+    assert_eq!(functional.verdict, Verdict::Different);
+    let put_down = verdict_of(&functional, "put-down");
+    assert_eq!(put_down.verdict, ActionVerdict::DifferentParameters);
+    assert_eq!(put_down.reason.as_deref(), Some("1 parameter against 2"));
+    assert_eq!(functional.actions.len(), 4, "no missing and extra put-down");
+    assert!(functional.counterexamples.is_empty());
+}
+
+/// Numeric conditions and effects, and quantifiers nested in quantifiers, are beyond the
+/// decision; written alike, they are equivalent all the same, unless the type hierarchies differ.
+#[test]
+fn actions_written_alike_are_equivalent_whatever_they_contain() {
+    let domain = "(define (domain d) (:requirements :adl :numeric-fluents)
+      (:predicates (p ?x) (q ?x ?y)) (:functions (fuel ?x))
+      (:action go :parameters (?a)
+        :precondition (and (> (fuel ?a) 1) (forall (?x) (exists (?y) (q ?x ?y))))
+        :effect (and (decrease (fuel ?a) 1) (forall (?x) (when (p ?x) (not (p ?x)))))))";
+    let renamed = domain
+        .replace("?a", "?agent")
+        .replace("(?x)", "(?u)")
+        .replace("?x ?y", "?u ?y")
+        .replace("(p ?x)", "(p ?u)");
+    for pred in [domain.to_string(), renamed] {
+        let functional = compare_texts(domain, &pred);
+        assert_eq!(functional.verdict, Verdict::Equivalent, "{functional:#?}");
+    }
+    // Written alike, but `b` is an `a` only in the gold's hierarchy.
+    let gold = "(define (domain d) (:requirements :typing) (:types b - a) (:predicates (p ?x - a))
+      (:action mark :parameters (?x - a) :precondition (and) :effect (p ?x)))";
+    let pred = gold.replace("(:types b - a)", "(:types a b)");
+    let functional = compare_texts(gold, &pred);
+    assert_eq!(functional.verdict, Verdict::Different, "{functional:#?}");
+    assert_eq!(
+        verdict_of(&functional, "mark").verdict,
+        ActionVerdict::StrongerPrecondition
+    );
+}
+
+#[test]
+fn pddl_1_2_vars_are_read_as_further_parameters() {
+    let gold = "(define (domain d) (:requirements :adl) (:predicates (at ?x) (road ?x ?y))
+      (:action go :parameters (?to) :vars (?from)
+        :precondition (and (at ?from) (road ?from ?to))
+        :effect (and (at ?to) (not (at ?from)))))";
+    let reordered = gold.replace(
+        "(and (at ?from) (road ?from ?to))",
+        "(and (road ?from ?to) (at ?from))",
+    );
+    let functional = compare_texts(gold, &reordered);
+    assert_eq!(functional.verdict, Verdict::Equivalent, "{functional:#?}");
+    // A difference for one binding of the vars need not show: another binding may apply.
+    let weaker = gold.replace("(and (at ?from) (road ?from ?to))", "(at ?from)");
+    let functional = compare_texts(gold, &weaker);
+    assert_eq!(functional.verdict, Verdict::Unknown, "{functional:#?}");
+    assert!(functional.counterexamples.is_empty());
+    assert!(
+        reason_of(&functional).contains("`:vars`"),
+        "{functional:#?}"
+    );
+}
+
+#[test]
+fn prose_around_a_definition_is_left_out_and_said() {
+    let answer = format!("{BLOCKS}\n\nThis domain models the blocks world.\n");
+    let functional = compare_texts(BLOCKS, &answer);
+    assert_eq!(functional.verdict, Verdict::Equivalent, "{functional:#?}");
+    assert!(
+        functional
+            .notes
+            .iter()
+            .any(|n| n.starts_with("the predicted file is not PDDL as it stands (P018")),
+        "{:?}",
+        functional.notes
+    );
+}
+
+fn reason_of(functional: &Functional) -> String {
+    let action = functional.actions.iter().find_map(|a| a.reason.clone());
+    functional.reason.clone().or(action).unwrap_or_default()
+}
