@@ -295,11 +295,13 @@ def score(
     counterexamples: Optional[Union[str, "os.PathLike[str]"]] = None,
     force: bool = False,
     time_limit: Optional[float] = None,
+    no_sample: bool = False,
 ) -> Scores:
     """Text2World's six metrics of one (gold, prediction) pair; with `functional=True` also
     the action-by-action comparison of behaviour (`Scores.functional`), its counterexample
     files written into `counterexamples` (an existing file raises `FileExistsError` unless
-    `force=True`), within `time_limit` seconds of wall time."""
+    `force=True`), within `time_limit` seconds of wall time; `no_sample=True` leaves out the
+    sampled applicability."""
 
 def score_many(
     pairs: Iterable[Union[Tuple[Text, Text], Mapping[str, Any]]],
@@ -309,9 +311,10 @@ def score_many(
     *,
     functional: bool = False,
     time_limit: Optional[float] = None,
+    no_sample: bool = False,
 ) -> List[Scores]:
-    """Score many pairs in parallel; one `Scores` per input, in order. `functional` and
-    `time_limit` (per pair) are as for `score`."""
+    """Score many pairs in parallel; one `Scores` per input, in order. `functional`,
+    `time_limit` (per pair) and `no_sample` are as for `score`."""
 
 def validate(
     domain: Text,

@@ -30,7 +30,17 @@ struct Scoring {
 }
 
 impl Scoring {
-    fn new(mode: Option<&str>, functional: bool, time_limit: Option<f64>) -> PyResult<Scoring> {
+    fn new(
+        mode: Option<&str>,
+        functional: bool,
+        time_limit: Option<f64>,
+        no_sample: bool,
+    ) -> PyResult<Scoring> {
+        if no_sample && !functional {
+            return Err(PyValueError::new_err(
+                "`no_sample` leaves out the functional comparison's sample: give `functional=True`",
+            ));
+        }
         let time_limit = match time_limit {
             None => None,
             Some(_) if !functional => {
@@ -49,7 +59,7 @@ impl Scoring {
         let options = functional::Options {
             time_limit,
             clock: None,
-            no_sample: false,
+            no_sample,
         };
         Ok(Scoring {
             mode: self::mode(mode)?,
@@ -363,9 +373,11 @@ impl Scores {
 /// (`Scores.functional`, as `pddlc score --functional`); `counterexamples` names a directory to
 /// write each counterexample's problem and plan files into (an existing file raises
 /// `FileExistsError` unless `force=True`, before any is written), and `time_limit` bounds the
-/// comparison in seconds of wall time: the actions not decided by then are `unknown`.
+/// comparison in seconds of wall time: the actions not decided by then are `unknown`;
+/// `no_sample=True` leaves out the sampled applicability (`sampled` is then `None`), as
+/// `--no-sample` does.
 #[pyfunction]
-#[pyo3(signature = (gold, pred, mode = None, response = false, *, functional = false, counterexamples = None, force = false, time_limit = None))]
+#[pyo3(signature = (gold, pred, mode = None, response = false, *, functional = false, counterexamples = None, force = false, time_limit = None, no_sample = false))]
 #[allow(clippy::too_many_arguments)]
 pub fn score(
     py: Python<'_>,
@@ -377,9 +389,10 @@ pub fn score(
     counterexamples: Option<&Bound<'_, PyAny>>,
     force: bool,
     time_limit: Option<f64>,
+    no_sample: bool,
 ) -> PyResult<Scores> {
     crate::guarded(|| {
-        let scoring = Scoring::new(mode, functional, time_limit)?;
+        let scoring = Scoring::new(mode, functional, time_limit, no_sample)?;
         let directory = match counterexamples {
             None => None,
             Some(_) if !functional => {
@@ -489,9 +502,10 @@ fn item_job(item: &Bound<'_, PyAny>, index: usize, response: bool) -> (Job, Opti
 /// `pairs` is an iterable of `(gold, pred)` tuples, or of dicts with `gold`, `pred` and
 /// optionally `id` and `response` (a line of `pddlc score --pairs`'s JSONL, once loaded).
 /// `threads` is the number of worker threads (all cores by default). `functional` and
-/// `time_limit` (per pair) are as for `score`.
+/// `time_limit` (per pair) and `no_sample` are as for `score`.
 #[pyfunction]
-#[pyo3(signature = (pairs, mode = None, response = false, threads = None, *, functional = false, time_limit = None))]
+#[pyo3(signature = (pairs, mode = None, response = false, threads = None, *, functional = false, time_limit = None, no_sample = false))]
+#[allow(clippy::too_many_arguments)]
 pub fn score_many(
     py: Python<'_>,
     pairs: &Bound<'_, PyAny>,
@@ -500,9 +514,10 @@ pub fn score_many(
     threads: Option<i64>,
     functional: bool,
     time_limit: Option<f64>,
+    no_sample: bool,
 ) -> PyResult<Vec<Scores>> {
     crate::guarded(|| {
-        let scoring = Scoring::new(mode, functional, time_limit)?;
+        let scoring = Scoring::new(mode, functional, time_limit, no_sample)?;
         let threads = match threads {
             None => None,
             Some(n) if n >= 1 => Some(n as usize),

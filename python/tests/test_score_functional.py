@@ -87,3 +87,16 @@ def test_limits_and_files_need_functional(tmp_path):
         pddlc.score(GOLD, GOLD, time_limit=1)
     with pytest.raises(ValueError, match="functional=True"):
         pddlc.score(GOLD, GOLD, counterexamples=tmp_path)
+
+
+def test_no_sample_leaves_out_the_sample_and_nothing_else():
+    sampled = pddlc.score(GOLD, DROPPED, functional=True).functional
+    unsampled = pddlc.score(GOLD, DROPPED, functional=True, no_sample=True).functional
+    assert sampled["sampled"] is not None and unsampled["sampled"] is None
+    assert {k: v for k, v in sampled.items() if k != "sampled"} == {
+        k: v for k, v in unsampled.items() if k != "sampled"
+    }
+    [many] = pddlc.score_many([(GOLD, DROPPED)], functional=True, no_sample=True)
+    assert many.functional == unsampled
+    with pytest.raises(ValueError, match="functional=True"):
+        pddlc.score(GOLD, DROPPED, no_sample=True)
