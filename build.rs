@@ -23,7 +23,10 @@ fn parse<T: serde::de::DeserializeOwned>(dir: &Path, name: &str) -> T {
 fn main() {
     println!("cargo::rerun-if-changed=src/kitchen/data/model.rs");
     println!("cargo::rerun-if-changed=build.rs");
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("domains/kitchen");
+    // Read when the script runs, not when it is compiled: a build script compiled for one
+    // checkout is reused by another that shares the target directory (a git worktree).
+    let manifest_dir = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let dir = Path::new(&manifest_dir).join("domains/kitchen");
     let actions: model::ActionsFile = parse(&dir, "actions.toml");
     let world: model::WorldFile = parse(&dir, "world.toml");
     let classes: model::ClassesFile = parse(&dir, "classes.toml");
