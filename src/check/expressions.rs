@@ -70,6 +70,20 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// Whether the expression is an object-valued function's value, `(loc ?b)` of
+    /// `(:functions (loc ?b - block) - place)`: PDDL 3.1's object fluents.
+    pub(super) fn object_valued(&self, e: &Expr) -> bool {
+        let name = match &e.kind {
+            ExprKind::Function(f) => &f.name,
+            _ => return false,
+        };
+        self.functions
+            .get(&name.key())
+            .and_then(|all| all.first())
+            .and_then(|f| f.ty.as_ref())
+            .is_some_and(|ty| !matches!(ty, Type::Name(n) if n.is("number")))
+    }
+
     /// An operand of arithmetic must be numeric: not an object-valued function.
     fn numeric_operand(&mut self, e: &Expr, at: At) {
         let name = match &e.kind {

@@ -62,6 +62,12 @@ impl<'a> Checker<'a> {
                 match &arg.kind {
                     // `(not (= ?x ?y))` is part of `:equality` in practice.
                     GdKind::Atom(atom) if atom.predicate.text == "=" => {}
+                    // So is the same test on an object-valued function's value, `(= (loc ?b) ?to)`.
+                    GdKind::Compare {
+                        op: CompareOp::Eq,
+                        lhs,
+                        rhs,
+                    } if self.object_valued(lhs) || self.object_valued(rhs) => {}
                     GdKind::Atom(_) => self.need(
                         &[":negative-preconditions"],
                         file,
@@ -105,6 +111,11 @@ impl<'a> Checker<'a> {
                             "duration inequalities",
                         );
                     }
+                } else if *op == CompareOp::Eq
+                    && (self.object_valued(lhs) || self.object_valued(rhs))
+                {
+                    let what = "comparisons of object-valued functions";
+                    self.need(&[":object-fluents"], file, g.span, what);
                 } else {
                     self.need(&[":numeric-fluents"], file, g.span, "numeric comparisons");
                 }
