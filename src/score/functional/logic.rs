@@ -124,7 +124,12 @@ const SPLITS_PER_CLOCK_READING: u64 = 1024;
 /// first, without a split (unit propagation), so that constraints such as "exactly one of
 /// these" cost no search.
 pub fn satisfy(formula: &Formula, budget: &mut Budget) -> Search {
-    let mut formula = formula.clone();
+    satisfy_owned(formula.clone(), budget)
+}
+
+/// [`satisfy`] on a formula of its own: each split builds its two restrictions anew, so the
+/// formula a call receives is never copied again.
+fn satisfy_owned(mut formula: Formula, budget: &mut Budget) -> Search {
     let mut forced: Vec<u32> = Vec::new();
     loop {
         match &formula {
@@ -153,7 +158,7 @@ pub fn satisfy(formula: &Formula, budget: &mut Budget) -> Search {
     }
     let mut exhausted = false;
     for value in [false, true] {
-        match satisfy(&restrict(&formula, atom, value), budget) {
+        match satisfy_owned(restrict(&formula, atom, value), budget) {
             Search::Satisfiable(mut atoms) => {
                 if value {
                     atoms.push(atom);
