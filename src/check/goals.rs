@@ -40,6 +40,33 @@ fn show_types(types: &[String]) -> String {
 }
 
 impl<'a> Checker<'a> {
+    /// The requirement a `(not …)` needs: none for an equality, `:negative-preconditions`
+    /// for another atom, `:disjunctive-preconditions` for a compound condition.
+    fn negation_needs(&mut self, g: &Gd, arg: &Gd, file: FileId) {
+        match &arg.kind {
+            // `(not (= ?x ?y))` is part of `:equality` in practice.
+            GdKind::Atom(atom) if atom.predicate.text == "=" => {}
+            // So is the same test on an object-valued function's value, `(= (loc ?b) ?to)`.
+            GdKind::Compare {
+                op: CompareOp::Eq,
+                lhs,
+                rhs,
+            } if self.object_valued(lhs) || self.object_valued(rhs) => {}
+            GdKind::Atom(_) => self.need(
+                &[":negative-preconditions"],
+                file,
+                g.span,
+                "negative conditions",
+            ),
+            _ => self.need(
+                &[":disjunctive-preconditions"],
+                file,
+                g.span,
+                "`not` of a compound condition",
+            ),
+        }
+    }
+
     pub fn gd(&mut self, g: &Gd, place: GdPlace, scope: &mut Scope, at: At) {
         let file = at.file;
         let logical = !matches!(place, GdPlace::Duration);
@@ -59,28 +86,7 @@ impl<'a> Checker<'a> {
                 }
             }
             GdKind::Not { arg } => {
-                match &arg.kind {
-                    // `(not (= ?x ?y))` is part of `:equality` in practice.
-                    GdKind::Atom(atom) if atom.predicate.text == "=" => {}
-                    // So is the same test on an object-valued function's value, `(= (loc ?b) ?to)`.
-                    GdKind::Compare {
-                        op: CompareOp::Eq,
-                        lhs,
-                        rhs,
-                    } if self.object_valued(lhs) || self.object_valued(rhs) => {}
-                    GdKind::Atom(_) => self.need(
-                        &[":negative-preconditions"],
-                        file,
-                        g.span,
-                        "negative conditions",
-                    ),
-                    _ => self.need(
-                        &[":disjunctive-preconditions"],
-                        file,
-                        g.span,
-                        "`not` of a compound condition",
-                    ),
-                }
+                self.negation_needs(g, arg, file);
                 self.gd(arg, place, scope, at);
             }
             GdKind::Imply {
