@@ -35,5 +35,6 @@ pub mod solve;
 pub mod text2world;
 pub mod score;
 pub mod kitchen;
+pub mod plancraft;
 pub mod diagnostics;
 pub mod choice;

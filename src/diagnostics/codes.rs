@@ -1,7 +1,7 @@
 //! The registry of diagnostic codes: stable code, kebab-case name, default severity, summary.
 //!
 //! Codes are grouped by stage (`P0xx` parse, `C1xx` domain, `C2xx` problem, `V3xx` plan,
-//! `K4xx` kitchen, `S5xx` solve) and never reused. Each has a section in `docs/diagnostics.md` and a fixture
+//! `K4xx` kitchen, `S5xx` solve, `M6xx` Plancraft) and never reused. Each has a section in `docs/diagnostics.md` and a fixture
 //! named after it; a test enforces both.
 
 use super::Severity;
@@ -116,6 +116,12 @@ codes! {
     KitchenPddlPlanInvalid, "K408", "kitchen-pddl-plan-invalid", Error, "a PDDL plan to translate into Simmer's format names an action the compiled domain does not have, or too few arguments";
     KitchenNotAPlan, "K409", "kitchen-not-a-plan", Warning, "a file given or found as a plan is not one (Simmer's result file, an empty or binary file, a failed generation) and is not run";
     KitchenTaskUnsolvable, "K410", "kitchen-task-unsolvable", Warning, "a task goal says the task cannot be solved in this world, and why: no problem is compiled for it";
+    PlancraftWorldInvalid, "M601", "plancraft-world-invalid", Error, "a Plancraft world file (items, tags, recipes) is malformed or names what it does not define";
+    PlancraftExampleInvalid, "M602", "plancraft-example-invalid", Error, "a Plancraft example (a dataset record) cannot be read: not JSON, an unknown item, a slot outside 1-45, a quantity outside 1-64";
+    PlancraftFormatError, "M603", "plancraft-format-error", Warning, "an agent's message names an action but is malformed: the agent receives Plancraft's format error, and the step is used";
+    PlancraftUnknownMessage, "M604", "plancraft-unknown-message", Warning, "an agent's message contains no action name Plancraft reads: the step is used and nothing changes";
+    PlancraftActionRefused, "M605", "plancraft-action-refused", Warning, "a move or smelt the environment ignores without a word (an empty source, too few items, another item or a full stack in the target, nothing to smelt)";
+    PlancraftNotRun, "M606", "plancraft-not-run", Warning, "messages after the episode ended (success, an impossible claim, or the step budget) are not run";
     IoError, "P090", "io-error", Error, "an input could not be read: no such file, no permission, a directory where a file was expected, stdin asked for twice";
     ValidateUnsupported, "V310", "validate-unsupported", Error, "the task uses a feature the validator does not interpret yet: no verdict";
     InvariantViolated, "V311", "invariant-violated", Error, "a durative action's `over all` condition does not hold while it runs";
