@@ -273,6 +273,25 @@ impl Report {
         )
     }
 
+    /// Ends a subcommand whose result is a JSON document (`None` when the inputs' errors left
+    /// none): under `--format json` the document with its `diagnostics` beside its fields (or
+    /// `{"version", "diagnostics"}` alone) on stdout; otherwise the diagnostics on stderr.
+    pub fn finish_document(&self, document: Option<Value>) -> Outcome {
+        if self.format == Format::Json {
+            let mut document = document.unwrap_or_else(|| json!({ "version": JSON_VERSION }));
+            if let Some(object) = document.as_object_mut() {
+                object.insert("diagnostics".to_string(), self.json_diagnostics());
+            }
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&document).unwrap_or_default()
+            );
+        } else {
+            eprint!("{}", self.rendered());
+        }
+        self.outcome()
+    }
+
     /// Ends a subcommand whose output is text (PDDL, a plan, a description): the diagnostics on
     /// stderr and `output` on stdout, or under `--format json` one versioned document
     /// `{"version", "diagnostics", "output", …extra}` on stdout. `output` is `None` when the

@@ -10,6 +10,7 @@ mod kitchen;
 mod kitchen_eval;
 mod kitchen_solve;
 mod kitchen_task;
+mod plancraft;
 mod lsp;
 mod parse;
 mod score;
@@ -28,7 +29,7 @@ use std::process::ExitCode;
 #[command(
     name = "pddlc",
     version,
-    about = "A toolchain for PDDL: check, fmt, parse, validate, applicable, solve, score, kitchen, lsp",
+    about = "A toolchain for PDDL: check, fmt, parse, validate, applicable, solve, score, kitchen, plancraft, lsp",
     after_help = "Every subcommand takes `--format` (human by default: on a terminal miette's \
                   report, otherwise one `gcc` line a diagnostic; `json` for scripts) and \
                   `--color`; `-` reads a file from standard input. Exit codes: 0 clean, 1 a \
@@ -63,6 +64,8 @@ enum Command {
     Score(score::Args),
     /// The Simmer kitchen world: run plans in it, describe it, compile it to PDDL, translate plans, solve tasks.
     Kitchen(kitchen::Args),
+    /// Plancraft's crafting world: run an agent's messages in it, solve and audit its examples.
+    Plancraft(plancraft::Args),
     /// A Language Server Protocol server over standard input and output, for editors.
     Lsp(lsp::Args),
 }
@@ -221,6 +224,7 @@ pub fn run() -> ExitCode {
         Command::Score(args) => score::run(&args),
         Command::Solve(args) => solve::run(&args),
         Command::Kitchen(args) => kitchen::run(&args),
+        Command::Plancraft(args) => plancraft::run(&args),
         Command::Lsp(args) => lsp::run(&args),
     };
     outcome.code()

@@ -69,6 +69,27 @@ impl Example {
             .collect()
     }
 
+    /// The example a JSON text holds: its only record, or the one with `id` in a list.
+    pub fn select(world: &World, text: &str, id: Option<&str>) -> Result<Example, Diagnostic> {
+        let examples = Example::from_json(world, text)?;
+        let count = examples.len();
+        match id {
+            Some(id) => examples
+                .into_iter()
+                .find(|example| example.id == id)
+                .ok_or_else(|| invalid(format!("no example has the id `{id}` ({count} read)"))),
+            None => {
+                let mut examples = examples.into_iter();
+                match (examples.next(), examples.next()) {
+                    (Some(only), None) => Ok(only),
+                    _ => Err(invalid(format!(
+                        "the file holds {count} examples: name one with its id"
+                    ))),
+                }
+            }
+        }
+    }
+
     fn resolve(world: &World, record: Record) -> Result<Example, String> {
         let target = world
             .id(&record.target)

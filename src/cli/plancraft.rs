@@ -1,0 +1,182 @@
+//! `pddlc plancraft`: run an agent's messages in Plancraft's crafting world (`run`), solve
+//! or audit its examples (`solve`). Unreadable inputs are diagnostics shown in the run's format.
+
+use super::input::display_name;
+use super::kitchen::{KitchenFormat, Report};
+use super::{Color, Format, Outcome};
+use clap::Subcommand;
+use pddlc::diagnostics::FileId;
+use pddlc::plancraft::{self, EpisodeOptions, Example, Handler, RunRow, World};
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Command,
+    /// Output format: `human` by default, `json` for one versioned document (docs/plancraft.md).
+    #[arg(long, value_enum, global = true)]
+    format: Option<KitchenFormat>,
+    #[arg(long, value_enum, global = true, default_value_t = Color::Auto)]
+    color: Color,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run an agent's messages (one per line) on an example, as Plancraft's evaluator does:
+    /// every step's effect, why a move or smelt changed nothing, success.
+    Run(RunArgs),
+}
+
+/// Which example: a dataset record, or one of a split's by id.
+#[derive(clap::Args)]
+struct ExampleArgs {
+    /// A JSON file: one record of Plancraft's dataset, or a list of them (a split such as
+    /// `val.json`) with `--id`.
+    #[arg(long)]
+    example: PathBuf,
+    /// The example's `id` in a list of records.
+    #[arg(long)]
+    id: Option<String>,
+}
+
+#[derive(clap::Args)]
+struct RunArgs {
+    #[command(flatten)]
+    example: ExampleArgs,
+    /// The agent's messages, one per line (`-` for standard input).
+    actions: PathBuf,
+    /// Messages per episode.
+    #[arg(long, default_value_t = 30)]
+    max_steps: usize,
+    /// The action handlers, tried in this order (the paper's configurations leave some out).
+    #[arg(long, value_delimiter = ',', default_value = "move,smelt,think,search,impossible", value_parser = parse_handler)]
+    handlers: Vec<Handler>,
+}
+
+fn parse_handler(word: &str) -> Result<Handler, String> {
+    Handler::from_name(word)
+        .ok_or_else(|| format!("`{word}` is not one of move, smelt, think, search, impossible"))
+}
+
+pub fn run(args: &Args) -> Outcome {
+    let (format, shown) = KitchenFormat::resolve(args.format);
+    if format == KitchenFormat::Csv {
+        eprintln!("error: --format csv is for `plancraft eval`: use human, json, gcc or val");
+        return Outcome::Failure;
+    }
+    let report = Report::new(shown, args.color.enabled());
+    match &args.command {
+        Command::Run(run_args) => run_actions(run_args, report),
+    }
+}
+
+/// The embedded world, or `None` after a diagnostic (it is checked by the tests).
+fn world(report: &mut Report) -> Option<World> {
+    match World::embedded() {
+        Ok(world) => Some(world),
+        Err(diagnostic) => {
+            report.add(Vec::new(), vec![diagnostic]);
+            None
+        }
+    }
+}
+
+/// The example `--example` (and `--id`) name, or `None` after a diagnostic.
+fn example(args: &ExampleArgs, world: &World, report: &mut Report) -> Option<Example> {
+    let text = report.read(&args.example)?;
+    match Example::select(world, &text, args.id.as_deref()) {
+        Ok(example) => Some(example),
+        Err(diagnostic) => {
+            let message = diagnostic.message.clone();
+            report.add_one(
+                display_name(&args.example),
+                text,
+                vec![diagnostic.with_primary_message(message)],
+            );
+            None
+        }
+    }
+}
+
+fn run_actions(args: &RunArgs, mut report: Report) -> Outcome {
+    if args.handlers.is_empty() || args.max_steps == 0 {
+        report.usage_error(
+            "--handlers needs at least one handler and --max-steps at least 1".to_string(),
+        );
+        return report.finish_document(None);
+    }
+    let Some(world) = world(&mut report) else {
+        return report.finish_document(None);
+    };
+    let example = example(&args.example, &world, &mut report);
+    let actions = report.read(&args.actions);
+    let (Some(example), Some(actions)) = (example, actions) else {
+        return report.finish_document(None);
+    };
+    let options = EpisodeOptions {
+        max_steps: args.max_steps,
+        handlers: args.handlers.clone(),
+    };
+    let result = plancraft::run(&world, &example, &actions, FileId(0), options);
+    report.add_one(display_name(&args.actions), actions, result.diagnostics);
+    let outcome = if result.row.success {
+        Outcome::Clean
+    } else {
+        Outcome::InputErrors
+    };
+    if report.format == Format::Json {
+        let document = serde_json::to_value(&result.row).unwrap_or_default();
+        return outcome.max(report.finish_document(Some(document)));
+    }
+    eprint!("{}", report.rendered());
+    print!("{}", human(&result.row));
+    outcome.max(report.outcome())
+}
+
+/// The run as text: one line per message, then the verdict.
+fn human(row: &RunRow) -> String {
+    let mut out = String::new();
+    let name = if row.example.is_empty() {
+        "example"
+    } else {
+        &row.example
+    };
+    out.push_str(&format!("{name}: craft {}\n", row.target));
+    for step in &row.steps {
+        let effect = if let Some(why) = &step.refused {
+            format!("refused: {why}")
+        } else if step.changed {
+            let parts: Vec<String> = step
+                .delta
+                .iter()
+                .map(|(slot, content)| match content {
+                    Some(content) => format!(
+                        "{} {} {}",
+                        plancraft::slot_name(slot.0),
+                        content.item,
+                        content.quantity
+                    ),
+                    None => format!("{} empty", plancraft::slot_name(slot.0)),
+                })
+                .collect();
+            parts.join(", ")
+        } else {
+            step.message
+                .as_deref()
+                .and_then(|m| m.lines().next())
+                .unwrap_or("no change")
+                .to_string()
+        };
+        out.push_str(&format!("{:>3} {:<12} {}\n", step.line, step.kind, effect));
+    }
+    let verdict = if row.success { "success" } else { "failure" };
+    out.push_str(&format!(
+        "{verdict}: stopped by {} after {} message(s)",
+        row.stopped_by, row.number_of_steps
+    ));
+    if row.not_run > 0 {
+        out.push_str(&format!(", {} not run", row.not_run));
+    }
+    out.push('\n');
+    out
+}
