@@ -6,7 +6,11 @@ use super::kitchen::{KitchenFormat, Report};
 use super::{Color, Format, Outcome};
 use clap::Subcommand;
 use pddlc::diagnostics::FileId;
-use pddlc::plancraft::{self, EpisodeOptions, Example, Handler, RunRow, World};
+use pddlc::plancraft::{
+    self, EpisodeOptions, Example, Handler, RunRow, SOLVE_JSON_VERSION, SolveOptions, SolveRow,
+    World,
+};
+use serde_json::json;
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -25,6 +29,18 @@ enum Command {
     /// Run an agent's messages (one per line) on an example, as Plancraft's evaluator does:
     /// every step's effect, why a move or smelt changed nothing, success.
     Run(RunArgs),
+    /// The fewest recipes that make an example's target, as move/smelt messages checked in the
+    /// environment, or a proof that nothing makes it. A split without `--id` is audited whole.
+    Solve(SolveArgs),
+}
+
+#[derive(clap::Args)]
+struct SolveArgs {
+    #[command(flatten)]
+    example: ExampleArgs,
+    /// Counter states the search may keep before the answer is `unknown`.
+    #[arg(long, default_value_t = SolveOptions::default().max_states)]
+    max_states: usize,
 }
 
 /// Which example: a dataset record, or one of a split's by id.
@@ -67,6 +83,7 @@ pub fn run(args: &Args) -> Outcome {
     let report = Report::new(shown, args.color.enabled());
     match &args.command {
         Command::Run(run_args) => run_actions(run_args, report),
+        Command::Solve(solve_args) => solve(solve_args, report),
     }
 }
 
@@ -178,5 +195,136 @@ fn human(row: &RunRow) -> String {
         out.push_str(&format!(", {} not run", row.not_run));
     }
     out.push('\n');
+    out
+}
+
+fn solve(args: &SolveArgs, mut report: Report) -> Outcome {
+    let Some(world) = world(&mut report) else {
+        return report.finish_document(None);
+    };
+    let Some(text) = report.read(&args.example.example) else {
+        return report.finish_document(None);
+    };
+    let examples = match &args.example.id {
+        Some(_) => Example::select(&world, &text, args.example.id.as_deref()).map(|e| vec![e]),
+        None => Example::from_json(&world, &text),
+    };
+    let examples = match examples {
+        Ok(examples) => examples,
+        Err(diagnostic) => {
+            report.add_one(display_name(&args.example.example), text, vec![diagnostic]);
+            return report.finish_document(None);
+        }
+    };
+    let options = SolveOptions {
+        max_states: args.max_states,
+    };
+    let rows: Vec<SolveRow> = examples
+        .iter()
+        .map(|example| plancraft::solve(&world, example, options))
+        .collect();
+    let unknown = rows.iter().any(|row| row.status == "unknown");
+    let outcome = if unknown {
+        Outcome::InputErrors
+    } else {
+        Outcome::Clean
+    };
+    let single =
+        rows.len() == 1 && (args.example.id.is_some() || !text.trim_start().starts_with('['));
+    if report.format == Format::Json {
+        let document = if single {
+            serde_json::to_value(&rows[0]).unwrap_or_default()
+        } else {
+            json!({"version": SOLVE_JSON_VERSION, "summary": audit(&rows), "examples": rows})
+        };
+        return outcome.max(report.finish_document(Some(document)));
+    }
+    eprint!("{}", report.rendered());
+    if single {
+        print!("{}", human_solution(&rows[0]));
+    } else {
+        for row in &rows {
+            println!("{}", one_line(row));
+        }
+        print!("{}", audit_table(&audit(&rows)));
+    }
+    outcome.max(report.outcome())
+}
+
+/// Counts of answers against the dataset's labels.
+fn audit(rows: &[SolveRow]) -> serde_json::Value {
+    let count = |f: &dyn Fn(&SolveRow) -> bool| rows.iter().filter(|r| f(r)).count();
+    json!({
+        "examples": rows.len(),
+        "labelled_possible": count(&|r| !r.dataset_impossible),
+        "solved_with_dataset_length": count(&|r| r.status == "solved" && !r.dataset_impossible && r.agrees_with_dataset == Some(true)),
+        "solved_other_length": count(&|r| r.status == "solved" && !r.dataset_impossible && r.agrees_with_dataset != Some(true)),
+        "labelled_impossible": count(&|r| r.dataset_impossible),
+        "proven_impossible": count(&|r| r.status == "impossible" && r.dataset_impossible),
+        "proof_unreachable": count(&|r| r.proof_kind == Some("unreachable")),
+        "proof_weight": count(&|r| r.proof_kind == Some("weight")),
+        "proof_exhausted": count(&|r| r.proof_kind == Some("exhausted")),
+        "labelled_impossible_but_solved": count(&|r| r.status == "solved" && r.dataset_impossible),
+        "labelled_possible_but_impossible": count(&|r| r.status == "impossible" && !r.dataset_impossible),
+        "unknown": count(&|r| r.status == "unknown"),
+        "replays_succeeding": count(&|r| r.replay.as_ref().is_some_and(|p| p.success)),
+    })
+}
+
+fn audit_table(summary: &serde_json::Value) -> String {
+    let mut out = String::from("\n");
+    if let Some(object) = summary.as_object() {
+        for (key, value) in object {
+            out.push_str(&format!("{:<34} {value}\n", key.replace('_', " ")));
+        }
+    }
+    out
+}
+
+fn one_line(row: &SolveRow) -> String {
+    let detail = match row.status {
+        "solved" => format!(
+            "{} recipes, {} messages",
+            row.length.unwrap_or(0),
+            row.actions.len()
+        ),
+        "impossible" => format!("proof: {}", row.proof_kind.unwrap_or("")),
+        _ => row.reason.clone().unwrap_or_default(),
+    };
+    let dataset = match (row.dataset_impossible, row.dataset_length) {
+        (true, _) => "dataset: impossible".to_string(),
+        (false, Some(n)) => format!("dataset: {n}"),
+        (false, None) => "dataset: -".to_string(),
+    };
+    format!(
+        "{:<10} {:<32} {:<10} {detail} ({dataset})",
+        row.example, row.target, row.status
+    )
+}
+
+fn human_solution(row: &SolveRow) -> String {
+    let mut out = format!("{}\n", one_line(row));
+    for (i, step) in row.recipes.iter().enumerate() {
+        let uses: Vec<String> = step
+            .uses
+            .iter()
+            .map(|(item, n)| format!("{n} {item}"))
+            .collect();
+        out.push_str(&format!(
+            "  recipe {}: {} {} from {} ({}, {})\n",
+            i + 1,
+            step.count,
+            step.result,
+            uses.join(" + "),
+            step.kind,
+            step.recipe
+        ));
+    }
+    for action in &row.actions {
+        out.push_str(&format!("  {action}\n"));
+    }
+    if let Some(proof) = &row.proof {
+        out.push_str(&format!("  proof: {proof}\n"));
+    }
     out
 }

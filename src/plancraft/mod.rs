@@ -12,6 +12,7 @@
 
 mod data;
 mod env;
+mod solve;
 
 pub use data::example::Example;
 pub use data::world::{
@@ -28,3 +29,4 @@ pub use env::run::{
 };
 pub use env::slot::{slot_index, slot_name};
 pub use env::{Environment, Refusal, SLOTS, Slots, Stack};
+pub use solve::{RecipeStep, Replay, SOLVE_JSON_VERSION, SolveOptions, SolveRow, solve};

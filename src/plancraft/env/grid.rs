@@ -29,7 +29,7 @@ pub fn craft(world: &World, grid: &Grid) -> Option<Craft> {
                 cells,
             } => shaped(grid, usize::from(*height), usize::from(*width), cells)?,
             RecipeKind::Shapeless { multisets, .. } => {
-                if !multisets.iter().any(|m| *m == multiset) {
+                if !multisets.contains(&multiset) {
                     return None;
                 }
                 (0..9u8)

@@ -1,0 +1,142 @@
+//! A recipe sequence turned into the agent's messages, simulated in the environment as it
+//! goes: each crafting step places one item per used cell (a shaped pattern at the top left,
+//! a shapeless recipe's items from `[A1]` on) and takes the output into the inventory; a
+//! smelting step smelts one unit into the inventory. Sources are the first slots holding the
+//! item; destinations a stack of the same item with room, else the first empty inventory slot.
+
+use crate::plancraft::data::world::{ItemId, RecipeKind, World};
+use crate::plancraft::env::slot::slot_name;
+use crate::plancraft::env::{Environment, SLOTS, Slots};
+
+/// A step to translate: the recipe and the items it consumes, one per used cell, in the
+/// order the cells are filled (for a shaped recipe, row-major over its non-empty cells).
+#[derive(Clone, Debug)]
+pub struct CraftStep {
+    pub recipe: usize,
+    pub cells: Vec<ItemId>,
+}
+
+/// The messages, or why a step cannot be translated (no room, an item not held).
+pub fn translate(world: &World, start: &Slots, steps: &[CraftStep]) -> Result<Vec<String>, String> {
+    let mut environment = Environment::new(world, *start);
+    let mut actions = Vec::new();
+    // A grid holding items at the start would spoil the first pattern: empty it.
+    for slot in 1..10 {
+        if let Some(stack) = environment.slots()[slot] {
+            let to = destination(world, environment.slots(), stack.item, stack.quantity)
+                .ok_or("no inventory slot is free to empty the grid")?;
+            environment
+                .move_items(slot, to, stack.quantity)
+                .map_err(|r| r.describe(world))?;
+            actions.push(format!(
+                "move: from {} to {} with quantity {}",
+                slot_name(slot),
+                slot_name(to),
+                stack.quantity
+            ));
+        }
+    }
+    for (number, step) in steps.iter().enumerate() {
+        let recipe = &world.recipes()[step.recipe];
+        let fail = |why: String| format!("step {} ({}): {why}", number + 1, recipe.file);
+        match &recipe.kind {
+            RecipeKind::Smelting { .. } => {
+                let item = *step
+                    .cells
+                    .first()
+                    .ok_or_else(|| fail("nothing to smelt".into()))?;
+                let from = holding(environment.slots(), item, 10)
+                    .ok_or_else(|| fail(format!("no slot holds {}", world.name(item))))?;
+                let to = destination(world, environment.slots(), recipe.result, 1)
+                    .ok_or_else(|| fail("no inventory slot is free".into()))?;
+                environment
+                    .smelt(from, to, 1)
+                    .map_err(|r| fail(r.describe(world)))?;
+                actions.push(format!(
+                    "smelt: from {} to {} with quantity 1",
+                    slot_name(from),
+                    slot_name(to)
+                ));
+            }
+            RecipeKind::Shaped { width, cells, .. } => {
+                let width = usize::from(*width);
+                let used = cells
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, cell)| cell.is_some())
+                    .map(|(i, _)| (i / width) * 3 + i % width + 1);
+                place(
+                    world,
+                    &mut environment,
+                    used.zip(step.cells.iter().copied()),
+                    &mut actions,
+                )
+                .map_err(fail)?;
+                take_output(world, &mut environment, &mut actions).map_err(fail)?;
+            }
+            RecipeKind::Shapeless { .. } => {
+                let used = (1..=step.cells.len()).zip(step.cells.iter().copied());
+                place(world, &mut environment, used, &mut actions).map_err(fail)?;
+                take_output(world, &mut environment, &mut actions).map_err(fail)?;
+            }
+        }
+    }
+    Ok(actions)
+}
+
+fn place(
+    world: &World,
+    environment: &mut Environment,
+    cells: impl Iterator<Item = (usize, ItemId)>,
+    actions: &mut Vec<String>,
+) -> Result<(), String> {
+    for (slot, item) in cells {
+        let from = holding(environment.slots(), item, 10)
+            .ok_or_else(|| format!("no inventory slot holds {}", world.name(item)))?;
+        environment
+            .move_items(from, slot, 1)
+            .map_err(|r| r.describe(world))?;
+        actions.push(format!(
+            "move: from {} to {} with quantity 1",
+            slot_name(from),
+            slot_name(slot)
+        ));
+    }
+    Ok(())
+}
+
+fn take_output(
+    world: &World,
+    environment: &mut Environment,
+    actions: &mut Vec<String>,
+) -> Result<(), String> {
+    let output = environment.slots()[0].ok_or("the grid makes nothing")?;
+    let to = destination(world, environment.slots(), output.item, output.quantity)
+        .ok_or("no inventory slot is free")?;
+    environment
+        .move_items(0, to, output.quantity)
+        .map_err(|r| r.describe(world))?;
+    actions.push(format!(
+        "move: from [0] to {} with quantity {}",
+        slot_name(to),
+        output.quantity
+    ));
+    Ok(())
+}
+
+/// The first slot from `first` on holding the item.
+fn holding(slots: &Slots, item: ItemId, first: usize) -> Option<usize> {
+    (first..SLOTS).find(|&slot| slots[slot].is_some_and(|stack| stack.item == item))
+}
+
+/// A stack of the item with room for `quantity` more, else the first empty inventory slot.
+fn destination(world: &World, slots: &Slots, item: ItemId, quantity: u8) -> Option<usize> {
+    let room = u16::from(world.item(item).stack_size);
+    (10..SLOTS)
+        .find(|&slot| {
+            slots[slot].is_some_and(|stack| {
+                stack.item == item && u16::from(stack.quantity) + u16::from(quantity) <= room
+            })
+        })
+        .or_else(|| (10..SLOTS).find(|&slot| slots[slot].is_none()))
+}
