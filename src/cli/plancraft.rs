@@ -32,6 +32,31 @@ enum Command {
     /// The fewest recipes that make an example's target, as move/smelt messages checked in the
     /// environment, or a proof that nothing makes it. A split without `--id` is audited whole.
     Solve(SolveArgs),
+    /// Compile an example to PDDL at the counter level: `domain.pddl` and `problem.pddl` in
+    /// `--out`, or both on standard output.
+    Compile(CompileArgs),
+    /// Turn a plan for the compiled example into the agent's messages and run them.
+    Plan(PlanArgs),
+}
+
+#[derive(clap::Args)]
+struct CompileArgs {
+    #[command(flatten)]
+    example: ExampleArgs,
+    /// A directory to write `domain.pddl` and `problem.pddl` into.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Replace files `--out` already holds.
+    #[arg(long, requires = "out")]
+    force: bool,
+}
+
+#[derive(clap::Args)]
+struct PlanArgs {
+    #[command(flatten)]
+    example: ExampleArgs,
+    /// A plan for the compiled domain (IPC plan text, as Fast Downward's `sas_plan`).
+    plan: PathBuf,
 }
 
 #[derive(clap::Args)]
@@ -84,6 +109,8 @@ pub fn run(args: &Args) -> Outcome {
     match &args.command {
         Command::Run(run_args) => run_actions(run_args, report),
         Command::Solve(solve_args) => solve(solve_args, report),
+        Command::Compile(compile_args) => compile(compile_args, report),
+        Command::Plan(plan_args) => plan(plan_args, report),
     }
 }
 
@@ -327,4 +354,73 @@ fn human_solution(row: &SolveRow) -> String {
         out.push_str(&format!("  proof: {proof}\n"));
     }
     out
+}
+
+fn compile(args: &CompileArgs, mut report: Report) -> Outcome {
+    let Some(world) = world(&mut report) else {
+        return report.finish_document(None);
+    };
+    let Some(example) = example(&args.example, &world, &mut report) else {
+        return report.finish_document(None);
+    };
+    let compiled = plancraft::compile_counts(&world, &example);
+    let Some(dir) = &args.out else {
+        if report.format == Format::Json {
+            let document = json!({"version": SOLVE_JSON_VERSION, "domain": compiled.domain, "problem": compiled.problem});
+            return report.finish_document(Some(document));
+        }
+        eprint!("{}", report.rendered());
+        print!("{}\n{}", compiled.domain, compiled.problem);
+        return report.outcome();
+    };
+    let files = [
+        ("domain.pddl", &compiled.domain),
+        ("problem.pddl", &compiled.problem),
+    ];
+    if !args.force {
+        for (name, _) in &files {
+            if dir.join(name).exists() {
+                report.usage_error(format!(
+                    "{} exists: pass --force to replace it",
+                    dir.join(name).display()
+                ));
+                return report.finish_document(None);
+            }
+        }
+    }
+    if let Err(e) = std::fs::create_dir_all(dir) {
+        report.io_error(dir, e.to_string());
+        return report.finish_document(None);
+    }
+    for (name, text) in files {
+        if let Err(e) = std::fs::write(dir.join(name), text) {
+            report.io_error(&dir.join(name), e.to_string());
+        }
+    }
+    let document = json!({"version": SOLVE_JSON_VERSION, "written": [dir.join("domain.pddl"), dir.join("problem.pddl")]});
+    report.finish_document((report.format == Format::Json).then_some(document))
+}
+
+fn plan(args: &PlanArgs, mut report: Report) -> Outcome {
+    let Some(world) = world(&mut report) else {
+        return report.finish_document(None);
+    };
+    let example = example(&args.example, &world, &mut report);
+    let plan = report.read(&args.plan);
+    let (Some(example), Some(plan)) = (example, plan) else {
+        return report.finish_document(None);
+    };
+    let row = plancraft::from_pddl_plan(&world, &example, &plan);
+    let outcome = if row.status == "solved" {
+        Outcome::Clean
+    } else {
+        Outcome::InputErrors
+    };
+    if report.format == Format::Json {
+        let document = serde_json::to_value(&row).unwrap_or_default();
+        return outcome.max(report.finish_document(Some(document)));
+    }
+    eprint!("{}", report.rendered());
+    print!("{}", human_solution(&row));
+    outcome.max(report.outcome())
 }

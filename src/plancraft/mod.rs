@@ -29,4 +29,7 @@ pub use env::run::{
 };
 pub use env::slot::{slot_index, slot_name};
 pub use env::{Environment, Refusal, SLOTS, Slots, Stack};
-pub use solve::{RecipeStep, Replay, SOLVE_JSON_VERSION, SolveOptions, SolveRow, solve};
+pub use solve::{
+    Compiled, RecipeStep, Replay, SOLVE_JSON_VERSION, SolveOptions, SolveRow, compile_counts,
+    from_pddl_plan, solve,
+};

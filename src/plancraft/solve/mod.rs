@@ -5,11 +5,13 @@
 //! budget runs out.
 
 mod actions;
+mod compile;
 mod model;
 mod search;
 mod weight;
 
-use model::{CounterModel, ancestors, relaxed_closure};
+pub use compile::Compiled;
+use model::{CounterModel, Transition, ancestors, relaxed_closure};
 use search::{Search, search};
 
 use crate::plancraft::data::example::Example;
@@ -92,23 +94,7 @@ pub struct SolveRow {
 
 /// Solves an example.
 pub fn solve(world: &World, example: &Example, options: SolveOptions) -> SolveRow {
-    let mut row = SolveRow {
-        version: SOLVE_JSON_VERSION,
-        example: example.id.clone(),
-        target: world.name(example.target).to_string(),
-        status: "unknown",
-        recipes: Vec::new(),
-        length: None,
-        actions: Vec::new(),
-        replay: None,
-        proof: None,
-        proof_kind: None,
-        reason: None,
-        states: 0,
-        dataset_impossible: example.impossible,
-        dataset_length: example.optimal_path_length,
-        agrees_with_dataset: None,
-    };
+    let mut row = empty_row(world, example);
     let held: BTreeSet<ItemId> = example.slots[1..]
         .iter()
         .flatten()
@@ -121,19 +107,18 @@ pub fn solve(world: &World, example: &Example, options: SolveOptions) -> SolveRo
         row.proof = Some(unreachable_proof(world, example.target, &held, &available));
     } else {
         let model = CounterModel::new(world, example.target, &available);
-        let mut start = vec![0u16; model.items.len()];
-        for stack in example.slots[1..].iter().flatten() {
-            if let Some(local) = model.items.iter().position(|&i| i == stack.item) {
-                start[local] = start[local].saturating_add(u16::from(stack.quantity));
-            }
-        }
+        let start = start_counts(&model, example);
         if let Some(certificate) = weight::certificate(&model, &start) {
             row.status = "impossible";
             row.proof_kind = Some("weight");
             row.proof = Some(weight_proof(world, &model, &certificate));
         } else {
             match search(&model, start.into_boxed_slice(), options.max_states) {
-                Search::Found(path) => solved(world, example, &model, &path, &mut row),
+                Search::Found(path) => {
+                    let transitions: Vec<Transition> =
+                        path.iter().map(|&t| model.transitions[t].clone()).collect();
+                    carry_out(world, example, &model, &transitions, &mut row);
+                }
                 Search::Exhausted { states } => {
                     row.states = states;
                     row.status = "impossible";
@@ -170,16 +155,28 @@ pub fn solve(world: &World, example: &Example, options: SolveOptions) -> SolveRo
     row
 }
 
-fn solved(
+/// The held counts of the model's items.
+fn start_counts(model: &CounterModel, example: &Example) -> Vec<u16> {
+    let mut start = vec![0u16; model.items.len()];
+    for stack in example.slots[1..].iter().flatten() {
+        if let Some(local) = model.items.iter().position(|&i| i == stack.item) {
+            start[local] = start[local].saturating_add(u16::from(stack.quantity));
+        }
+    }
+    start
+}
+
+/// Fills `row` with a recipe sequence, its messages and their replay; `solved` when the
+/// replay succeeds.
+fn carry_out(
     world: &World,
     example: &Example,
     model: &CounterModel,
-    path: &[usize],
+    path: &[Transition],
     row: &mut SolveRow,
 ) {
     let mut steps = Vec::new();
-    for &t in path {
-        let transition = &model.transitions[t];
+    for transition in path {
         let recipe = &world.recipes()[transition.recipe];
         let uses: Vec<ItemId> = transition
             .consumes
@@ -350,4 +347,43 @@ fn weight_proof(world: &World, model: &CounterModel, certificate: &weight::Certi
         weights.join(", "),
         certificate.inventory
     )
+}
+
+/// An example compiled to PDDL at the counter level (domain and problem text).
+pub fn compile_counts(world: &World, example: &Example) -> Compiled {
+    compile::compile(world, example)
+}
+
+/// A plan for the compiled example (IPC plan text) turned into the agent's messages and
+/// replayed in the environment: the row's status is `solved` when the replay succeeds, else
+/// `unknown` with the reason (a line naming no compiled action, a step with no translation,
+/// a replay that does not succeed).
+pub fn from_pddl_plan(world: &World, example: &Example, plan: &str) -> SolveRow {
+    let compiled = compile::compile(world, example);
+    let mut row = empty_row(world, example);
+    match compile::plan_transitions(&compiled, plan) {
+        Ok(transitions) => carry_out(world, example, &compiled.model, &transitions, &mut row),
+        Err(why) => row.reason = Some(why),
+    }
+    row
+}
+
+fn empty_row(world: &World, example: &Example) -> SolveRow {
+    SolveRow {
+        version: SOLVE_JSON_VERSION,
+        example: example.id.clone(),
+        target: world.name(example.target).to_string(),
+        status: "unknown",
+        recipes: Vec::new(),
+        length: None,
+        actions: Vec::new(),
+        replay: None,
+        proof: None,
+        proof_kind: None,
+        reason: None,
+        states: 0,
+        dataset_impossible: example.impossible,
+        dataset_length: example.optimal_path_length,
+        agrees_with_dataset: None,
+    }
 }
