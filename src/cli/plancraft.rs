@@ -32,6 +32,10 @@ enum Command {
     /// The fewest recipes that make an example's target, as move/smelt messages checked in the
     /// environment, or a proof that nothing makes it. A split without `--id` is audited whole.
     Solve(SolveArgs),
+    /// The paper's results table from whole runs (Plancraft's result folders or JSONL files)
+    /// on a split: success per complexity group, action counts, AE and impossible F1 with
+    /// bootstrap intervals, paired comparisons, the steps table against an oracle run.
+    Eval(super::plancraft_eval::EvalArgs),
 }
 
 #[derive(clap::Args)]
@@ -76,6 +80,9 @@ fn parse_handler(word: &str) -> Result<Handler, String> {
 
 pub fn run(args: &Args) -> Outcome {
     let (format, shown) = KitchenFormat::resolve(args.format);
+    if let Command::Eval(eval_args) = &args.command {
+        return super::plancraft_eval::run(eval_args, format, shown, args.color.enabled());
+    }
     if format == KitchenFormat::Csv {
         eprintln!("error: --format csv is for `plancraft eval`: use human, json, gcc or val");
         return Outcome::Failure;
@@ -84,6 +91,7 @@ pub fn run(args: &Args) -> Outcome {
     match &args.command {
         Command::Run(run_args) => run_actions(run_args, report),
         Command::Solve(solve_args) => solve(solve_args, report),
+        Command::Eval(_) => Outcome::Failure,
     }
 }
 
