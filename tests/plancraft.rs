@@ -158,6 +158,7 @@ fn probes_step_as_the_real_environment() {
             optimal_path_length: None,
             complexity_bin: None,
             complexity_split: None,
+            recipe_type: String::new(),
         };
         for problem in compare(&world, &example, probe) {
             failures.push(format!("{}: {problem}", example.id));

@@ -343,13 +343,7 @@ fn finish(
 
 /// `run,task,plans,immediate,latent,irreversible,total,clean`, one row per run and task.
 fn csv(tasks: &[TaskRow]) -> String {
-    let quote = |s: &str| {
-        if s.contains([',', '"', '\n']) {
-            format!("\"{}\"", s.replace('"', "\"\""))
-        } else {
-            s.to_string()
-        }
-    };
+    let quote = csv_field;
     let mut out = String::from("run,task,plans,immediate,latent,irreversible,total,clean\n");
     for t in tasks {
         out.push_str(&format!(
@@ -365,6 +359,15 @@ fn csv(tasks: &[TaskRow]) -> String {
         ));
     }
     out
+}
+
+/// A CSV field, quoted when it holds a comma, a quote or a line break.
+pub fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
 }
 
 /// The paper's Table 3 per task (as `kitchen run` prints it over the task's plans) and per
@@ -449,24 +452,7 @@ fn comparison(c: &Comparison) -> String {
         count(c.tasks, "task", "tasks")
     );
     out.push_str(&format!("  {}\n", test_line("total", &c.total)));
-    match &c.t_test {
-        Some(TTest {
-            t: Some(t),
-            p: Some(p),
-            df,
-            ..
-        }) => out.push_str(&format!(
-            "  paired t-test on total: t = {t:.3}, df = {df}, p = {p:.4} {}\n",
-            kitchen::stars(*p)
-        )),
-        // scipy's NaN: no variance and no mean difference, so no statistic.
-        Some(TTest { df, reason, .. }) => out.push_str(&format!(
-            "  paired t-test on total: undefined, {} (df = {df})\n",
-            reason.unwrap_or_default()
-        )),
-        // Below two tasks: the total's line says there is no test.
-        None => {}
-    }
+    out.push_str(&t_test_line("total", c.t_test.as_ref()));
     for (name, t) in [
         ("immediate", &c.immediate),
         ("latent", &c.latent),
@@ -477,9 +463,31 @@ fn comparison(c: &Comparison) -> String {
     out
 }
 
+/// The paired t-test's line on `metric` (`  paired t-test on total: t = …`), or nothing without
+/// a test (below two tasks, where the metric's line says so).
+pub fn t_test_line(metric: &str, test: Option<&TTest>) -> String {
+    match test {
+        Some(TTest {
+            t: Some(t),
+            p: Some(p),
+            df,
+            ..
+        }) => format!(
+            "  paired t-test on {metric}: t = {t:.3}, df = {df}, p = {p:.4} {}\n",
+            kitchen::stars(*p)
+        ),
+        // scipy's NaN: no variance and no mean difference, so no statistic.
+        Some(TTest { df, reason, .. }) => format!(
+            "  paired t-test on {metric}: undefined, {} (df = {df})\n",
+            reason.unwrap_or_default()
+        ),
+        None => String::new(),
+    }
+}
+
 /// `total -0.50 [-0.82, -0.18] p=0.0020 ** (n=12)`, or the mean difference and why there is no
 /// interval and no test (`total -0.50 (n=1: no interval and no test below 2 tasks)`).
-fn test_line(name: &str, t: &PairedTest) -> String {
+pub fn test_line(name: &str, t: &PairedTest) -> String {
     let d = &t.mean_difference;
     let why = d.reason.unwrap_or_default();
     match (d.value, d.low, d.high, t.p) {

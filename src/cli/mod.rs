@@ -11,6 +11,7 @@ mod kitchen_eval;
 mod kitchen_solve;
 mod kitchen_task;
 mod plancraft;
+mod plancraft_eval;
 mod lsp;
 mod parse;
 mod score;

@@ -37,6 +37,10 @@ enum Command {
     Compile(CompileArgs),
     /// Turn a plan for the compiled example into the agent's messages and run them.
     Plan(PlanArgs),
+    /// The paper's results table from whole runs (Plancraft's result folders or JSONL files)
+    /// on a split: success per complexity group, action counts, AE and impossible F1 with
+    /// bootstrap intervals, paired comparisons, the steps table against an oracle run.
+    Eval(super::plancraft_eval::EvalArgs),
 }
 
 #[derive(clap::Args)]
@@ -101,6 +105,9 @@ fn parse_handler(word: &str) -> Result<Handler, String> {
 
 pub fn run(args: &Args) -> Outcome {
     let (format, shown) = KitchenFormat::resolve(args.format);
+    if let Command::Eval(eval_args) = &args.command {
+        return super::plancraft_eval::run(eval_args, format, shown, args.color.enabled());
+    }
     if format == KitchenFormat::Csv {
         eprintln!("error: --format csv is for `plancraft eval`: use human, json, gcc or val");
         return Outcome::Failure;
@@ -111,6 +118,7 @@ pub fn run(args: &Args) -> Outcome {
         Command::Solve(solve_args) => solve(solve_args, report),
         Command::Compile(compile_args) => compile(compile_args, report),
         Command::Plan(plan_args) => plan(plan_args, report),
+        Command::Eval(_) => Outcome::Failure,
     }
 }
 

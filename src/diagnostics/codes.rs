@@ -122,6 +122,8 @@ codes! {
     PlancraftUnknownMessage, "M604", "plancraft-unknown-message", Warning, "an agent's message contains no action name Plancraft reads: the step is used and nothing changes";
     PlancraftActionRefused, "M605", "plancraft-action-refused", Warning, "a move or smelt the environment ignores without a word (an empty source, too few items, another item or a full stack in the target, nothing to smelt)";
     PlancraftNotRun, "M606", "plancraft-not-run", Warning, "messages after the episode ended (success, an impossible claim, or the step budget) are not run";
+    PlancraftEpisodeInvalid, "M607", "plancraft-episode-invalid", Error, "an episode record of a run (Plancraft's result file, a JSON line, a `plancraft run` row) cannot be read: not JSON, no `success`, no example id, no messages";
+    PlancraftEpisodeUnknownExample, "M608", "plancraft-episode-unknown-example", Error, "an episode of a run names an example the split given does not have: it is left out of the table";
     IoError, "P090", "io-error", Error, "an input could not be read: no such file, no permission, a directory where a file was expected, stdin asked for twice";
     ValidateUnsupported, "V310", "validate-unsupported", Error, "the task uses a feature the validator does not interpret yet: no verdict";
     InvariantViolated, "V311", "invariant-violated", Error, "a durative action's `over all` condition does not hold while it runs";

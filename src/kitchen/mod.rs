@@ -64,6 +64,6 @@ pub use eval::{
 };
 // The statistics of `kitchen eval`.
 pub use stats::{
-    Estimate, PairedTest, SplitMix64, Statistic, TTest, bootstrap, paired_bootstrap, paired_t_test,
-    stars,
+    Estimate, PairedTest, SplitMix64, Statistic, TTest, bootstrap, estimate_of, paired_bootstrap,
+    paired_t_test, resample_statistics, stars,
 };

@@ -157,6 +157,52 @@ pub fn bootstrap(
     }
 }
 
+/// The statistics of `samples` resamples of `n` items (n positions drawn with replacement each
+/// time, handed to `statistics`), each statistic's values sorted, a resample where it has no
+/// value left out: for statistics that are not a sum or a mean of one value per item (a rate
+/// over a subset, an F1), computed from the drawn items together. A seed reproduces them.
+pub fn resample_statistics<const M: usize>(
+    n: usize,
+    samples: usize,
+    rng: &mut SplitMix64,
+    mut statistics: impl FnMut(&[usize]) -> [Option<f64>; M],
+) -> [Vec<f64>; M] {
+    let mut out: [Vec<f64>; M] = std::array::from_fn(|_| Vec::with_capacity(samples));
+    if n == 0 {
+        return out;
+    }
+    let mut drawn = vec![0; n];
+    for _ in 0..samples {
+        for position in &mut drawn {
+            *position = rng.below(n);
+        }
+        for (values, value) in out.iter_mut().zip(statistics(&drawn)) {
+            values.extend(value);
+        }
+    }
+    for values in &mut out {
+        values.sort_by(f64::total_cmp);
+    }
+    out
+}
+
+/// An observed value over `n` items with the 95% interval of its sorted resampled values; with
+/// no value, below two items or no resampled value, what can be said and why (`absent` is the
+/// reason when there is no value, `single` below two items, in the caller's words).
+pub fn estimate_of(
+    value: Option<f64>,
+    n: usize,
+    resampled: &[f64],
+    (absent, single): (&'static str, &'static str),
+) -> Estimate {
+    match value {
+        None => Estimate::without_interval(None, n, absent),
+        Some(_) if n < 2 => Estimate::without_interval(value, n, single),
+        Some(_) if resampled.is_empty() => Estimate::without_interval(value, n, NO_RESAMPLES),
+        Some(value) => interval(value, n, resampled),
+    }
+}
+
 /// A paired test of two methods on one metric.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct PairedTest {

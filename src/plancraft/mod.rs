@@ -8,11 +8,13 @@
 //! Private folders and this façade:
 //! - `data`: the [`World`] and an [`Example`] from the dataset's JSON;
 //! - `env`: slots, messages, the state's `move` and `smelt`, crafting matches, an
-//!   [`Episode`] step by step and [`run`], a whole run with its diagnostics and JSON row.
+//!   [`Episode`] step by step and [`run`], a whole run with its diagnostics and JSON row;
+//! - `eval`: the paper's results table from whole runs' episodes ([`eval::evaluate`]).
 
 mod data;
 mod env;
 mod solve;
+pub mod eval;
 
 pub use data::example::Example;
 pub use data::world::{

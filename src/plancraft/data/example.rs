@@ -19,6 +19,9 @@ pub struct Example {
     pub optimal_path_length: Option<u32>,
     pub complexity_bin: Option<u8>,
     pub complexity_split: Option<String>,
+    /// `config.py:PlancraftExample.recipe_type` (semantics §10): the one type of every recipe
+    /// of the items on the optimal path, `mixed` for several, `impossible` without a path.
+    pub recipe_type: String,
 }
 
 #[derive(Deserialize)]
@@ -35,6 +38,8 @@ struct Record {
     complexity_bin: Option<f64>,
     #[serde(default)]
     complexity_split: Option<String>,
+    #[serde(default)]
+    optimal_path: Option<Vec<String>>,
 }
 
 #[derive(Deserialize)]
@@ -136,6 +141,28 @@ impl Example {
             optimal_path_length: whole(record.optimal_path_length, "optimal_path_length")?,
             complexity_bin,
             complexity_split: record.complexity_split,
+            recipe_type: recipe_type(world, record.optimal_path.as_deref()),
         })
+    }
+}
+
+/// The recipe type of an example with this optimal path (semantics §10): the types of all the
+/// recipes of each item on the path, as a set; one type is that type, several (or none, for
+/// an empty path) `mixed`, no path `impossible`. An item the world does not know has no recipe.
+fn recipe_type(world: &World, path: Option<&[String]>) -> String {
+    let Some(path) = path else {
+        return "impossible".to_string();
+    };
+    let mut kinds: Vec<&'static str> = path
+        .iter()
+        .filter_map(|item| world.id(item))
+        .flat_map(|item| world.recipes_for(item))
+        .map(|&recipe| world.recipes()[recipe].kind.name())
+        .collect();
+    kinds.sort_unstable();
+    kinds.dedup();
+    match kinds.as_slice() {
+        [one] => (*one).to_string(),
+        _ => "mixed".to_string(),
     }
 }

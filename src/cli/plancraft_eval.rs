@@ -1,0 +1,423 @@
+//! `pddlc plancraft eval`: the Plancraft paper's results table (semantics §11) from whole
+//! runs: run folders of Plancraft's result files, or JSONL files, joined with a split's
+//! examples; bootstrap intervals, paired comparisons, the steps table against an oracle run.
+
+use super::input::{display_name, read_text};
+use super::kitchen::{KitchenFormat, Report};
+use super::kitchen_eval::{csv_field, t_test_line, test_line};
+use super::{Format, Outcome};
+use pddlc::diagnostics::render::JSON_VERSION;
+use pddlc::diagnostics::{Diagnostic, FileId, SourceFile};
+use pddlc::kitchen::{BootstrapOptions, Estimate, RunFolder};
+use pddlc::plancraft::eval::{
+    self, EpisodeFile, EpisodeRecord, EpisodeRow, EvalDocument, Evaluation, Examples,
+    MethodComparison, MethodInput, MethodTable, OracleSummary,
+};
+use pddlc::plancraft::{Example, World};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+#[derive(clap::Args)]
+pub struct EvalArgs {
+    /// Runs, `RUN[:LABEL]`: a folder searched for Plancraft's result files (`*.json`, as in
+    /// `outputs/<run>/<split>/<generation>/<example_id>.json`, every generation pooled), or a
+    /// `.jsonl` file of episodes, one a line. The label is the folder's (the file's) name.
+    #[arg(required = true, value_name = "RUN[:LABEL]")]
+    runs: Vec<String>,
+    /// The split the runs were made on: Plancraft's `val.json`, `test.json`, ….
+    #[arg(long, value_name = "SPLIT_JSON")]
+    examples: PathBuf,
+    /// The oracle's run (a folder or a JSONL file, as RUN): its action and step counts per
+    /// example give AE and the steps table, which have no value without it.
+    #[arg(long, value_name = "RUN")]
+    oracle: Option<String>,
+    /// Bootstrap resamples per interval and test.
+    #[arg(long, default_value_t = 10_000)]
+    bootstrap: usize,
+    /// Seed of the bootstrap's generator (SplitMix64), set once before any resampling.
+    #[arg(long, default_value_t = 42)]
+    seed: u64,
+}
+
+/// Every file read, in the order read: `FileId(i)` is the i-th, so the episodes' locations and
+/// the diagnostics about them share one numbering.
+#[derive(Default)]
+struct Sources {
+    files: Vec<SourceFile>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl Sources {
+    /// Reads one file of a run and its episodes; an unreadable file is a `P090`.
+    fn read(&mut self, path: &Path, shape: EpisodeFile, seed: &str) -> Vec<EpisodeRecord> {
+        let id = FileId(self.files.len() as u32);
+        let name = display_name(path);
+        match read_text(path) {
+            Ok(text) => {
+                let (episodes, diagnostics) = eval::read_episodes(&text, shape, id, seed);
+                self.files.push(SourceFile::new(name, text));
+                self.diagnostics.extend(diagnostics);
+                episodes
+            }
+            Err(message) => {
+                self.unreadable(name, message);
+                Vec::new()
+            }
+        }
+    }
+
+    fn unreadable(&mut self, name: String, message: String) {
+        let id = FileId(self.files.len() as u32);
+        self.files.push(SourceFile::new(name, String::new()));
+        self.diagnostics
+            .push(Diagnostic::io_error(message).in_file(id));
+    }
+}
+
+/// Every `*.json` file below `dir`, sorted, with its generation folder (its folder's path
+/// relative to `dir`).
+fn result_files(dir: &Path) -> Result<Vec<(PathBuf, String)>, String> {
+    let mut found = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(folder) = stack.pop() {
+        let entries =
+            std::fs::read_dir(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|x| x == "json") {
+                let seed = folder
+                    .strip_prefix(dir)
+                    .map(|p| p.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                found.push((path, seed));
+            }
+        }
+    }
+    found.sort();
+    Ok(found)
+}
+
+/// The run `text` names (`RUN[:LABEL]`), read: its label and episodes.
+fn read_run(text: &str, sources: &mut Sources) -> MethodInput {
+    let run = RunFolder::parse(text, Path::new(text).is_dir());
+    let path = Path::new(&run.dir);
+    let mut label = run.label.clone();
+    let episodes = if path.is_dir() {
+        match result_files(path) {
+            Ok(files) if files.is_empty() => {
+                let message = format!("{}: no episode file (`*.json`) in the run", run.dir);
+                sources.unreadable(run.dir.clone(), message);
+                Vec::new()
+            }
+            Ok(files) => files
+                .iter()
+                .flat_map(|(file, seed)| sources.read(file, EpisodeFile::Json, seed))
+                .collect(),
+            Err(message) => {
+                sources.unreadable(run.dir.clone(), message);
+                Vec::new()
+            }
+        }
+    } else {
+        let lines = path.extension().is_some_and(|x| x == "jsonl");
+        // A JSONL file without a label is labelled with its name less `.jsonl`.
+        if lines && text == run.dir {
+            label = path
+                .file_stem()
+                .map_or(label, |stem| stem.to_string_lossy().into_owned());
+        }
+        let shape = if lines {
+            EpisodeFile::JsonLines
+        } else {
+            EpisodeFile::Json
+        };
+        sources.read(path, shape, "")
+    };
+    MethodInput { label, episodes }
+}
+
+/// The split's examples, or `None` after a diagnostic.
+fn examples(path: &Path, report: &mut Report) -> Option<Vec<Example>> {
+    let world = match World::embedded() {
+        Ok(world) => world,
+        Err(diagnostic) => {
+            report.add(Vec::new(), vec![diagnostic]);
+            return None;
+        }
+    };
+    let text = report.read(path)?;
+    match Example::from_json(&world, &text) {
+        Ok(examples) => Some(examples),
+        Err(diagnostic) => {
+            report.add_one(display_name(path), text, vec![diagnostic]);
+            None
+        }
+    }
+}
+
+pub fn run(args: &EvalArgs, format: KitchenFormat, shown: Format, color: bool) -> Outcome {
+    let mut report = Report::new(shown, color);
+    let options = BootstrapOptions {
+        samples: args.bootstrap,
+        seed: args.seed,
+    };
+    let Some(split) = examples(&args.examples, &mut report) else {
+        return finish(format, &report, None, options);
+    };
+    let examples = Examples::new(&split);
+    let mut sources = Sources::default();
+    let oracle = args.oracle.as_deref().map(|run| {
+        let oracle_run = read_run(run, &mut sources);
+        let (table, diagnostics) = eval::oracle_counts(&examples, &oracle_run.episodes);
+        sources.diagnostics.extend(diagnostics);
+        table
+    });
+    let methods: Vec<MethodInput> = args
+        .runs
+        .iter()
+        .map(|run| read_run(run, &mut sources))
+        .collect();
+    let evaluation = eval::evaluate(&examples, &methods, oracle.as_ref(), options);
+    sources
+        .diagnostics
+        .extend(evaluation.diagnostics.iter().cloned());
+    report.add(sources.files, sources.diagnostics);
+    let summary = OracleSummary {
+        given: oracle.is_some(),
+        examples: oracle.as_ref().map_or(0, |table| table.len()),
+    };
+    let done = Done {
+        evaluation: &evaluation,
+        examples: examples.len(),
+        oracle: summary,
+    };
+    finish(format, &report, Some(done), options)
+}
+
+/// What the run found, for the output.
+struct Done<'a> {
+    evaluation: &'a Evaluation,
+    examples: usize,
+    oracle: OracleSummary,
+}
+
+fn finish(
+    format: KitchenFormat,
+    report: &Report,
+    done: Option<Done>,
+    options: BootstrapOptions,
+) -> Outcome {
+    match (format, done) {
+        (KitchenFormat::Json, done) => {
+            let document = done.map(|done| EvalDocument {
+                version: JSON_VERSION,
+                diagnostics: report.json_diagnostics(),
+                examples: done.examples,
+                oracle: done.oracle,
+                episodes: &done.evaluation.rows,
+                methods: &done.evaluation.methods,
+                comparisons: &done.evaluation.comparisons,
+                bootstrap: options.into(),
+            });
+            let value = serde_json::to_value(&document).unwrap_or_default();
+            return report.finish_document(document.is_some().then_some(value));
+        }
+        (KitchenFormat::Gcc | KitchenFormat::Val, _) => print!("{}", report.rendered()),
+        (KitchenFormat::Csv, done) => {
+            eprint!("{}", report.rendered());
+            if let Some(done) = done {
+                print!("{}", csv(&done.evaluation.rows));
+            }
+        }
+        (KitchenFormat::Human, done) => {
+            eprint!("{}", report.rendered());
+            if let Some(done) = done {
+                print!("{}", table(&done));
+            }
+        }
+    }
+    let _ = std::io::stdout().flush();
+    report.outcome()
+}
+
+/// One row per episode, the script's data frame.
+fn csv(rows: &[EpisodeRow]) -> String {
+    let mut out = String::from(
+        "method,seed,example,group,recipe_type,impossible,success,number_of_steps,move,smelt,think,impossible_count,search,invalid,total_actions,impossible_emitted,tokens_used,actions_over_oracle,steps_diff\n",
+    );
+    let optional = |value: Option<String>| value.unwrap_or_default();
+    for r in rows {
+        let fields = [
+            csv_field(&r.method),
+            csv_field(&r.seed),
+            csv_field(&r.example),
+            r.group.to_string(),
+            csv_field(&r.recipe_type),
+            r.impossible.to_string(),
+            r.success.to_string(),
+            r.number_of_steps.to_string(),
+            r.moves.to_string(),
+            r.smelt.to_string(),
+            r.think.to_string(),
+            r.impossible_count.to_string(),
+            r.search.to_string(),
+            r.invalid.to_string(),
+            r.total_actions.to_string(),
+            r.impossible_emitted.to_string(),
+            optional(r.tokens_used.map(|t| t.to_string())),
+            optional(r.actions_over_oracle.map(|d| d.to_string())),
+            optional(r.steps_diff.map(|d| d.to_string())),
+        ];
+        out.push_str(&fields.join(","));
+        out.push('\n');
+    }
+    out
+}
+
+/// A value to two decimals, `-` without one.
+fn value(e: Option<&Estimate>) -> String {
+    match e.and_then(|e| e.value) {
+        Some(v) => format!("{v:.2}"),
+        None => "-".to_string(),
+    }
+}
+
+/// The columns of the paper's table and of its steps table.
+const TABLE: [(&str, &str); 13] = [
+    ("easy", "easy"),
+    ("medium", "medium"),
+    ("hard", "hard"),
+    ("overall", "overall"),
+    ("other", "other"),
+    ("think", "think"),
+    ("search", "search"),
+    ("impossible", "imposs."),
+    ("invalid", "invalid"),
+    ("impossible_f1", "imp. F1"),
+    ("plan_length", "length"),
+    ("ae", "AE"),
+    ("tokens_used", "tokens"),
+];
+const STEPS: [(&str, &str); 6] = [
+    ("steps_mixed", "mixed"),
+    ("steps_shaped", "shaped"),
+    ("steps_shapeless", "shapeless"),
+    ("steps_smelting", "smelting"),
+    ("steps_overall", "overall"),
+    ("steps_impossible", "impossible"),
+];
+/// The metrics whose intervals are listed per method.
+const INTERVALS: [&str; 8] = [
+    "overall",
+    "easy",
+    "medium",
+    "hard",
+    "plan_length",
+    "ae",
+    "impossible_f1",
+    "steps_overall",
+];
+
+/// A table of `columns` for every method, values to two decimals.
+fn columns_table(title: &str, methods: &[MethodTable], columns: &[(&str, &str)]) -> String {
+    let mut out = format!("{title:<16} {:>5}", "n");
+    for (_, heading) in columns {
+        out.push_str(&format!(" {heading:>9}"));
+    }
+    out.push('\n');
+    for m in methods {
+        out.push_str(&format!("{:<16} {:>5}", m.method, m.examples));
+        for (name, _) in columns {
+            out.push_str(&format!(" {:>9}", value(m.metric(name))));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// Why a column's `-` has no value: `AE -: no oracle run was given (alpha, beta)`, one line
+/// per column and reason.
+fn absent_notes(methods: &[MethodTable], columns: &[(&str, &str)]) -> String {
+    let mut out = String::new();
+    for (name, heading) in columns {
+        let mut reasons: Vec<(&str, Vec<&str>)> = Vec::new();
+        for m in methods {
+            let Some(Estimate {
+                value: None,
+                reason: Some(reason),
+                ..
+            }) = m.metric(name)
+            else {
+                continue;
+            };
+            match reasons.iter_mut().find(|(r, _)| r == reason) {
+                Some((_, names)) => names.push(&m.method),
+                None => reasons.push((reason, vec![&m.method])),
+            }
+        }
+        for (reason, names) in reasons {
+            out.push_str(&format!("  {heading} -: {reason} ({})\n", names.join(", ")));
+        }
+    }
+    out
+}
+
+/// `overall 0.93 [0.89, 0.96] (n=160)`, or the value alone and why there is no interval, or
+/// `-` and why there is no value.
+fn interval_line(name: &str, e: &Estimate) -> String {
+    let why = e.reason.unwrap_or_default();
+    match (e.value, e.low, e.high) {
+        (Some(v), Some(low), Some(high)) => {
+            format!("  {name} {v:.2} [{low:.2}, {high:.2}] (n={})\n", e.n)
+        }
+        (Some(v), ..) => format!("  {name} {v:.2} (n={}: {why})\n", e.n),
+        (None, ..) => format!("  {name} - ({why})\n"),
+    }
+}
+
+/// The paper's table, the steps table, each method's intervals and the comparisons.
+fn table(done: &Done) -> String {
+    let methods = &done.evaluation.methods;
+    let mut out = format!(
+        "Plancraft results on {} examples (success rates; mean messages per result outside \"other\")\n",
+        done.examples
+    );
+    out.push_str(&columns_table("method", methods, &TABLE));
+    out.push_str(&absent_notes(methods, &TABLE));
+    out.push_str("\nsteps over the oracle per recipe type (a failure counts 10)\n");
+    out.push_str(&columns_table("method", methods, &STEPS));
+    out.push_str(&absent_notes(methods, &STEPS));
+    for m in methods {
+        out.push_str(&format!(
+            "\n{} ({} examples, {} results, {} seed(s)):\n",
+            m.method, m.examples, m.results, m.seeds
+        ));
+        for name in INTERVALS {
+            if let Some(e) = m.metric(name) {
+                out.push_str(&interval_line(name, e));
+            }
+        }
+    }
+    for c in &done.evaluation.comparisons {
+        out.push_str(&comparison(c));
+    }
+    out
+}
+
+/// One paired comparison, mean difference per example with its interval and p.
+fn comparison(c: &MethodComparison) -> String {
+    let mut out = format!(
+        "\n{} − {} ({} shared examples, mean per example):\n",
+        c.a, c.b, c.examples
+    );
+    out.push_str(&format!("  {}\n", test_line("overall", &c.overall)));
+    out.push_str(&t_test_line("overall", c.t_test.as_ref()));
+    out.push_str(&format!("  {}\n", test_line("plan_length", &c.plan_length)));
+    match &c.steps_diff {
+        Some(steps) => out.push_str(&format!("  {}\n", test_line("steps_diff", steps))),
+        None => out.push_str("  steps_diff - (no oracle run was given)\n"),
+    }
+    out
+}
