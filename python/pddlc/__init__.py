@@ -1,4 +1,4 @@
-"""pddlc for Python: PDDL parsing, checking, scoring, plan validation and the kitchen world,
+"""pddlc for Python: PDDL parsing, checking, scoring, plan validation, the kitchen and Plancraft worlds,
 in-process, from the Rust library behind the `pddlc` command.
 
 Every function takes PDDL as text (``str``, or ``bytes`` read as UTF-8) or, as a convenience,
@@ -11,7 +11,7 @@ type, an unknown mode) raises ``TypeError`` or ``ValueError``. docs/python.md is
 True
 """
 
-from . import kitchen
+from . import kitchen, plancraft
 from ._pddlc import (
     JSON_VERSION,
     Diagnostic,
@@ -57,6 +57,7 @@ __all__ = [
     "format",
     "kitchen",
     "parse",
+    "plancraft",
     "score",
     "score_many",
     "solve",

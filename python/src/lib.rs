@@ -13,6 +13,7 @@ mod input;
 mod kitchen;
 mod kitchen_eval;
 mod kitchen_solve;
+mod plancraft;
 mod plan;
 mod report;
 mod score;
@@ -69,6 +70,7 @@ fn _pddlc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<kitchen::KitchenRun>()?;
     m.add_class::<kitchen::KitchenFailure>()?;
     m.add_class::<kitchen_solve::KitchenSolution>()?;
+    m.add_class::<plancraft::PlancraftEnv>()?;
     m.add_function(wrap_pyfunction!(tree::parse, m)?)?;
     m.add_function(wrap_pyfunction!(tree::format, m)?)?;
     m.add_function(wrap_pyfunction!(check::check, m)?)?;
@@ -83,5 +85,9 @@ fn _pddlc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(kitchen::kitchen_tasks, m)?)?;
     m.add_function(wrap_pyfunction!(kitchen_solve::kitchen_solve, m)?)?;
     m.add_function(wrap_pyfunction!(kitchen_eval::kitchen_eval, m)?)?;
+    m.add_function(wrap_pyfunction!(plancraft::plancraft_run, m)?)?;
+    m.add_function(wrap_pyfunction!(plancraft::plancraft_solve, m)?)?;
+    m.add_function(wrap_pyfunction!(plancraft::plancraft_compile, m)?)?;
+    m.add_function(wrap_pyfunction!(plancraft::plancraft_from_pddl_plan, m)?)?;
     Ok(())
 }

@@ -4,13 +4,17 @@
 //! is an action. Planners that read STRIPS with types (Fast Downward, `pddlc solve`) solve it,
 //! and a plan translates back to the agent's messages.
 //!
-//! Counts are represented up to a bound (the largest relevant count held plus 64, named in the
-//! problem's comment): a plan that needs more of an item than that is not found, which can
-//! only make a solvable example look unsolvable, never the reverse.
+//! Counts are represented up to a bound, beyond which they saturate (the problem's comment
+//! names it): making more leaves the count at the bound, and a count held beyond it starts at
+//! it. A saturated count is never more than what is really held, so every plan of the compiled
+//! task runs in the environment. When `plancraft solve` found a shortest plan, the bound is the
+//! most that plan consumes of any one item, so that plan is a plan of the compiled task too:
+//! planners find plans of the same optimal length, and grounding stays small. Otherwise (an
+//! impossible example) the bound is the largest count held plus 64.
 
 use super::model::{CounterModel, Transition};
 use crate::plancraft::data::example::Example;
-use crate::plancraft::data::world::{ItemId, RecipeKind, World};
+use crate::plancraft::data::world::{RecipeKind, World};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
@@ -28,16 +32,23 @@ pub struct Compiled {
 
 /// The counter-level domain and problem. When no amount of the held items makes the target,
 /// no action makes it either, and planners report the task unsolvable.
-pub fn compile(world: &World, example: &Example) -> Compiled {
-    let held: BTreeSet<ItemId> = example.slots[1..]
-        .iter()
-        .flatten()
-        .map(|s| s.item)
-        .collect();
+pub fn compile(world: &World, example: &Example, plan: Option<&[Transition]>) -> Compiled {
+    let held = super::held_types(example);
     let available = super::model::relaxed_closure(world, &held);
     let model = CounterModel::new(world, example.target, &available);
     let start = super::start_counts(&model, example);
-    let bound = start.iter().copied().max().unwrap_or(0).saturating_add(64);
+    let bound = match plan {
+        Some(plan) => {
+            let mut consumed: BTreeMap<usize, u16> = BTreeMap::new();
+            for transition in plan {
+                for &(item, n) in &transition.consumes {
+                    *consumed.entry(item).or_default() += n;
+                }
+            }
+            consumed.values().copied().max().unwrap_or(0).max(1)
+        }
+        None => start.iter().copied().max().unwrap_or(0).saturating_add(64),
+    };
     let mut deltas: BTreeSet<u16> = BTreeSet::new();
     let mut actions = BTreeMap::new();
     let mut per_recipe: BTreeMap<usize, usize> = BTreeMap::new();
@@ -54,22 +65,34 @@ pub fn compile(world: &World, example: &Example) -> Compiled {
         action_text.push_str(&action(world, &model, transition, &name, &mut deltas));
         actions.insert(name, transition.clone());
     }
-    let items: Vec<&str> = model.items.iter().map(|&i| world.name(i)).collect();
+    // Items some action names are the domain's constants; the others are the problem's objects.
+    let named: BTreeSet<usize> = model
+        .transitions
+        .iter()
+        .flat_map(|t| t.consumes.iter().map(|(item, _)| *item).chain([t.makes]))
+        .collect();
+    let items: Vec<&str> = named.iter().map(|&i| world.name(model.items[i])).collect();
+    let other_items: Vec<&str> = (0..model.items.len())
+        .filter(|i| !named.contains(i))
+        .map(|i| world.name(model.items[i]))
+        .collect();
+    let mut constants = String::new();
+    if !items.is_empty() {
+        let _ = write!(constants, "\n    {} - item", items.join(" "));
+    }
+    if !deltas.is_empty() {
+        let amounts: Vec<String> = deltas.iter().map(|d| format!("n{d}")).collect();
+        let _ = write!(constants, "\n    {} - amount", amounts.join(" "));
+    }
     let mut domain = String::new();
     let _ = write!(
         domain,
         ";; Plancraft example {} at the counter level, compiled by pddlc (docs/plancraft.md).\n\
          (define (domain plancraft-{})\n  (:requirements :strips :typing)\n  (:types item amount)\n  \
-         (:constants\n    {} - item\n    {} - amount)\n  (:predicates\n    (count ?i - item ?n - amount)\n    \
-         (sum ?a - amount ?d - amount ?b - amount)\n    (made-target))\n{action_text})\n",
+         (:constants{constants})\n  (:predicates\n    (count ?i - item ?n - amount)\n    \
+         (minus ?a - amount ?d - amount ?b - amount)\n    (plus ?a - amount ?d - amount ?b - amount)\n    (made-target))\n{action_text})\n",
         example.id,
         pddl_name(&example.id),
-        items.join(" "),
-        deltas
-            .iter()
-            .map(|d| format!("n{d}"))
-            .collect::<Vec<_>>()
-            .join(" ")
     );
     // The amounts actions name are the domain's constants; the rest are the problem's objects.
     let numbers: Vec<String> = (0..=bound)
@@ -78,21 +101,38 @@ pub fn compile(world: &World, example: &Example) -> Compiled {
         .collect();
     let mut init = String::new();
     for (local, &item) in model.items.iter().enumerate() {
-        let _ = writeln!(init, "    (count {} n{})", world.name(item), start[local]);
+        let _ = writeln!(
+            init,
+            "    (count {} n{})",
+            world.name(item),
+            start[local].min(bound)
+        );
     }
     for &d in &deltas {
-        for a in 0..=bound.saturating_sub(d) {
-            let _ = writeln!(init, "    (sum n{a} n{d} n{})", a + d);
+        for a in d..=bound {
+            let _ = writeln!(init, "    (minus n{a} n{d} n{})", a - d);
+        }
+        for a in 0..=bound {
+            let _ = writeln!(
+                init,
+                "    (plus n{a} n{d} n{})",
+                a.saturating_add(d).min(bound)
+            );
         }
     }
     let mut problem = String::new();
     let _ = write!(
         problem,
-        ";; Counts up to {bound} are represented.\n(define (problem plancraft-{}-task)\n  \
-         (:domain plancraft-{})\n  (:objects\n    {} - amount)\n  (:init\n{init}  )\n  \
+        ";; Counts saturate at {bound}.\n(define (problem plancraft-{}-task)\n  \
+         (:domain plancraft-{})\n  (:objects\n    {}{} - amount)\n  (:init\n{init}  )\n  \
          (:goal (made-target)))\n",
         pddl_name(&example.id),
         pddl_name(&example.id),
+        if other_items.is_empty() {
+            String::new()
+        } else {
+            format!("{} - item\n    ", other_items.join(" "))
+        },
         numbers.join(" ")
     );
     Compiled {
@@ -144,16 +184,16 @@ fn action(
         // The consumed amount must be there even when the net change is nothing.
         let magnitude = delta.unsigned_abs() as u16;
         if delta < 0 {
-            precondition.push(format!("(sum {after} n{magnitude} {before})"));
+            precondition.push(format!("(minus {before} n{magnitude} {after})"));
         } else if delta > 0 {
-            precondition.push(format!("(sum {before} n{magnitude} {after})"));
+            precondition.push(format!("(plus {before} n{magnitude} {after})"));
         } else {
             let needed = transition
                 .consumes
                 .iter()
                 .find(|(i, _)| *i == item)
                 .map_or(0, |(_, n)| *n);
-            precondition.push(format!("(sum {after} n{needed} {before})"));
+            precondition.push(format!("(minus {before} n{needed} {after})"));
             deltas.insert(needed);
             continue;
         }

@@ -95,11 +95,7 @@ pub struct SolveRow {
 /// Solves an example.
 pub fn solve(world: &World, example: &Example, options: SolveOptions) -> SolveRow {
     let mut row = empty_row(world, example);
-    let held: BTreeSet<ItemId> = example.slots[1..]
-        .iter()
-        .flatten()
-        .map(|s| s.item)
-        .collect();
+    let held = held_types(example);
     let available = relaxed_closure(world, &held);
     if !available.contains(&example.target) {
         row.status = "impossible";
@@ -351,7 +347,27 @@ fn weight_proof(world: &World, model: &CounterModel, certificate: &weight::Certi
 
 /// An example compiled to PDDL at the counter level (domain and problem text).
 pub fn compile_counts(world: &World, example: &Example) -> Compiled {
-    compile::compile(world, example)
+    let plan = shortest_transitions(world, example, SolveOptions::default());
+    compile::compile(world, example, plan.as_deref())
+}
+
+/// The shortest recipe sequence the search finds, if it finds one.
+fn shortest_transitions(
+    world: &World,
+    example: &Example,
+    options: SolveOptions,
+) -> Option<Vec<Transition>> {
+    let held = held_types(example);
+    let available = relaxed_closure(world, &held);
+    if !available.contains(&example.target) {
+        return None;
+    }
+    let model = CounterModel::new(world, example.target, &available);
+    let start = start_counts(&model, example);
+    match search(&model, start.into_boxed_slice(), options.max_states) {
+        Search::Found(path) => Some(path.iter().map(|&t| model.transitions[t].clone()).collect()),
+        _ => None,
+    }
 }
 
 /// A plan for the compiled example (IPC plan text) turned into the agent's messages and
@@ -359,7 +375,7 @@ pub fn compile_counts(world: &World, example: &Example) -> Compiled {
 /// `unknown` with the reason (a line naming no compiled action, a step with no translation,
 /// a replay that does not succeed).
 pub fn from_pddl_plan(world: &World, example: &Example, plan: &str) -> SolveRow {
-    let compiled = compile::compile(world, example);
+    let compiled = compile_counts(world, example);
     let mut row = empty_row(world, example);
     match compile::plan_transitions(&compiled, plan) {
         Ok(transitions) => carry_out(world, example, &compiled.model, &transitions, &mut row),
@@ -386,4 +402,13 @@ fn empty_row(world: &World, example: &Example) -> SolveRow {
         dataset_length: example.optimal_path_length,
         agrees_with_dataset: None,
     }
+}
+
+/// The item types the example holds (outside the output slot).
+fn held_types(example: &Example) -> BTreeSet<ItemId> {
+    example.slots[1..]
+        .iter()
+        .flatten()
+        .map(|s| s.item)
+        .collect()
 }

@@ -1,0 +1,95 @@
+"""pddlc.plancraft: the environment object, runs, the solver and the compilation, against the
+real environment's results in shared/plancraft/reference."""
+
+import json
+
+import pytest
+
+import pddlc
+from pddlc import plancraft
+
+from conftest import need_shared
+
+
+def val():
+    root = need_shared("plancraft") / "plancraft"
+    return root, json.loads((root / "data" / "val.json").read_text())
+
+
+def reference(name):
+    root = need_shared("plancraft") / "plancraft"
+    return [json.loads(line) for line in (root / "reference" / name).read_text().splitlines()]
+
+
+def as_pairs(inventory):
+    return {slot: [content["type"], content["quantity"]] for slot, content in inventory.items()}
+
+
+def test_env_steps_the_noisy_sequences_as_the_real_environment():
+    _, examples = val()
+    by_id = {example["id"]: example for example in examples}
+    sequences = reference("val-noisy.jsonl")
+    assert len(sequences) >= 1000
+    for sequence in sequences[::10]:
+        env = plancraft.Env(by_id[sequence["id"]])
+        first = env.reset()
+        assert first.startswith("Craft an item of type: " + sequence["target"])
+        for expected in sequence["steps"]:
+            observation, reward, done, info = env.step(expected["text"])
+            assert info["kind"] == expected["kind"], expected
+            assert info["changed"] == expected["changed"]
+            delta = {k: (None if v is None else [v["type"], v["quantity"]]) for k, v in info["delta"].items()}
+            assert delta == expected.get("delta", {})
+            if expected["kind"] in ("format_error", "unknown", "think"):
+                assert observation == expected["message"]
+        assert env.done == (sequence["stopped_by"] != "end")
+        assert as_pairs(env.inventory) == sequence["final_inventory"]
+        assert env.steps == sequence["number_of_steps"]
+
+
+def test_stepping_an_ended_episode_raises_and_reset_restarts():
+    _, examples = val()
+    env = plancraft.Env(examples[0], max_steps=1)
+    env.reset()
+    _, reward, done, info = env.step("think: what now")
+    assert done and reward == 0.0 and info["stopped_by"] == "budget"
+    with pytest.raises(ValueError, match="ended"):
+        env.step("think: again")
+    env.reset()
+    assert not env.done and env.steps == 0
+
+
+def test_run_and_solve_agree_with_the_oracle_replays():
+    root, examples = val()
+    oracle = reference("val-oracle.jsonl")
+    for record, example in list(zip(oracle, examples))[::25]:
+        assert record["id"] == example["id"]
+        row = plancraft.run(example, record["actions"])
+        assert row["success"] == record["evaluator"]["success"]
+        assert row["number_of_steps"] == record["evaluator"]["number_of_steps"]
+        solved = plancraft.solve(root / "data" / "val.json", id=example["id"])
+        if example["impossible"]:
+            assert solved["status"] == "impossible" and solved["proof"]
+        else:
+            assert solved["status"] == "solved"
+            assert solved["length"] == int(example["optimal_path_length"])
+            assert plancraft.run(example, solved["actions"])["success"]
+
+
+def test_compiled_example_checks_and_its_plan_translates_back():
+    _, examples = val()
+    example = next(e for e in examples if not e["impossible"] and e["optimal_path_length"] >= 3)
+    domain, problem = plancraft.compile(example)
+    assert pddlc.check(domain, problem).ok
+    solution = pddlc.solve(domain, problem)
+    row = plancraft.from_pddl_plan(example, "\n".join(solution.plan))
+    assert row["status"] == "solved" and row["replay"]["success"]
+
+
+def test_bad_examples_raise_value_errors():
+    with pytest.raises(ValueError, match="not a Plancraft item"):
+        plancraft.Env({"target": "no_such_item", "slotted_inventory": {}})
+    with pytest.raises(ValueError, match="slot"):
+        plancraft.run({"target": "stick", "slotted_inventory": {"0": {"type": "stick", "quantity": 1}}}, [])
+    with pytest.raises(ValueError, match="is not one of"):
+        plancraft.run({"target": "stick", "slotted_inventory": {}}, ["think: x"], handlers=["craft"])
