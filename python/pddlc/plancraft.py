@@ -15,11 +15,12 @@ describes the rules reproduced and the commands.
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from ._pddlc import (
     PlancraftEnv,
     plancraft_compile,
+    plancraft_eval,
     plancraft_from_pddl_plan,
     plancraft_run,
     plancraft_solve,
@@ -29,7 +30,7 @@ Example = Union[Dict[str, Any], str, bytes, "os.PathLike[str]"]
 
 Env = PlancraftEnv
 
-__all__ = ["Env", "PlancraftEnv", "compile", "from_pddl_plan", "run", "solve"]
+__all__ = ["Env", "PlancraftEnv", "compile", "eval", "from_pddl_plan", "run", "solve"]
 
 
 def run(
@@ -66,3 +67,28 @@ def from_pddl_plan(example: Example, plan: str, id: Optional[str] = None) -> Dic
     """A plan for :func:`compile`'s task (IPC plan text) turned into messages and replayed; a
     document like :func:`solve`'s, ``solved`` when the replay succeeds."""
     return plancraft_from_pddl_plan(example, plan, id)
+
+
+Run = Union[str, "os.PathLike[str]"]
+
+
+def eval(
+    runs: Iterable[Union[Run, Tuple[Run, str]]],
+    examples: Union[List[Dict[str, Any]], str, bytes, "os.PathLike[str]"],
+    oracle: Optional[Union[Run, Tuple[Run, str]]] = None,
+    bootstrap: int = 10000,
+    seed: int = 42,
+) -> Dict[str, Any]:
+    """Evaluate methods' runs as ``pddlc plancraft eval --format json`` does; the same document.
+
+    ``runs`` lists runs: a folder (every ``*.json`` below it is an episode, as Plancraft writes
+    ``outputs/<run>/<split>/<generation>/<id>.json``; generations are pooled) or a ``.jsonl``
+    file of episodes; a ``(run, label)`` pair labels one. ``examples`` is the split the runs
+    were made on (a path such as ``val.json``, its JSON text, or a list of records);
+    ``oracle`` the oracle's run, whose counts give action efficiency and the steps table.
+    The document holds every episode (``episodes``), the paper's per-method table with
+    ``bootstrap`` resamples per interval (``methods``), paired comparisons (``comparisons``)
+    and the diagnostics about the inputs (an unreadable run is a diagnostic, not an error).
+    An unreadable split raises ``ValueError``.
+    """
+    return plancraft_eval(runs, examples, oracle, bootstrap, seed)

@@ -14,6 +14,7 @@ mod kitchen;
 mod kitchen_eval;
 mod kitchen_solve;
 mod plancraft;
+mod plancraft_eval;
 mod plan;
 mod report;
 mod score;
@@ -89,5 +90,6 @@ fn _pddlc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(plancraft::plancraft_solve, m)?)?;
     m.add_function(wrap_pyfunction!(plancraft::plancraft_compile, m)?)?;
     m.add_function(wrap_pyfunction!(plancraft::plancraft_from_pddl_plan, m)?)?;
+    m.add_function(wrap_pyfunction!(plancraft_eval::plancraft_eval, m)?)?;
     Ok(())
 }

@@ -8,7 +8,7 @@ import pytest
 import pddlc
 from pddlc import plancraft
 
-from conftest import need_shared
+from conftest import FIXTURES, cli, need_shared
 
 
 def val():
@@ -93,3 +93,29 @@ def test_bad_examples_raise_value_errors():
         plancraft.run({"target": "stick", "slotted_inventory": {"0": {"type": "stick", "quantity": 1}}}, [])
     with pytest.raises(ValueError, match="is not one of"):
         plancraft.run({"target": "stick", "slotted_inventory": {}}, ["think: x"], handlers=["craft"])
+
+
+def test_eval_gives_the_cli_document(tmp_path):
+    fixtures = FIXTURES / "plancraft" / "eval"
+    runs = [fixtures / "runs" / "alpha", (fixtures / "runs" / "beta.jsonl", "beta")]
+    oracle = fixtures / "runs" / "oracle"
+    document = plancraft.eval(runs, fixtures / "examples.json", oracle=oracle, bootstrap=200)
+    shown = cli(
+        "plancraft", "eval", "--format", "json", "--bootstrap", "200",
+        "--examples", str(fixtures / "examples.json"), "--oracle", str(oracle),
+        str(runs[0]), f"{runs[1][0]}:beta",
+    )
+    assert shown.returncode == 0, shown.stderr
+    assert document == json.loads(shown.stdout)
+    assert [m["method"] for m in document["methods"]] == ["alpha", "beta"]
+    assert document["oracle"]["given"] is True and len(document["episodes"]) >= 5
+
+
+def test_eval_reports_an_unreadable_run_and_rejects_a_bad_split(tmp_path):
+    fixtures = FIXTURES / "plancraft" / "eval"
+    document = plancraft.eval([tmp_path / "missing.jsonl"], fixtures / "examples.json", bootstrap=0)
+    assert [d["code"] for d in document["diagnostics"]] == ["P090"]
+    with pytest.raises(ValueError):
+        plancraft.eval([tmp_path], b"{not json", bootstrap=0)
+    with pytest.raises(TypeError):
+        plancraft.eval(str(tmp_path), fixtures / "examples.json")

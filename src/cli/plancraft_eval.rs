@@ -74,38 +74,13 @@ impl Sources {
     }
 }
 
-/// Every `*.json` file below `dir`, sorted, with its generation folder (its folder's path
-/// relative to `dir`).
-fn result_files(dir: &Path) -> Result<Vec<(PathBuf, String)>, String> {
-    let mut found = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(folder) = stack.pop() {
-        let entries =
-            std::fs::read_dir(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|x| x == "json") {
-                let seed = folder
-                    .strip_prefix(dir)
-                    .map(|p| p.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                found.push((path, seed));
-            }
-        }
-    }
-    found.sort();
-    Ok(found)
-}
-
 /// The run `text` names (`RUN[:LABEL]`), read: its label and episodes.
 fn read_run(text: &str, sources: &mut Sources) -> MethodInput {
     let run = RunFolder::parse(text, Path::new(text).is_dir());
     let path = Path::new(&run.dir);
     let mut label = run.label.clone();
     let episodes = if path.is_dir() {
-        match result_files(path) {
+        match eval::result_files(path, list_folder) {
             Ok(files) if files.is_empty() => {
                 let message = format!("{}: no episode file (`*.json`) in the run", run.dir);
                 sources.unreadable(run.dir.clone(), message);
@@ -136,6 +111,19 @@ fn read_run(text: &str, sources: &mut Sources) -> MethodInput {
         sources.read(path, shape, "")
     };
     MethodInput { label, episodes }
+}
+
+/// A folder's entries, each with whether it is a folder.
+fn list_folder(folder: &Path) -> Result<Vec<(PathBuf, bool)>, String> {
+    let entries = std::fs::read_dir(folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+    Ok(entries
+        .flatten()
+        .map(|entry| {
+            let path = entry.path();
+            let is_dir = path.is_dir();
+            (path, is_dir)
+        })
+        .collect())
 }
 
 /// The split's examples, or `None` after a diagnostic.

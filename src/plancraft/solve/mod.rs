@@ -364,6 +364,10 @@ fn shortest_transitions(
     }
     let model = CounterModel::new(world, example.target, &available);
     let start = start_counts(&model, example);
+    // A conserved weight proves there is no plan at once; the search would only run out.
+    if weight::certificate(&model, &start).is_some() {
+        return None;
+    }
     match search(&model, start.into_boxed_slice(), options.max_states) {
         Search::Found(path) => Some(path.iter().map(|&t| model.transitions[t].clone()).collect()),
         _ => None,
