@@ -407,4 +407,5 @@ def plancraft_eval(
     oracle: Any = None,
     bootstrap: int = 10000,
     seed: int = 42,
+    oracle_from_solve: bool = False,
 ) -> Dict[str, Any]: ...

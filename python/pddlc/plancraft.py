@@ -78,6 +78,7 @@ def eval(
     oracle: Optional[Union[Run, Tuple[Run, str]]] = None,
     bootstrap: int = 10000,
     seed: int = 42,
+    oracle_from_solve: bool = False,
 ) -> Dict[str, Any]:
     """Evaluate methods' runs as ``pddlc plancraft eval --format json`` does; the same document.
 
@@ -85,10 +86,11 @@ def eval(
     ``outputs/<run>/<split>/<generation>/<id>.json``; generations are pooled) or a ``.jsonl``
     file of episodes; a ``(run, label)`` pair labels one. ``examples`` is the split the runs
     were made on (a path such as ``val.json``, its JSON text, or a list of records);
-    ``oracle`` the oracle's run, whose counts give action efficiency and the steps table.
+    ``oracle`` the oracle's run, whose counts give action efficiency and the steps table;
+    ``oracle_from_solve=True`` takes them from :func:`solve` instead.
     The document holds every episode (``episodes``), the paper's per-method table with
     ``bootstrap`` resamples per interval (``methods``), paired comparisons (``comparisons``)
     and the diagnostics about the inputs (an unreadable run is a diagnostic, not an error).
     An unreadable split raises ``ValueError``.
     """
-    return plancraft_eval(runs, examples, oracle, bootstrap, seed)
+    return plancraft_eval(runs, examples, oracle, bootstrap, seed, oracle_from_solve)

@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 /// list of records); `oracle` the oracle's run. Returns the document of
 /// `pddlc plancraft eval --format json`.
 #[pyfunction]
-#[pyo3(signature = (runs, examples, oracle = None, bootstrap = 10_000, seed = 42))]
+#[pyo3(signature = (runs, examples, oracle = None, bootstrap = 10_000, seed = 42, oracle_from_solve = false))]
 pub fn plancraft_eval(
     py: Python<'_>,
     runs: &Bound<'_, PyAny>,
@@ -30,8 +30,14 @@ pub fn plancraft_eval(
     oracle: Option<&Bound<'_, PyAny>>,
     bootstrap: usize,
     seed: u64,
+    oracle_from_solve: bool,
 ) -> PyResult<Py<PyAny>> {
     crate::guarded(|| {
+        if oracle.is_some() && oracle_from_solve {
+            return Err(PyValueError::new_err(
+                "give `oracle` or `oracle_from_solve=True`, not both",
+            ));
+        }
         if runs.is_instance_of::<PyString>() {
             return Err(PyTypeError::new_err(
                 "`runs` is a list of runs, not one: write [run]",
@@ -51,7 +57,12 @@ pub fn plancraft_eval(
             samples: bootstrap,
             seed,
         };
-        let document = py.detach(|| evaluate(&split, &runs, oracle.as_ref(), options));
+        let oracle = match oracle {
+            Some(run) => Oracle::Run(run),
+            None if oracle_from_solve => Oracle::Solve(&world),
+            None => Oracle::None,
+        };
+        let document = py.detach(|| evaluate(&split, &runs, oracle, options));
         Ok(to_py(py, &document)?.unbind())
     })
 }
@@ -186,20 +197,31 @@ fn read_run(run: &Path, label: Option<&str>, sources: &mut ReadFiles) -> MethodI
     }
 }
 
+/// Where the oracle's counts come from.
+enum Oracle<'a> {
+    Run((PathBuf, Option<String>)),
+    Solve(&'a World),
+    None,
+}
+
 fn evaluate(
     split: &[Example],
     runs: &[(PathBuf, Option<String>)],
-    oracle: Option<&(PathBuf, Option<String>)>,
+    oracle: Oracle,
     options: BootstrapOptions,
 ) -> serde_json::Value {
     let examples = Examples::new(split);
     let mut sources = ReadFiles::default();
-    let oracle = oracle.map(|(run, label)| {
-        let oracle_run = read_run(run, label.as_deref(), &mut sources);
-        let (table, diagnostics) = eval::oracle_counts(&examples, &oracle_run.episodes);
-        sources.diagnostics.extend(diagnostics);
-        table
-    });
+    let (oracle, source) = match oracle {
+        Oracle::Run((run, label)) => {
+            let oracle_run = read_run(&run, label.as_deref(), &mut sources);
+            let (table, diagnostics) = eval::oracle_counts(&examples, &oracle_run.episodes);
+            sources.diagnostics.extend(diagnostics);
+            (Some(table), Some("run"))
+        }
+        Oracle::Solve(world) => (Some(eval::solver_oracle(world, split)), Some("solve")),
+        Oracle::None => (None, None),
+    };
     let methods: Vec<MethodInput> = runs
         .iter()
         .map(|(run, label)| read_run(run, label.as_deref(), &mut sources))
@@ -216,6 +238,7 @@ fn evaluate(
         oracle: OracleSummary {
             given: oracle.is_some(),
             examples: oracle.as_ref().map_or(0, |table| table.len()),
+            source,
         },
         episodes: &evaluation.rows,
         methods: &evaluation.methods,

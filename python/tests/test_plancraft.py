@@ -108,7 +108,12 @@ def test_eval_gives_the_cli_document(tmp_path):
     assert shown.returncode == 0, shown.stderr
     assert document == json.loads(shown.stdout)
     assert [m["method"] for m in document["methods"]] == ["alpha", "beta"]
-    assert document["oracle"]["given"] is True and len(document["episodes"]) >= 5
+    assert document["oracle"] == {"given": True, "examples": 4, "source": "run"}
+    assert len(document["episodes"]) >= 5
+    solved = plancraft.eval(runs, fixtures / "examples.json", oracle_from_solve=True, bootstrap=0)
+    assert solved["oracle"]["source"] == "solve"
+    with pytest.raises(ValueError):
+        plancraft.eval(runs, fixtures / "examples.json", oracle=oracle, oracle_from_solve=True)
 
 
 def test_eval_reports_an_unreadable_run_and_rejects_a_bad_split(tmp_path):

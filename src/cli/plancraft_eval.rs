@@ -31,6 +31,11 @@ pub struct EvalArgs {
     /// example give AE and the steps table, which have no value without it.
     #[arg(long, value_name = "RUN")]
     oracle: Option<String>,
+    /// Take the oracle's counts from `plancraft solve` instead of an oracle run: a solved
+    /// example's messages and steps, one `impossible:` for a proven one (equal to the oracle
+    /// run's counts on 569 of val's 570 examples; docs/plancraft-eval.md).
+    #[arg(long, conflicts_with = "oracle")]
+    oracle_from_solve: bool,
     /// Bootstrap resamples per interval and test.
     #[arg(long, default_value_t = 10_000)]
     bootstrap: usize,
@@ -162,6 +167,17 @@ pub fn run(args: &EvalArgs, format: KitchenFormat, shown: Format, color: bool) -
         sources.diagnostics.extend(diagnostics);
         table
     });
+    let (oracle, source) = match (oracle, args.oracle_from_solve) {
+        (Some(table), _) => (Some(table), Some("run")),
+        (None, true) => match World::embedded() {
+            Ok(world) => (Some(eval::solver_oracle(&world, &split)), Some("solve")),
+            Err(diagnostic) => {
+                sources.diagnostics.push(diagnostic);
+                (None, None)
+            }
+        },
+        (None, false) => (None, None),
+    };
     let methods: Vec<MethodInput> = args
         .runs
         .iter()
@@ -175,6 +191,7 @@ pub fn run(args: &EvalArgs, format: KitchenFormat, shown: Format, color: bool) -
     let summary = OracleSummary {
         given: oracle.is_some(),
         examples: oracle.as_ref().map_or(0, |table| table.len()),
+        source,
     };
     let done = Done {
         evaluation: &evaluation,

@@ -209,6 +209,9 @@ pub(super) fn statistics(
 pub struct OracleSummary {
     pub given: bool,
     pub examples: usize,
+    /// Where the counts come from: `run` (`--oracle`), `solve` (`--oracle-from-solve`), or
+    /// `null` when none were given.
+    pub source: Option<&'static str>,
 }
 
 /// `plancraft eval --format json`'s document (a contract, docs/plancraft-eval.md).
