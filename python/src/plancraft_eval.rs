@@ -6,10 +6,9 @@
 use crate::input::type_name;
 use crate::value::to_py;
 use pddlc::diagnostics::render::{self, JSON_VERSION, Sources};
-use pddlc::diagnostics::{Diagnostic, FileId, SourceFile};
 use pddlc::kitchen::BootstrapOptions;
 use pddlc::plancraft::eval::{
-    self, EpisodeFile, EpisodeRecord, EvalDocument, Examples, MethodInput, OracleSummary,
+    self, EvalDocument, Examples, MethodInput, OracleSummary, RunFiles, RunReader,
 };
 use pddlc::plancraft::{Example, World};
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -108,92 +107,31 @@ fn split(py: Python<'_>, world: &World, obj: &Bound<'_, PyAny>) -> PyResult<Vec<
     Example::from_json(world, &text).map_err(|d| PyValueError::new_err(d.message))
 }
 
-/// Every file read, in the order read (`FileId(i)` is the i-th), and the diagnostics.
-#[derive(Default)]
-struct ReadFiles {
-    files: Vec<SourceFile>,
-    diagnostics: Vec<Diagnostic>,
-}
+/// The file system, as runs are read from it.
+struct Disk;
 
-impl ReadFiles {
-    fn read(&mut self, path: &Path, shape: EpisodeFile, seed: &str) -> Vec<EpisodeRecord> {
-        let id = FileId(self.files.len() as u32);
-        let name = path.display().to_string();
-        match std::fs::read_to_string(path) {
-            Ok(text) => {
-                let (episodes, diagnostics) = eval::read_episodes(&text, shape, id, seed);
-                self.files.push(SourceFile::new(name, text));
-                self.diagnostics.extend(diagnostics);
-                episodes
-            }
-            Err(e) => {
-                self.unreadable(name.clone(), format!("{name}: {e}"));
-                Vec::new()
-            }
-        }
+impl RunFiles for Disk {
+    fn list(&self, folder: &Path) -> Result<Vec<(PathBuf, bool)>, String> {
+        let entries =
+            std::fs::read_dir(folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+        Ok(entries
+            .flatten()
+            .map(|entry| {
+                let path = entry.path();
+                let is_dir = path.is_dir();
+                (path, is_dir)
+            })
+            .collect())
     }
 
-    fn unreadable(&mut self, name: String, message: String) {
-        let id = FileId(self.files.len() as u32);
-        self.files.push(SourceFile::new(name, String::new()));
-        self.diagnostics
-            .push(Diagnostic::io_error(message).in_file(id));
+    fn read(&self, file: &Path) -> Result<String, String> {
+        std::fs::read(file)
+            .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+            .map_err(|e| format!("{}: {e}", file.display()))
     }
-}
 
-/// A folder's entries, each with whether it is a folder.
-fn list_folder(folder: &Path) -> Result<Vec<(PathBuf, bool)>, String> {
-    let entries = std::fs::read_dir(folder).map_err(|e| format!("{}: {e}", folder.display()))?;
-    Ok(entries
-        .flatten()
-        .map(|entry| {
-            let path = entry.path();
-            let is_dir = path.is_dir();
-            (path, is_dir)
-        })
-        .collect())
-}
-
-/// A run's label and episodes: a folder's every `*.json` below it (sorted; the generation is
-/// the file's folder relative to the run), or a `.jsonl` file's lines.
-fn read_run(run: &Path, label: Option<&str>, sources: &mut ReadFiles) -> MethodInput {
-    let named = |p: &Path, stem: bool| {
-        let name = if stem { p.file_stem() } else { p.file_name() };
-        name.map_or_else(
-            || p.display().to_string(),
-            |n| n.to_string_lossy().into_owned(),
-        )
-    };
-    if run.is_dir() {
-        let label = label.map_or_else(|| named(run, false), str::to_string);
-        let episodes = match eval::result_files(run, list_folder) {
-            Ok(files) if files.is_empty() => {
-                let shown = run.display().to_string();
-                let message = format!("{shown}: no episode file (`*.json`) in the run");
-                sources.unreadable(shown, message);
-                Vec::new()
-            }
-            Ok(files) => files
-                .iter()
-                .flat_map(|(file, seed)| sources.read(file, EpisodeFile::Json, seed))
-                .collect(),
-            Err(message) => {
-                sources.unreadable(run.display().to_string(), message);
-                Vec::new()
-            }
-        };
-        return MethodInput { label, episodes };
-    }
-    let lines = run.extension().is_some_and(|x| x == "jsonl");
-    let label = label.map_or_else(|| named(run, lines), str::to_string);
-    let shape = if lines {
-        EpisodeFile::JsonLines
-    } else {
-        EpisodeFile::Json
-    };
-    MethodInput {
-        label,
-        episodes: sources.read(run, shape, ""),
+    fn is_dir(&self, path: &Path) -> bool {
+        path.is_dir()
     }
 }
 
@@ -211,10 +149,10 @@ fn evaluate(
     options: BootstrapOptions,
 ) -> serde_json::Value {
     let examples = Examples::new(split);
-    let mut sources = ReadFiles::default();
+    let mut sources = RunReader::default();
     let (oracle, source) = match oracle {
         Oracle::Run((run, label)) => {
-            let oracle_run = read_run(&run, label.as_deref(), &mut sources);
+            let oracle_run = sources.read_run(&Disk, &run, label.as_deref());
             let (table, diagnostics) = eval::oracle_counts(&examples, &oracle_run.episodes);
             sources.diagnostics.extend(diagnostics);
             (Some(table), Some("run"))
@@ -224,7 +162,7 @@ fn evaluate(
     };
     let methods: Vec<MethodInput> = runs
         .iter()
-        .map(|(run, label)| read_run(run, label.as_deref(), &mut sources))
+        .map(|(run, label)| sources.read_run(&Disk, run, label.as_deref()))
         .collect();
     let evaluation = eval::evaluate(&examples, &methods, oracle.as_ref(), options);
     sources

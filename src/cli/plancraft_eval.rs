@@ -7,11 +7,10 @@ use super::kitchen::{KitchenFormat, Report};
 use super::kitchen_eval::{csv_field, t_test_line, test_line};
 use super::{Format, Outcome};
 use pddlc::diagnostics::render::JSON_VERSION;
-use pddlc::diagnostics::{Diagnostic, FileId, SourceFile};
 use pddlc::kitchen::{BootstrapOptions, Estimate, RunFolder};
 use pddlc::plancraft::eval::{
-    self, EpisodeFile, EpisodeRecord, EpisodeRow, EvalDocument, Evaluation, Examples,
-    MethodComparison, MethodInput, MethodTable, OracleSummary,
+    self, EpisodeRow, EvalDocument, Evaluation, Examples, MethodComparison, MethodInput,
+    MethodTable, OracleSummary, RunFiles, RunReader,
 };
 use pddlc::plancraft::{Example, World};
 use std::io::Write;
@@ -44,91 +43,41 @@ pub struct EvalArgs {
     seed: u64,
 }
 
-/// Every file read, in the order read: `FileId(i)` is the i-th, so the episodes' locations and
-/// the diagnostics about them share one numbering.
-#[derive(Default)]
-struct Sources {
-    files: Vec<SourceFile>,
-    diagnostics: Vec<Diagnostic>,
-}
+/// The file system, as runs are read from it.
+struct Disk;
 
-impl Sources {
-    /// Reads one file of a run and its episodes; an unreadable file is a `P090`.
-    fn read(&mut self, path: &Path, shape: EpisodeFile, seed: &str) -> Vec<EpisodeRecord> {
-        let id = FileId(self.files.len() as u32);
-        let name = display_name(path);
-        match read_text(path) {
-            Ok(text) => {
-                let (episodes, diagnostics) = eval::read_episodes(&text, shape, id, seed);
-                self.files.push(SourceFile::new(name, text));
-                self.diagnostics.extend(diagnostics);
-                episodes
-            }
-            Err(message) => {
-                self.unreadable(name, message);
-                Vec::new()
-            }
-        }
+impl RunFiles for Disk {
+    fn list(&self, folder: &Path) -> Result<Vec<(PathBuf, bool)>, String> {
+        let entries =
+            std::fs::read_dir(folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+        Ok(entries
+            .flatten()
+            .map(|entry| {
+                let path = entry.path();
+                let is_dir = path.is_dir();
+                (path, is_dir)
+            })
+            .collect())
     }
 
-    fn unreadable(&mut self, name: String, message: String) {
-        let id = FileId(self.files.len() as u32);
-        self.files.push(SourceFile::new(name, String::new()));
-        self.diagnostics
-            .push(Diagnostic::io_error(message).in_file(id));
+    fn read(&self, file: &Path) -> Result<String, String> {
+        read_text(file)
+    }
+
+    fn is_dir(&self, path: &Path) -> bool {
+        path.is_dir()
+    }
+
+    fn shown(&self, path: &Path) -> String {
+        display_name(path)
     }
 }
 
 /// The run `text` names (`RUN[:LABEL]`), read: its label and episodes.
-fn read_run(text: &str, sources: &mut Sources) -> MethodInput {
+fn read_run(text: &str, reader: &mut RunReader) -> MethodInput {
     let run = RunFolder::parse(text, Path::new(text).is_dir());
-    let path = Path::new(&run.dir);
-    let mut label = run.label.clone();
-    let episodes = if path.is_dir() {
-        match eval::result_files(path, list_folder) {
-            Ok(files) if files.is_empty() => {
-                let message = format!("{}: no episode file (`*.json`) in the run", run.dir);
-                sources.unreadable(run.dir.clone(), message);
-                Vec::new()
-            }
-            Ok(files) => files
-                .iter()
-                .flat_map(|(file, seed)| sources.read(file, EpisodeFile::Json, seed))
-                .collect(),
-            Err(message) => {
-                sources.unreadable(run.dir.clone(), message);
-                Vec::new()
-            }
-        }
-    } else {
-        let lines = path.extension().is_some_and(|x| x == "jsonl");
-        // A JSONL file without a label is labelled with its name less `.jsonl`.
-        if lines && text == run.dir {
-            label = path
-                .file_stem()
-                .map_or(label, |stem| stem.to_string_lossy().into_owned());
-        }
-        let shape = if lines {
-            EpisodeFile::JsonLines
-        } else {
-            EpisodeFile::Json
-        };
-        sources.read(path, shape, "")
-    };
-    MethodInput { label, episodes }
-}
-
-/// A folder's entries, each with whether it is a folder.
-fn list_folder(folder: &Path) -> Result<Vec<(PathBuf, bool)>, String> {
-    let entries = std::fs::read_dir(folder).map_err(|e| format!("{}: {e}", folder.display()))?;
-    Ok(entries
-        .flatten()
-        .map(|entry| {
-            let path = entry.path();
-            let is_dir = path.is_dir();
-            (path, is_dir)
-        })
-        .collect())
+    let label = (text != run.dir).then_some(run.label.as_str());
+    reader.read_run(&Disk, Path::new(&run.dir), label)
 }
 
 /// The split's examples, or `None` after a diagnostic.
@@ -160,7 +109,7 @@ pub fn run(args: &EvalArgs, format: KitchenFormat, shown: Format, color: bool) -
         return finish(format, &report, None, options);
     };
     let examples = Examples::new(&split);
-    let mut sources = Sources::default();
+    let mut sources = RunReader::default();
     let oracle = args.oracle.as_deref().map(|run| {
         let oracle_run = read_run(run, &mut sources);
         let (table, diagnostics) = eval::oracle_counts(&examples, &oracle_run.episodes);

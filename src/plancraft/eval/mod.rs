@@ -12,12 +12,14 @@
 
 mod metrics;
 mod record;
+mod runs;
 mod table;
 
 pub use metrics::{
     ActionCounts, FAILED_STEPS_DIFF, GROUPS, METRICS, RECIPE_TYPES, classify, group_of,
 };
 pub use record::{EpisodeFile, EpisodeRecord, read_episodes};
+pub use runs::{RunFiles, RunReader, result_files};
 pub use table::{EvalDocument, MethodComparison, MethodTable, OracleSummary};
 
 use super::data::example::Example;
@@ -27,33 +29,6 @@ use crate::kitchen::BootstrapOptions;
 use metrics::{Contribution, Sums};
 use serde::Serialize;
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
-
-/// Every `*.json` file below `dir`, sorted, with its generation folder (its folder's path
-/// relative to `dir`), as Plancraft lays out `outputs/<run>/<split>/<generation>/<id>.json`.
-/// `list` gives a folder's entries, each with whether it is a folder: the front end's I/O.
-pub fn result_files(
-    dir: &Path,
-    list: impl Fn(&Path) -> Result<Vec<(PathBuf, bool)>, String>,
-) -> Result<Vec<(PathBuf, String)>, String> {
-    let mut found = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(folder) = stack.pop() {
-        for (path, is_dir) in list(&folder)? {
-            if is_dir {
-                stack.push(path);
-            } else if path.extension().is_some_and(|x| x == "json") {
-                let seed = folder
-                    .strip_prefix(dir)
-                    .map(|p| p.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                found.push((path, seed));
-            }
-        }
-    }
-    found.sort();
-    Ok(found)
-}
 
 /// What an oracle's run gives for one example: its `total_actions` (AE) and its
 /// `number_of_steps` (the steps table).
