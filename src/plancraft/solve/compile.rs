@@ -37,18 +37,7 @@ pub fn compile(world: &World, example: &Example, plan: Option<&[Transition]>) ->
     let available = super::model::relaxed_closure(world, &held);
     let model = CounterModel::new(world, example.target, &available);
     let start = super::start_counts(&model, example);
-    let bound = match plan {
-        Some(plan) => {
-            let mut consumed: BTreeMap<usize, u16> = BTreeMap::new();
-            for transition in plan {
-                for &(item, n) in &transition.consumes {
-                    *consumed.entry(item).or_default() += n;
-                }
-            }
-            consumed.values().copied().max().unwrap_or(0).max(1)
-        }
-        None => start.iter().copied().max().unwrap_or(0).saturating_add(64),
-    };
+    let bound = saturation_bound(&start, plan);
     let mut deltas: BTreeSet<u16> = BTreeSet::new();
     let mut actions = BTreeMap::new();
     let mut per_recipe: BTreeMap<usize, usize> = BTreeMap::new();
@@ -108,18 +97,7 @@ pub fn compile(world: &World, example: &Example, plan: Option<&[Transition]>) ->
             start[local].min(bound)
         );
     }
-    for &d in &deltas {
-        for a in d..=bound {
-            let _ = writeln!(init, "    (minus n{a} n{d} n{})", a - d);
-        }
-        for a in 0..=bound {
-            let _ = writeln!(
-                init,
-                "    (plus n{a} n{d} n{})",
-                a.saturating_add(d).min(bound)
-            );
-        }
-    }
+    init.push_str(&amount_facts(&deltas, bound));
     let mut problem = String::new();
     let _ = write!(
         problem,
@@ -144,7 +122,42 @@ pub fn compile(world: &World, example: &Example, plan: Option<&[Transition]>) ->
     }
 }
 
-fn pddl_name(id: &str) -> String {
+/// The largest count represented: the most the plan consumes of any one item, or, without
+/// a plan, the largest count held plus 64 (the module's comment says why).
+pub(super) fn saturation_bound(start: &[u16], plan: Option<&[Transition]>) -> u16 {
+    match plan {
+        Some(plan) => {
+            let mut consumed: BTreeMap<usize, u16> = BTreeMap::new();
+            for transition in plan {
+                for &(item, n) in &transition.consumes {
+                    *consumed.entry(item).or_default() += n;
+                }
+            }
+            consumed.values().copied().max().unwrap_or(0).max(1)
+        }
+        None => start.iter().copied().max().unwrap_or(0).saturating_add(64),
+    }
+}
+
+/// The static facts of the sums and differences by each delta, saturating at the bound.
+pub(super) fn amount_facts(deltas: &BTreeSet<u16>, bound: u16) -> String {
+    let mut facts = String::new();
+    for &d in deltas {
+        for a in d..=bound {
+            let _ = writeln!(facts, "    (minus n{a} n{d} n{})", a - d);
+        }
+        for a in 0..=bound {
+            let _ = writeln!(
+                facts,
+                "    (plus n{a} n{d} n{})",
+                a.saturating_add(d).min(bound)
+            );
+        }
+    }
+    facts
+}
+
+pub(super) fn pddl_name(id: &str) -> String {
     let name: String = id
         .chars()
         .map(|c| {
