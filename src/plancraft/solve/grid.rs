@@ -660,3 +660,51 @@ fn recipe_step(world: &World, recipe: usize, uses: BTreeMap<ItemId, u16>) -> Rec
             .collect(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(plan: &str) -> Vec<Vec<String>> {
+        plan.lines().map(plan_words).collect()
+    }
+
+    fn dropped(plan: &str) -> Vec<usize> {
+        let compiled = GridCompiled {
+            domain: String::new(),
+            problem: String::new(),
+            bound: 1,
+            steps: BTreeMap::from([("craft-stick-a1".to_string(), GridStep::Craft { recipe: 0 })]),
+        };
+        let steps = words(plan);
+        let steps: Vec<&[String]> = steps.iter().map(Vec::as_slice).collect();
+        round_trips(&compiled, &steps).into_iter().collect()
+    }
+
+    #[test]
+    fn a_unit_placed_and_taken_back_untouched_sends_nothing() {
+        let plan = "(place oak_planks a1 n2 n1)\n(place glass b1 n1 n0)\n\
+                    (take-back oak_planks a1 n1 n2)\n(place oak_planks a1 n2 n1)";
+        assert_eq!(dropped(plan), vec![0, 2]);
+        // Nested round trips in one cell and another cell's in between.
+        let plan = "(place glass a1 n2 n1)\n(take-back glass a1 n1 n2)\n(place glass a1 n2 n1)\n\
+                    (place glass b1 n1 n0)\n(take-back glass b1 n0 n1)\n(take-back glass a1 n1 n2)";
+        assert_eq!(dropped(plan), vec![0, 1, 2, 3, 4, 5]);
+    }
+
+    #[test]
+    fn a_craft_commit_or_other_item_between_keeps_the_moves() {
+        let craft =
+            "(place oak_planks a1 n2 n1)\n(craft-stick-a1 n0 n4)\n(take-back oak_planks a1 n1 n2)";
+        assert_eq!(dropped(craft), Vec::<usize>::new());
+        let commit = "(place oak_planks a1 n2 n1)\n(commit a1 any-planks oak_planks)\n\
+                      (take-back oak_planks a1 n1 n2)";
+        assert_eq!(dropped(commit), Vec::<usize>::new());
+        let other = "(place oak_planks a1 n2 n1)\n(take-back birch_planks a1 n1 n2)";
+        assert_eq!(dropped(other), Vec::<usize>::new());
+        // A smelt touches no cell.
+        let smelt =
+            "(place glass a1 n2 n1)\n(smelt-glass-sand n1 n0 n0 n1)\n(take-back glass a1 n1 n2)";
+        assert_eq!(dropped(smelt), vec![0, 2]);
+    }
+}
