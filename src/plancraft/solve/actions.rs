@@ -70,15 +70,7 @@ pub(super) fn empty_grid(
         if let Some(stack) = environment.slots()[slot] {
             let to = destination(world, environment.slots(), stack.item, stack.quantity)
                 .ok_or("no inventory slot is free to empty the grid")?;
-            environment
-                .move_items(slot, to, stack.quantity)
-                .map_err(|r| r.describe(world))?;
-            actions.push(format!(
-                "move: from {} to {} with quantity {}",
-                slot_name(slot),
-                slot_name(to),
-                stack.quantity
-            ));
+            move_items(world, environment, (slot, to), stack.quantity, actions)?;
         }
     }
     Ok(())
@@ -116,14 +108,7 @@ pub(super) fn place(
     for (slot, item) in cells {
         let from = holding(environment.slots(), item, 10)
             .ok_or_else(|| format!("no inventory slot holds {}", world.name(item)))?;
-        environment
-            .move_items(from, slot, 1)
-            .map_err(|r| r.describe(world))?;
-        actions.push(format!(
-            "move: from {} to {} with quantity 1",
-            slot_name(from),
-            slot_name(slot)
-        ));
+        move_items(world, environment, (from, slot), 1, actions)?;
     }
     Ok(())
 }
@@ -136,13 +121,24 @@ pub(super) fn take_output(
     let output = environment.slots()[0].ok_or("the grid makes nothing")?;
     let to = destination(world, environment.slots(), output.item, output.quantity)
         .ok_or("no inventory slot is free")?;
+    move_items(world, environment, (0, to), output.quantity, actions)
+}
+
+/// Moves items from one slot to another and writes the message that does it.
+pub(super) fn move_items(
+    world: &World,
+    environment: &mut Environment,
+    (from, to): (usize, usize),
+    quantity: u8,
+    actions: &mut Vec<String>,
+) -> Result<(), String> {
     environment
-        .move_items(0, to, output.quantity)
+        .move_items(from, to, quantity)
         .map_err(|r| r.describe(world))?;
     actions.push(format!(
-        "move: from [0] to {} with quantity {}",
-        slot_name(to),
-        output.quantity
+        "move: from {} to {} with quantity {quantity}",
+        slot_name(from),
+        slot_name(to)
     ));
     Ok(())
 }

@@ -20,7 +20,7 @@
 //! `take-back` the move back, a craft a move from `[0]`, a smelt a smelt; commits are
 //! bookkeeping of the model and send nothing.
 
-use super::actions::{destination, empty_grid, place, smelt_one, take_output};
+use super::actions::{destination, empty_grid, move_items, place, smelt_one, take_output};
 use super::compile::{amount_facts, pddl_name, saturation_bound};
 use super::model::{CounterModel, Transition, relaxed_closure};
 use super::{RecipeStep, SolveOptions, SolveRow};
@@ -601,15 +601,7 @@ impl Step<'_, '_> {
             ));
         }
         let to = destination(world, slots, item, 1).ok_or("no inventory slot is free")?;
-        self.environment
-            .move_items(cell, to, 1)
-            .map_err(|r| r.describe(world))?;
-        self.messages.push(format!(
-            "move: from {} to {} with quantity 1",
-            slot_name(cell),
-            slot_name(to)
-        ));
-        Ok(())
+        move_items(world, self.environment, (cell, to), 1, self.messages)
     }
 
     /// Takes the output, which must be the recipe's result.
