@@ -58,15 +58,19 @@ def solve(example: Example, id: Optional[str] = None, max_states: int = 200_000)
     return plancraft_solve(example, id, max_states)
 
 
-def compile(example: Example, id: Optional[str] = None) -> Tuple[str, str]:
-    """The example as classical PDDL at the counter level: ``(domain, problem)``."""
-    return plancraft_compile(example, id)
+def compile(example: Example, id: Optional[str] = None, encoding: str = "counts") -> Tuple[str, str]:
+    """The example as classical PDDL: ``(domain, problem)``. ``encoding`` is ``counts`` (item
+    counts, a recipe an action, a tag cell a ``pick``) or ``grid`` (the crafting grid cell by cell,
+    the inventory as counts); another name raises ``ValueError``."""
+    return plancraft_compile(example, id, encoding)
 
 
-def from_pddl_plan(example: Example, plan: str, id: Optional[str] = None) -> Dict[str, Any]:
-    """A plan for :func:`compile`'s task (IPC plan text) turned into messages and replayed; a
-    document like :func:`solve`'s, ``solved`` when the replay succeeds."""
-    return plancraft_from_pddl_plan(example, plan, id)
+def from_pddl_plan(
+    example: Example, plan: str, id: Optional[str] = None, encoding: str = "counts"
+) -> Dict[str, Any]:
+    """A plan for :func:`compile`'s task in ``encoding`` (IPC plan text) turned into messages
+    and replayed; a document like :func:`solve`'s, ``solved`` when the replay succeeds."""
+    return plancraft_from_pddl_plan(example, plan, id, encoding)
 
 
 Run = Union[str, "os.PathLike[str]"]

@@ -239,35 +239,50 @@ pub fn plancraft_solve<'py>(
     })
 }
 
-/// The example compiled to PDDL at the counter level: `(domain, problem)` texts.
+/// The encoding a name gives (`counts` or `grid`); another name is a `ValueError`.
+fn encoding(name: &str) -> PyResult<plancraft::Encoding> {
+    plancraft::Encoding::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = plancraft::Encoding::ALL.iter().map(|e| e.name()).collect();
+        PyValueError::new_err(format!(
+            "unknown encoding `{name}`: expected one of {}",
+            names.join(", ")
+        ))
+    })
+}
+
+/// The example compiled to PDDL at the counter level (or the grid level): `(domain, problem)`
+/// texts.
 #[pyfunction]
-#[pyo3(signature = (example, id = None))]
+#[pyo3(signature = (example, id = None, encoding = "counts"))]
 pub fn plancraft_compile(
     py: Python<'_>,
     example: &Bound<'_, PyAny>,
     id: Option<&str>,
+    encoding: &str,
 ) -> PyResult<(String, String)> {
     crate::guarded(|| {
+        let encoding = self::encoding(encoding)?;
         let world = world()?;
         let example = self::example(py, world, example, id)?;
-        let compiled = plancraft::compile_counts(world, &example);
-        Ok((compiled.domain, compiled.problem))
+        Ok(plancraft::compile_pddl(world, &example, encoding))
     })
 }
 
 /// A plan for the compiled example turned into messages and replayed: a dict like `solve`'s.
 #[pyfunction]
-#[pyo3(signature = (example, plan, id = None))]
+#[pyo3(signature = (example, plan, id = None, encoding = "counts"))]
 pub fn plancraft_from_pddl_plan<'py>(
     py: Python<'py>,
     example: &Bound<'_, PyAny>,
     plan: &str,
     id: Option<&str>,
+    encoding: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
     crate::guarded(|| {
+        let encoding = self::encoding(encoding)?;
         let world = world()?;
         let example = self::example(py, world, example, id)?;
-        let row = plancraft::from_pddl_plan(world, &example, plan);
+        let row = plancraft::from_pddl_plan_in(world, &example, plan, encoding);
         to_py(py, &serde_json::to_value(&row).unwrap_or_default())
     })
 }

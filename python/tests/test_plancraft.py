@@ -86,6 +86,30 @@ def test_compiled_example_checks_and_its_plan_translates_back():
     assert row["status"] == "solved" and row["replay"]["success"]
 
 
+def test_grid_compiled_example_checks_and_its_plan_translates_back():
+    _, examples = val()
+    example = next(e for e in examples if not e["impossible"] and e["optimal_path_length"] >= 3)
+    domain, problem = plancraft.compile(example, encoding="grid")
+    assert "(holds ?c - cell ?i - item)" in domain
+    assert pddlc.check(domain, problem).ok
+    solution = pddlc.solve(domain, problem)
+    plan = "\n".join(solution.plan)
+    assert "(place " in plan
+    row = plancraft.from_pddl_plan(example, plan, encoding="grid")
+    assert row["status"] == "solved" and row["replay"]["success"]
+    assert plancraft.run(example, row["actions"])["success"]
+    # The same plan read in the other encoding names no action of it.
+    assert plancraft.from_pddl_plan(example, plan)["status"] == "unknown"
+
+
+def test_unknown_encodings_raise_value_errors():
+    _, examples = val()
+    with pytest.raises(ValueError, match="unknown encoding `slots`"):
+        plancraft.compile(examples[0], encoding="slots")
+    with pytest.raises(ValueError, match="unknown encoding"):
+        plancraft.from_pddl_plan(examples[0], "", encoding="Grid")
+
+
 def test_bad_examples_raise_value_errors():
     with pytest.raises(ValueError, match="not a Plancraft item"):
         plancraft.Env({"target": "no_such_item", "slotted_inventory": {}})

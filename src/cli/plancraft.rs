@@ -32,8 +32,8 @@ enum Command {
     /// The fewest recipes that make an example's target, as move/smelt messages checked in the
     /// environment, or a proof that nothing makes it. A split without `--id` is audited whole.
     Solve(SolveArgs),
-    /// Compile an example to PDDL at the counter level: `domain.pddl` and `problem.pddl` in
-    /// `--out`, or both on standard output.
+    /// Compile an example to PDDL at the counter level (or the grid level, `--encoding grid`):
+    /// `domain.pddl` and `problem.pddl` in `--out`, or both on standard output.
     Compile(CompileArgs),
     /// Turn a plan for the compiled example into the agent's messages and run them.
     Plan(PlanArgs),
@@ -53,6 +53,32 @@ struct CompileArgs {
     /// Replace files `--out` already holds.
     #[arg(long, requires = "out")]
     force: bool,
+    #[command(flatten)]
+    encoding: EncodingArgs,
+}
+
+/// Which PDDL encoding.
+#[derive(clap::Args)]
+struct EncodingArgs {
+    /// `counts`: item counts, an action per way to apply a recipe; `grid`: the crafting grid
+    /// cell by cell, the inventory as counts (docs/plancraft.md).
+    #[arg(long, value_enum, default_value_t = EncodingName::Counts)]
+    encoding: EncodingName,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum EncodingName {
+    Counts,
+    Grid,
+}
+
+impl EncodingArgs {
+    fn encoding(&self) -> plancraft::Encoding {
+        match self.encoding {
+            EncodingName::Counts => plancraft::Encoding::Counts,
+            EncodingName::Grid => plancraft::Encoding::Grid,
+        }
+    }
 }
 
 #[derive(clap::Args)]
@@ -61,6 +87,9 @@ struct PlanArgs {
     example: ExampleArgs,
     /// A plan for the compiled domain (IPC plan text, as Fast Downward's `sas_plan`).
     plan: PathBuf,
+    /// The encoding the plan's task was compiled in.
+    #[command(flatten)]
+    encoding: EncodingArgs,
 }
 
 #[derive(clap::Args)]
@@ -371,20 +400,18 @@ fn compile(args: &CompileArgs, mut report: Report) -> Outcome {
     let Some(example) = example(&args.example, &world, &mut report) else {
         return report.finish_document(None);
     };
-    let compiled = plancraft::compile_counts(&world, &example);
+    let (domain, problem) = plancraft::compile_pddl(&world, &example, args.encoding.encoding());
     let Some(dir) = &args.out else {
         if report.format == Format::Json {
-            let document = json!({"version": SOLVE_JSON_VERSION, "domain": compiled.domain, "problem": compiled.problem});
+            let document =
+                json!({"version": SOLVE_JSON_VERSION, "domain": domain, "problem": problem});
             return report.finish_document(Some(document));
         }
         eprint!("{}", report.rendered());
-        print!("{}\n{}", compiled.domain, compiled.problem);
+        print!("{domain}\n{problem}");
         return report.outcome();
     };
-    let files = [
-        ("domain.pddl", &compiled.domain),
-        ("problem.pddl", &compiled.problem),
-    ];
+    let files = [("domain.pddl", &domain), ("problem.pddl", &problem)];
     if !args.force {
         for (name, _) in &files {
             if dir.join(name).exists() {
@@ -418,7 +445,7 @@ fn plan(args: &PlanArgs, mut report: Report) -> Outcome {
     let (Some(example), Some(plan)) = (example, plan) else {
         return report.finish_document(None);
     };
-    let row = plancraft::from_pddl_plan(&world, &example, &plan);
+    let row = plancraft::from_pddl_plan_in(&world, &example, &plan, args.encoding.encoding());
     let outcome = if row.status == "solved" {
         Outcome::Clean
     } else {

@@ -32,6 +32,7 @@ pub use env::run::{
 pub use env::slot::{slot_index, slot_name};
 pub use env::{Environment, Refusal, SLOTS, Slots, Stack};
 pub use solve::{
-    Compiled, RecipeStep, Replay, SOLVE_JSON_VERSION, SolveOptions, SolveRow, compile_counts,
-    from_pddl_plan, solve,
+    Compiled, Encoding, GridCompiled, RecipeStep, Replay, SOLVE_JSON_VERSION, SolveOptions,
+    SolveRow, compile_counts, compile_grid, compile_pddl, from_grid_plan, from_pddl_plan,
+    from_pddl_plan_in, solve,
 };

@@ -20,22 +20,7 @@ pub struct CraftStep {
 pub fn translate(world: &World, start: &Slots, steps: &[CraftStep]) -> Result<Vec<String>, String> {
     let mut environment = Environment::new(world, *start);
     let mut actions = Vec::new();
-    // A grid holding items at the start would spoil the first pattern: empty it.
-    for slot in 1..10 {
-        if let Some(stack) = environment.slots()[slot] {
-            let to = destination(world, environment.slots(), stack.item, stack.quantity)
-                .ok_or("no inventory slot is free to empty the grid")?;
-            environment
-                .move_items(slot, to, stack.quantity)
-                .map_err(|r| r.describe(world))?;
-            actions.push(format!(
-                "move: from {} to {} with quantity {}",
-                slot_name(slot),
-                slot_name(to),
-                stack.quantity
-            ));
-        }
-    }
+    empty_grid(world, &mut environment, &mut actions)?;
     for (number, step) in steps.iter().enumerate() {
         let recipe = &world.recipes()[step.recipe];
         let fail = |why: String| format!("step {} ({}): {why}", number + 1, recipe.file);
@@ -45,18 +30,8 @@ pub fn translate(world: &World, start: &Slots, steps: &[CraftStep]) -> Result<Ve
                     .cells
                     .first()
                     .ok_or_else(|| fail("nothing to smelt".into()))?;
-                let from = holding(environment.slots(), item, 10)
-                    .ok_or_else(|| fail(format!("no slot holds {}", world.name(item))))?;
-                let to = destination(world, environment.slots(), recipe.result, 1)
-                    .ok_or_else(|| fail("no inventory slot is free".into()))?;
-                environment
-                    .smelt(from, to, 1)
-                    .map_err(|r| fail(r.describe(world)))?;
-                actions.push(format!(
-                    "smelt: from {} to {} with quantity 1",
-                    slot_name(from),
-                    slot_name(to)
-                ));
+                smelt_one(world, &mut environment, item, recipe.result, &mut actions)
+                    .map_err(fail)?;
             }
             RecipeKind::Shaped { width, cells, .. } => {
                 let width = usize::from(*width);
@@ -84,7 +59,47 @@ pub fn translate(world: &World, start: &Slots, steps: &[CraftStep]) -> Result<Ve
     Ok(actions)
 }
 
-fn place(
+/// Moves every stack the grid holds into the inventory: a grid holding items at the start
+/// would spoil the first pattern.
+pub(super) fn empty_grid(
+    world: &World,
+    environment: &mut Environment,
+    actions: &mut Vec<String>,
+) -> Result<(), String> {
+    for slot in 1..10 {
+        if let Some(stack) = environment.slots()[slot] {
+            let to = destination(world, environment.slots(), stack.item, stack.quantity)
+                .ok_or("no inventory slot is free to empty the grid")?;
+            move_items(world, environment, (slot, to), stack.quantity, actions)?;
+        }
+    }
+    Ok(())
+}
+
+/// Smelts one unit of the item from the first inventory slot holding it into the inventory.
+pub(super) fn smelt_one(
+    world: &World,
+    environment: &mut Environment,
+    item: ItemId,
+    result: ItemId,
+    actions: &mut Vec<String>,
+) -> Result<(), String> {
+    let from = holding(environment.slots(), item, 10)
+        .ok_or_else(|| format!("no slot holds {}", world.name(item)))?;
+    let to =
+        destination(world, environment.slots(), result, 1).ok_or("no inventory slot is free")?;
+    environment
+        .smelt(from, to, 1)
+        .map_err(|r| r.describe(world))?;
+    actions.push(format!(
+        "smelt: from {} to {} with quantity 1",
+        slot_name(from),
+        slot_name(to)
+    ));
+    Ok(())
+}
+
+pub(super) fn place(
     world: &World,
     environment: &mut Environment,
     cells: impl Iterator<Item = (usize, ItemId)>,
@@ -93,19 +108,12 @@ fn place(
     for (slot, item) in cells {
         let from = holding(environment.slots(), item, 10)
             .ok_or_else(|| format!("no inventory slot holds {}", world.name(item)))?;
-        environment
-            .move_items(from, slot, 1)
-            .map_err(|r| r.describe(world))?;
-        actions.push(format!(
-            "move: from {} to {} with quantity 1",
-            slot_name(from),
-            slot_name(slot)
-        ));
+        move_items(world, environment, (from, slot), 1, actions)?;
     }
     Ok(())
 }
 
-fn take_output(
+pub(super) fn take_output(
     world: &World,
     environment: &mut Environment,
     actions: &mut Vec<String>,
@@ -113,13 +121,24 @@ fn take_output(
     let output = environment.slots()[0].ok_or("the grid makes nothing")?;
     let to = destination(world, environment.slots(), output.item, output.quantity)
         .ok_or("no inventory slot is free")?;
+    move_items(world, environment, (0, to), output.quantity, actions)
+}
+
+/// Moves items from one slot to another and writes the message that does it.
+pub(super) fn move_items(
+    world: &World,
+    environment: &mut Environment,
+    (from, to): (usize, usize),
+    quantity: u8,
+    actions: &mut Vec<String>,
+) -> Result<(), String> {
     environment
-        .move_items(0, to, output.quantity)
+        .move_items(from, to, quantity)
         .map_err(|r| r.describe(world))?;
     actions.push(format!(
-        "move: from [0] to {} with quantity {}",
-        slot_name(to),
-        output.quantity
+        "move: from {} to {} with quantity {quantity}",
+        slot_name(from),
+        slot_name(to)
     ));
     Ok(())
 }
@@ -130,7 +149,12 @@ fn holding(slots: &Slots, item: ItemId, first: usize) -> Option<usize> {
 }
 
 /// A stack of the item with room for `quantity` more, else the first empty inventory slot.
-fn destination(world: &World, slots: &Slots, item: ItemId, quantity: u8) -> Option<usize> {
+pub(super) fn destination(
+    world: &World,
+    slots: &Slots,
+    item: ItemId,
+    quantity: u8,
+) -> Option<usize> {
     let room = u16::from(world.item(item).stack_size);
     (10..SLOTS)
         .find(|&slot| {

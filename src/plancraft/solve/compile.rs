@@ -60,7 +60,7 @@ pub fn compile(world: &World, example: &Example, plan: Option<&[Transition]>) ->
     let available = super::model::relaxed_closure(world, &held);
     let model = CounterModel::new(world, example.target, &available);
     let start = super::start_counts(&model, example);
-    let bound = saturation_bound(plan, &start);
+    let bound = saturation_bound(&start, plan);
     let mut builder = Builder::default();
     let mut by_recipe: BTreeMap<usize, Vec<&Transition>> = BTreeMap::new();
     for transition in &model.transitions {
@@ -101,7 +101,7 @@ pub fn compile(world: &World, example: &Example, plan: Option<&[Transition]>) ->
 
 /// The most `plan` consumes of any one item, or, without a plan, the largest count held plus
 /// 64.
-fn saturation_bound(plan: Option<&[Transition]>, start: &[u16]) -> u16 {
+pub(super) fn saturation_bound(start: &[u16], plan: Option<&[Transition]>) -> u16 {
     match plan {
         Some(plan) => {
             let mut consumed: BTreeMap<usize, u16> = BTreeMap::new();
@@ -229,18 +229,7 @@ impl Builder {
         for unit in &self.units {
             let _ = writeln!(init, "    (open {unit})");
         }
-        for &d in &self.deltas {
-            for a in d..=bound {
-                let _ = writeln!(init, "    (minus n{a} n{d} n{})", a - d);
-            }
-            for a in 0..=bound {
-                let _ = writeln!(
-                    init,
-                    "    (plus n{a} n{d} n{})",
-                    a.saturating_add(d).min(bound)
-                );
-            }
-        }
+        init.push_str(&amount_facts(&self.deltas, bound));
         let objects = if other_items.is_empty() {
             String::new()
         } else {
@@ -341,7 +330,25 @@ impl Builder {
     }
 }
 
-fn pddl_name(id: &str) -> String {
+/// The static facts of the sums and differences by each delta, saturating at the bound.
+pub(super) fn amount_facts(deltas: &BTreeSet<u16>, bound: u16) -> String {
+    let mut facts = String::new();
+    for &d in deltas {
+        for a in d..=bound {
+            let _ = writeln!(facts, "    (minus n{a} n{d} n{})", a - d);
+        }
+        for a in 0..=bound {
+            let _ = writeln!(
+                facts,
+                "    (plus n{a} n{d} n{})",
+                a.saturating_add(d).min(bound)
+            );
+        }
+    }
+    facts
+}
+
+pub(super) fn pddl_name(id: &str) -> String {
     let name: String = id
         .chars()
         .map(|c| {

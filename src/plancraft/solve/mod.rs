@@ -6,11 +6,13 @@
 
 mod actions;
 mod compile;
+mod grid;
 mod model;
 mod search;
 mod weight;
 
 pub use compile::Compiled;
+pub use grid::{GridCompiled, compile_grid, from_grid_plan};
 use model::{CounterModel, Transition, ancestors, relaxed_closure};
 use search::{Search, search};
 
@@ -196,13 +198,15 @@ fn carry_out(
         });
     }
     row.length = Some(path.len());
-    let mut actions = match translate(world, &example.slots, &steps) {
-        Ok(actions) => actions,
-        Err(why) => {
-            row.reason = Some(format!("the plan has no move/smelt translation: {why}"));
-            return;
-        }
-    };
+    match translate(world, &example.slots, &steps) {
+        Ok(actions) => replay(world, example, actions, row),
+        Err(why) => row.reason = Some(format!("the plan has no move/smelt translation: {why}")),
+    }
+}
+
+/// Runs the messages in the environment and records the replay in `row`: `solved` when it
+/// succeeds.
+fn replay(world: &World, example: &Example, mut actions: Vec<String>, row: &mut SolveRow) {
     if actions.is_empty() {
         // The target is held: any move or smelt ends the episode with success.
         if let Some(first) = first_target_move(example) {
@@ -386,6 +390,59 @@ pub fn from_pddl_plan(world: &World, example: &Example, plan: &str) -> SolveRow 
         Err(why) => row.reason = Some(why),
     }
     row
+}
+
+/// The PDDL encodings `plancraft compile` writes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Encoding {
+    /// Counts of items; an action per way to apply a recipe (`compile.rs`).
+    #[default]
+    Counts,
+    /// The exact crafting grid, the inventory as counts (`grid.rs`).
+    Grid,
+}
+
+impl Encoding {
+    pub const ALL: [Encoding; 2] = [Encoding::Counts, Encoding::Grid];
+
+    /// `counts` or `grid`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Encoding::Counts => "counts",
+            Encoding::Grid => "grid",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Encoding> {
+        Encoding::ALL.into_iter().find(|e| e.name() == name)
+    }
+}
+
+/// The example's domain and problem in an encoding.
+pub fn compile_pddl(world: &World, example: &Example, encoding: Encoding) -> (String, String) {
+    match encoding {
+        Encoding::Counts => {
+            let compiled = compile_counts(world, example);
+            (compiled.domain, compiled.problem)
+        }
+        Encoding::Grid => {
+            let compiled = compile_grid(world, example);
+            (compiled.domain, compiled.problem)
+        }
+    }
+}
+
+/// A plan for [`compile_pddl`]'s task in an encoding, turned into messages and replayed.
+pub fn from_pddl_plan_in(
+    world: &World,
+    example: &Example,
+    plan: &str,
+    encoding: Encoding,
+) -> SolveRow {
+    match encoding {
+        Encoding::Counts => from_pddl_plan(world, example, plan),
+        Encoding::Grid => from_grid_plan(world, example, plan),
+    }
 }
 
 fn empty_row(world: &World, example: &Example) -> SolveRow {
