@@ -94,7 +94,7 @@ def test_grid_compiled_example_checks_and_its_plan_translates_back():
     assert pddlc.check(domain, problem).ok
     solution = pddlc.solve(domain, problem)
     plan = "\n".join(solution.plan)
-    assert "(place " in plan
+    assert "(begin layout-" in plan and "(lay-" in plan
     row = plancraft.from_pddl_plan(example, plan, encoding="grid")
     assert row["status"] == "solved" and row["replay"]["success"]
     assert plancraft.run(example, row["actions"])["success"]

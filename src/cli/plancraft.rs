@@ -368,6 +368,13 @@ fn one_line(row: &SolveRow) -> String {
 
 fn human_solution(row: &SolveRow) -> String {
     let mut out = format!("{}\n", one_line(row));
+    if !row.left_out.is_empty() {
+        out.push_str(&format!(
+            "  the plan as written does not succeed; left out {} steps it does without: {}\n",
+            row.left_out.len(),
+            row.left_out.join(" ")
+        ));
+    }
     for (i, step) in row.recipes.iter().enumerate() {
         let uses: Vec<String> = step
             .uses

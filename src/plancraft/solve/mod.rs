@@ -86,6 +86,12 @@ pub struct SolveRow {
     pub proof_kind: Option<&'static str>,
     /// Why there is no answer (unknown only).
     pub reason: Option<String>,
+    /// `plan --encoding grid`: the steps of the PDDL plan left out of its translation, when the
+    /// plan as written does not succeed in the environment and does without them (greedy
+    /// action elimination, `grid.rs`): greedy planners wander, and the environment's budget is
+    /// 30 messages.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub left_out: Vec<String>,
     /// Counter states the search kept.
     pub states: usize,
     /// The dataset's labels, and whether the answer agrees with them.
@@ -458,6 +464,7 @@ fn empty_row(world: &World, example: &Example) -> SolveRow {
         proof: None,
         proof_kind: None,
         reason: None,
+        left_out: Vec::new(),
         states: 0,
         dataset_impossible: example.impossible,
         dataset_length: example.optimal_path_length,
