@@ -257,6 +257,16 @@ fn read_pair(
             return None;
         }
     };
+    // A plan or a path is a string; `null` counts as absent (a missing gold plan).
+    for key in ["gold", "pred", "gold_path", "pred_path"] {
+        if value
+            .get(key)
+            .is_some_and(|v| !v.is_string() && !v.is_null())
+        {
+            diagnostics.push(invalid(&format!("`{key}` is not a string")));
+            return None;
+        }
+    }
     let text = |key: &str| value.get(key).and_then(Value::as_str).map(str::to_string);
     let file = |key: &str, report: &mut Report| -> Option<Option<String>> {
         match value.get(key).and_then(Value::as_str) {
@@ -266,7 +276,7 @@ fn read_pair(
     };
     let pred = match text("pred") {
         Some(pred) => pred,
-        None if value.get("pred_path").is_some() => file("pred_path", report)??,
+        None if value.get("pred_path").is_some_and(Value::is_string) => file("pred_path", report)??,
         None => {
             diagnostics.push(invalid("the pair has no `pred` or `pred_path` string"));
             return None;

@@ -93,13 +93,25 @@ fn a_pairs_file_gives_rows_a_summary_and_located_diagnostics() {
     let line = format!("{{\"gold_path\": \"gold.txt\", \"pred_path\": \"{root}/{PRED}\"}}\n");
     std::fs::write(
         dir.path().join("pairs.jsonl"),
-        line + "{\"gold_path\": \"gone.txt\", \"pred\": \"a\"}\n",
+        line + "{\"gold_path\": \"gone.txt\", \"pred\": \"a\"}\n{\"gold\": 5, \"pred\": \"a\"}\n\n{\"gold\": \"a\", \"pred_path\": null}\n",
     )
     .expect("write");
     let listed = dir.path().join("pairs.jsonl");
     let out = pddlc(&["bddl", "compare", "--pairs", &listed.to_string_lossy()]);
     assert_eq!(code(&out), 2, "an unreadable listed file is P090");
     let text = stdout(&out);
+    // Diagnostics are gcc lines on stderr off a terminal: the unreadable file, then the two
+    // bad lines (a number for a plan, no predicted plan).
+    let errors = stderr(&out);
+    assert!(errors.contains("gone.txt:1:1: error:"), "{errors}");
+    assert!(
+        errors.contains("pairs.jsonl:3:1: error: `gold` is not a string [B701]"),
+        "{errors}"
+    );
+    assert!(
+        errors.contains("pairs.jsonl:5:1: error: the pair has no `pred`"),
+        "{errors}"
+    );
     assert!(text.contains("line     1  score 0.4000  lcs 2"), "{text}");
     assert!(
         text.ends_with("1 pairs  mean lcs 2.0000  mean score 0.4000\n"),
