@@ -17,6 +17,7 @@
 //! | score | `score` | `score::compare`, `score::Gold`, `score::summary` | gold and predicted text → `Scored` (six metrics and their detail) | the prediction's own |
 //! | kitchen | `kitchen` | `kitchen::run`, `kitchen::compile_task`, `kitchen::describe_task`, `kitchen::World::embedded` | Simmer's environment and plan → `Outcome`; environment and goal → PDDL | `K4xx` |
 //! | plancraft | `plancraft` | `plancraft::run`, `plancraft::solve`, `plancraft::compile_counts`, `plancraft::compile_grid`, `plancraft::Example::from_json`, `plancraft::World::embedded`, `plancraft::eval::evaluate` | Plancraft's example and an agent's messages → `RunResult`; an example → `SolveRow` (a shortest plan or a proof) or PDDL; runs' episodes and a split → the results table | `M6xx` |
+//! | bddl | `bddl` | `bddl::compare`, `bddl::compare_with`, `bddl::summary` | a gold and a predicted plan (ActPlan-1K's text) → `Comparison` (the LCS metric and its matched steps) | `B7xx` |
 //! | diagnostics | `diagnostics` | `Diagnostic`, `diagnostics::render::{human, json, gcc, val, rows}` | diagnostics → text (and the JSON contract's typed rows) | every code |
 //! | options | `choice` | `Choice::parse_choice` (and `FromStr` of `score::Mode`, `check::Profile`, `kitchen::Mode`, `kitchen::Flavour`) | a word → an option's value, for the CLI and Python alike | — |
 //!
@@ -37,5 +38,6 @@ pub mod text2world;
 pub mod score;
 pub mod kitchen;
 pub mod plancraft;
+pub mod bddl;
 pub mod diagnostics;
 pub mod choice;

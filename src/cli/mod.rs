@@ -2,6 +2,7 @@
 //!
 //! Exit codes: 0 clean, 1 a faulty input or plan, 2 usage or unreadable input, 3 no verdict.
 
+mod bddl;
 mod check;
 mod check_batch;
 mod fmt;
@@ -30,7 +31,7 @@ use std::process::ExitCode;
 #[command(
     name = "pddlc",
     version,
-    about = "A toolchain for PDDL: check, fmt, parse, validate, applicable, solve, score, kitchen, plancraft, lsp",
+    about = "A toolchain for PDDL: check, fmt, parse, validate, applicable, solve, score, kitchen, plancraft, bddl, lsp",
     after_help = "Every subcommand takes `--format` (human by default: on a terminal miette's \
                   report, otherwise one `gcc` line a diagnostic; `json` for scripts) and \
                   `--color`; `-` reads a file from standard input. Exit codes: 0 clean, 1 a \
@@ -67,6 +68,8 @@ enum Command {
     Kitchen(kitchen::Args),
     /// Plancraft's crafting world: run an agent's messages in it, solve and audit its examples.
     Plancraft(plancraft::Args),
+    /// BDDL and ActPlan-1K: compare plans with ActPlan-1K's LCS metric.
+    Bddl(bddl::Args),
     /// A Language Server Protocol server over standard input and output, for editors.
     Lsp(lsp::Args),
 }
@@ -226,6 +229,7 @@ pub fn run() -> ExitCode {
         Command::Solve(args) => solve::run(&args),
         Command::Kitchen(args) => kitchen::run(&args),
         Command::Plancraft(args) => plancraft::run(&args),
+        Command::Bddl(args) => bddl::run(&args),
         Command::Lsp(args) => lsp::run(&args),
     };
     outcome.code()

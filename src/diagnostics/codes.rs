@@ -1,7 +1,7 @@
 //! The registry of diagnostic codes: stable code, kebab-case name, default severity, summary.
 //!
 //! Codes are grouped by stage (`P0xx` parse, `C1xx` domain, `C2xx` problem, `V3xx` plan,
-//! `K4xx` kitchen, `S5xx` solve, `M6xx` Plancraft) and never reused. Each has a section in `docs/diagnostics.md` and a fixture
+//! `K4xx` kitchen, `S5xx` solve, `M6xx` Plancraft, `B7xx` BDDL and ActPlan-1K) and never reused. Each has a section in `docs/diagnostics.md` and a fixture
 //! named after it; a test enforces both.
 
 use super::Severity;
@@ -124,6 +124,7 @@ codes! {
     PlancraftNotRun, "M606", "plancraft-not-run", Warning, "messages after the episode ended (success, an impossible claim, or the step budget) are not run";
     PlancraftEpisodeInvalid, "M607", "plancraft-episode-invalid", Error, "an episode record of a run (Plancraft's result file, a JSON line, a `plancraft run` row) cannot be read: not JSON, no `success`, no example id, no messages";
     PlancraftEpisodeUnknownExample, "M608", "plancraft-episode-unknown-example", Error, "an episode of a run names an example the split given does not have: it is left out of the table";
+    BddlPairInvalid, "B701", "bddl-pair-invalid", Error, "a pair of plans to compare (`bddl compare --pairs`) is not a JSON object naming a gold and a predicted plan, or has no gold plan outside `--mode compat`";
     IoError, "P090", "io-error", Error, "an input could not be read: no such file, no permission, a directory where a file was expected, stdin asked for twice";
     ValidateUnsupported, "V310", "validate-unsupported", Error, "the task uses a feature the validator does not interpret yet: no verdict";
     InvariantViolated, "V311", "invariant-violated", Error, "a durative action's `over all` condition does not hold while it runs";

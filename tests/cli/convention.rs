@@ -210,6 +210,9 @@ fn every_subcommand_speaks_every_format() {
     const UNSOLVABLE: &str = "fixtures/solve/unsolvable_cyclic_tower/problem.pddl";
     const ENV: &str = "domains/kitchen/examples/salad/env.json";
     const SAFE: &str = "domains/kitchen/examples/salad/safe.txt";
+    const BDDL_GOLD: &str = "fixtures/bddl/plan_gold.txt";
+    const BDDL_PRED: &str = "fixtures/bddl/plan_pred.txt";
+    const BDDL_PAIRS: &str = "fixtures/bddl/B701_pair_invalid.jsonl";
     let root = env!("CARGO_MANIFEST_DIR");
     let dir = tempfile::tempdir().expect("temporary directory");
     let pair = format!("{{\"id\": 7, \"gold\": \"{root}/{D}\", \"pred\": \"{root}/{D}\"}}\n");
@@ -265,6 +268,21 @@ fn every_subcommand_speaks_every_format() {
             [0; 4],
         ),
         (vec!["kitchen", "describe", "--env", ENV], Some(ENV), [0; 4]),
+        (
+            vec!["bddl", "compare", BDDL_GOLD, BDDL_PRED],
+            Some(BDDL_PRED),
+            [0; 4],
+        ),
+        (
+            vec!["bddl", "compare", "no/such.txt", BDDL_PRED],
+            None,
+            [2; 4],
+        ),
+        (
+            vec!["bddl", "compare", "--pairs", BDDL_PAIRS],
+            Some(BDDL_PAIRS),
+            [1; 4],
+        ),
         (vec!["kitchen", "eval", &run], None, [0; 4]),
         (vec!["kitchen", "compile", "--env", ENV], Some(ENV), [0; 4]),
         (

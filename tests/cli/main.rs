@@ -3,6 +3,7 @@
 //! convention every subcommand follows (docs/cli.md).
 
 mod answers;
+mod bddl;
 #[path = "../common/mod.rs"]
 mod common;
 mod convention;
