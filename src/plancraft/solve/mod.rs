@@ -88,7 +88,7 @@ pub struct SolveRow {
     pub reason: Option<String>,
     /// `plan --encoding grid`: the steps of the PDDL plan left out of its translation, when the
     /// plan as written does not succeed in the environment and does without them (greedy
-    /// action elimination, `grid.rs`): greedy planners wander, and the environment's budget is
+    /// action elimination, `grid/translate.rs`): greedy planners wander, and the environment's budget is
     /// 30 messages.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub left_out: Vec<String>,
@@ -404,7 +404,7 @@ pub enum Encoding {
     /// Counts of items; an action per way to apply a recipe (`compile.rs`).
     #[default]
     Counts,
-    /// The exact crafting grid, the inventory as counts (`grid.rs`).
+    /// The exact crafting grid, the inventory as counts (`grid/`).
     Grid,
 }
 
