@@ -397,27 +397,37 @@ fn domain_text(
     }
     let amounts: Vec<String> = named.deltas.iter().map(|d| format!("n{d}")).collect();
     let _ = write!(constants, "\n    {} - amount", amounts.join(" "));
-    let fill = if ingredients.names.is_empty() {
-        ""
+    // The ingredient cells' type, predicates and actions only where a recipe has such cells.
+    let (ingredient_type, ingredient_predicates, fill) = if ingredients.names.is_empty() {
+        ("", "", "")
     } else {
-        FILL_ACTIONS
+        (" ingredient", INGREDIENT_PREDICATES, FILL_ACTIONS)
     };
     format!(
         ";; Plancraft example {} at the grid level, compiled by pddlc (docs/plancraft.md).\n\
          (define (domain plancraft-grid-{})\n  (:requirements :strips :typing)\n  \
-         (:types item amount cell layout ingredient)\n  (:constants{constants})\n  \
+         (:types item amount cell layout{ingredient_type})\n  (:constants{constants})\n  \
          (:predicates\n    (count ?i - item ?n - amount)\n    \
          (minus ?a - amount ?d - amount ?b - amount)\n    \
          (plus ?a - amount ?d - amount ?b - amount)\n    (idle)\n    (building ?l - layout)\n    \
-         (wants ?l - layout ?c - cell ?g - ingredient)\n    (first ?l - layout ?c - cell)\n    (last ?l - layout ?c - cell)\n    \
-         (follows ?l - layout ?c - cell ?p - cell)\n    (in-order ?j - item ?i - item)\n    \
-         (accepts ?g - ingredient ?i - item)\n    (empty ?c - cell)\n    \
-         (holds ?c - cell ?i - item)\n    (plain ?c - cell)\n    (filled ?c - cell)\n    (spent ?c - cell)\n    \
-         (made-target))\n{GRID_ACTIONS}{fill}{action_text})\n",
+         (empty ?c - cell)\n    (holds ?c - cell ?i - item)\n    (plain ?c - cell)\n    \
+         {ingredient_predicates}(made-target))\n{GRID_ACTIONS}{fill}{action_text})\n",
         example.id,
         pddl_name(&example.id),
     )
 }
+
+/// What the fill actions read: the cells a layout wants filled with an ingredient, their
+/// order, the items' order, what each ingredient accepts, filled and spent cells.
+const INGREDIENT_PREDICATES: &str = "(wants ?l - layout ?c - cell ?g - ingredient)
+    (first ?l - layout ?c - cell)
+    (last ?l - layout ?c - cell)
+    (follows ?l - layout ?c - cell ?p - cell)
+    (in-order ?j - item ?i - item)
+    (accepts ?g - ingredient ?i - item)
+    (filled ?c - cell)
+    (spent ?c - cell)
+    ";
 
 /// A layout begun on an idle grid and ended on an empty one; a laid unit (`plain`) back into
 /// the inventory.
