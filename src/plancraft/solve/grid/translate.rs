@@ -124,10 +124,7 @@ impl Translation<'_, '_> {
     }
 
     /// Whether the messages make the target in the environment, however many they are.
-    fn succeeds(&self, skipped: &BTreeSet<usize>) -> bool {
-        let Ok(messages) = self.messages(skipped, &mut Vec::new()) else {
-            return false;
-        };
+    fn succeeds(&self, messages: &[String]) -> bool {
         let options = EpisodeOptions {
             max_steps: messages.len() + 1,
             ..EpisodeOptions::default()
@@ -144,7 +141,8 @@ impl Translation<'_, '_> {
     /// `skipped`.
     fn redundant(&self, skipped: &BTreeSet<usize>) -> BTreeSet<usize> {
         let mut out = BTreeSet::new();
-        if !self.succeeds(skipped) {
+        let translated = self.messages(skipped, &mut Vec::new());
+        if !translated.is_ok_and(|messages| self.succeeds(&messages)) {
             return out;
         }
         for group in self.groups() {
@@ -161,7 +159,7 @@ impl Translation<'_, '_> {
                         trial.insert(failed);
                         removed.insert(failed);
                     }
-                    Ok(_) if self.succeeds(&trial) => {
+                    Ok(messages) if self.succeeds(&messages) => {
                         out.extend(removed);
                         break;
                     }
