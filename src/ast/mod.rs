@@ -5,6 +5,8 @@
 //! goal, `at start` only in a durative action, …) are checked later, where a located diagnostic
 //! can explain them, instead of being syntax errors.
 
+pub mod bddl;
+
 use compact_str::CompactString;
 use serde::{Deserialize, Serialize};
 use std::hash::{Hash, Hasher};

@@ -6,6 +6,7 @@
 //! of pest pairs into [`crate::ast`].
 
 mod answer;
+mod bddl;
 mod errors;
 mod flat;
 mod grammar;
@@ -14,6 +15,7 @@ mod prose;
 mod scan;
 
 pub use answer::extract_answer;
+pub use bddl::bddl;
 pub use scan::MAX_DEPTH;
 
 /// The sections a domain may have, `:requirements` first.

@@ -8,6 +8,10 @@
 
 use crate::ast::*;
 
+mod bddl;
+
+pub use bddl::bddl;
+
 /// How to print.
 #[derive(Clone, Debug)]
 pub struct PrintOptions<'s> {
@@ -50,10 +54,15 @@ pub fn file_with(file: &PddlFile, options: &PrintOptions) -> String {
 }
 
 fn print_file(file: &PddlFile, options: &PrintOptions) -> String {
-    let mut doc = match file {
+    let doc = match file {
         PddlFile::Domain(d) => domain_doc(d),
         PddlFile::Problem(p) => problem_doc(p),
     };
+    render(doc, options)
+}
+
+/// Lays out a file's document with the source's comments put back.
+fn render(mut doc: Doc, options: &PrintOptions) -> String {
     let mut before = Vec::new();
     let mut after = Vec::new();
     if let Some(source) = options.comments_from {
@@ -208,6 +217,13 @@ impl Doc {
             return;
         };
         for item in items.iter_mut() {
+            // A form kept verbatim (BDDL's unknown sections) prints its comments itself.
+            if let Doc::Text { at: Some(at), text } = item
+                && *at < comment.at
+                && comment.at < *at + text.len()
+            {
+                return;
+            }
             if let Some(span) = item.span()
                 && matches!(item, Doc::List { .. } | Doc::Group { .. })
                 && span.start < comment.at
