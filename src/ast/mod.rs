@@ -101,6 +101,13 @@ impl Name {
     }
 }
 
+impl std::fmt::Display for Name {
+    /// The name as written.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
 /// Whether every byte is ASCII and none a capital, eight bytes at a time: whole words, then one
 /// that ends with the text (overlapping the one before), and a text shorter than a word in two
 /// overlapping halves. Per byte `b` of the low seven bits, `b + (0x80 - 'A')` reaches the high

@@ -11,7 +11,7 @@ mod expressions;
 mod goals;
 mod problem;
 mod requirements;
-mod suggest;
+pub(crate) mod suggest;
 pub mod types;
 mod usage;
 
