@@ -4,7 +4,7 @@
 
 mod common;
 
-use pddlc::bddl::{CheckContext, Synsets, Vocabulary, activity_of_path, check};
+use pddlc::bddl::{Checked, check_file};
 use pddlc::diagnostics::{Diagnostic, LineIndex};
 use std::collections::BTreeMap;
 
@@ -42,15 +42,11 @@ fn checked(root: &std::path::Path, file: &str) -> Vec<(usize, Diagnostic)> {
     let text = std::fs::read_to_string(root.join(file)).expect("readable");
     let parsed = pddlc::parse::bddl(&text);
     let tree = parsed.value.expect("a tree");
-    let (vocabulary, synsets) = (Vocabulary::igibson(), Synsets::embedded());
-    let activity = activity_of_path(file);
-    let context = CheckContext {
-        vocabulary: &vocabulary,
-        synsets: &synsets,
-        activity: activity.as_ref().map(|(a, n)| (a.as_str(), *n)),
-    };
     let lines = LineIndex::new(&text);
-    check(&tree, &context)
+    // Through the front door the CLI, the language server and Python use.
+    let (found, against) = check_file(&tree, &[], None, Some(file));
+    assert_eq!(against, Checked::default(), "{file}: checked in full");
+    found
         .into_iter()
         .chain(parsed.diagnostics)
         .map(|d| (lines.line(d.primary().map_or(0, |l| l.span.start)), d))

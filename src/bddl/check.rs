@@ -198,15 +198,25 @@ impl Checker<'_, '_> {
         };
         let key = category.as_str().to_lowercase();
         if let Some(first) = declared_at.insert(key.clone(), category.span) {
+            let kept = self
+                .activity
+                .objects
+                .iter()
+                .find(|(c, _)| *c == key)
+                .map(|(_, list)| list.join(" "))
+                .unwrap_or_default();
             self.push(
                 Diagnostic::new(
                     Code::BddlRepeatedCategory,
-                    format!("category {category} is declared again: the reference keeps one list"),
+                    format!(
+                        "category {category} is declared again: the reference keeps only one                          list ({kept}) and loses the other's instances"
+                    ),
                     category.span,
                 )
                 .with_label(first, "first declared here")
                 .with_help("declare all of a category's instances on one line"),
             );
+            return;
         }
         self.synset(category);
         let mut numbers = Vec::new();
@@ -569,6 +579,9 @@ impl Checker<'_, '_> {
 
     fn predicate(&mut self, predicate: &Name, key: &str, place: Place) {
         let vocabulary = self.context.vocabulary;
+        if !vocabulary.known {
+            return;
+        }
         let declared = vocabulary.declared.contains_key(key);
         let simulated = vocabulary.simulator.as_ref().map(|s| s.contains_key(key));
         let domain = &vocabulary.domain;
@@ -607,7 +620,7 @@ impl Checker<'_, '_> {
                 (false, _) => {
                     let names = vocabulary.names();
                     let help = suggest::help(key, &names, || {
-                        format!("domain {domain} declares {}", names.join(" "))
+                        format!("domain {domain} and its simulator know {}", names.join(" "))
                     });
                     Diagnostic::new(
                         Code::BddlUnknownPredicate,
@@ -652,7 +665,15 @@ impl Checker<'_, '_> {
                 arg.span,
             ),
         };
-        let candidates: Vec<&str> = self.activity.scope.iter().map(String::as_str).collect();
+        // Suggest only instances of the same category: `basket.n.01_2` for `basket.n.01_1`.
+        let category = instance_parts(&name).map_or(name.as_str(), |(c, _)| c);
+        let candidates: Vec<&str> = self
+            .activity
+            .scope
+            .iter()
+            .map(String::as_str)
+            .filter(|i| instance_parts(i).is_some_and(|(c, _)| c == category))
+            .collect();
         let diagnostic = match suggest::closest(&name, candidates) {
             Some(closest) if diagnostic.help.is_none() => {
                 diagnostic.with_help(format!("did you mean `{closest}`?"))
@@ -669,7 +690,8 @@ impl Checker<'_, '_> {
             };
             for name in groups.iter().flat_map(|g| &g.names) {
                 let key = name.as_str().to_lowercase();
-                if !self.used.contains(&key) {
+                // An instance lost to a repeated category is reported with it (B720).
+                if !self.used.contains(&key) && self.activity.instance(&key).is_some() {
                     self.diagnostics.push(Diagnostic::new(
                         Code::BddlUnusedObject,
                         format!("{name} is declared but appears in neither :init nor :goal"),

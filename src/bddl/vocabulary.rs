@@ -98,6 +98,8 @@ impl Synsets {
 #[derive(Clone, Debug, Default)]
 pub struct Vocabulary {
     pub domain: String,
+    /// Whether the domain's predicates are known: when not, predicates are not checked.
+    pub known: bool,
     pub declared: HashMap<String, usize>,
     /// `None` when no simulator is known: only the domain's predicates count.
     pub simulator: Option<HashMap<String, usize>>,
@@ -111,6 +113,7 @@ impl Vocabulary {
     pub fn igibson() -> Vocabulary {
         let mut vocabulary = Vocabulary {
             domain: "igibson".into(),
+            known: true,
             ..Vocabulary::default()
         };
         let mut simulator = HashMap::new();
@@ -147,10 +150,19 @@ impl Vocabulary {
             Vocabulary::default()
         };
         vocabulary.domain = name;
+        vocabulary.known = true;
         vocabulary.declared = declared_predicates(domain)
             .map(|(name, arity, _)| (name.as_str().to_lowercase(), arity))
             .collect();
         vocabulary
+    }
+
+    /// A domain known by name only (no file given, none shipped): predicates go unchecked.
+    pub fn unknown(domain: &str) -> Vocabulary {
+        Vocabulary {
+            domain: domain.to_lowercase(),
+            ..Vocabulary::default()
+        }
     }
 
     /// Whether `predicate` is known at all, and with which arity.

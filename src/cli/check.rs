@@ -1,8 +1,10 @@
 //! `pddlc check`: parse every input and report its diagnostics.
 
+use super::check_bddl::{BddlInput, check_all};
 use super::input::{Loaded, ReadInput, expand, parse_source, read_expanded_extracting};
 use super::{Color, Format, Outcome, outcome_of};
 use pddlc::ast::{Domain, PddlFile};
+use pddlc::bddl::{Dialect, Synsets};
 use pddlc::check::{self, Profile};
 use pddlc::diagnostics::render::Sources;
 use pddlc::diagnostics::{Diagnostic, FileId, Severity, SourceFile, TaskFiles};
@@ -36,6 +38,14 @@ pub struct Args {
     /// (Text2World's executability), for domains.
     #[arg(long, default_value = "pddl", value_parser = super::choice::<Profile>())]
     profile: Profile,
+    /// `auto`: BDDL for a .bddl file, PDDL otherwise. `bddl` or `pddl`: every input in that
+    /// language (standard input included).
+    #[arg(long, default_value = "auto", value_parser = super::choice::<Dialect>())]
+    dialect: Dialect,
+    /// A synset taxonomy in bddl's `hierarchy_*.json` format to check BDDL categories against,
+    /// instead of the shipped BEHAVIOR-100 one.
+    #[arg(long, value_name = "FILE")]
+    hierarchy: Option<PathBuf>,
     /// Exit 1 on warnings too.
     #[arg(long)]
     deny_warnings: bool,
@@ -69,10 +79,29 @@ pub fn run(args: &Args) -> Outcome {
     let mut checked: Vec<Checked> = Vec::new();
     // Problems wait for the domains, so that each is checked as it is read (`Deferred`).
     let mut deferred: Vec<Deferred> = Vec::new();
+    let mut bddl_inputs: Vec<BddlInput> = Vec::new();
     for (i, input) in inputs.iter().enumerate() {
         let id = FileId(i as u32);
         let extract = args.extract.then_some(args.profile);
         let read = read_expanded_extracting(input, id, extract);
+        if args.dialect.is_bddl(&input.0.to_string_lossy())
+            && let ReadInput::Text(source) = read
+        {
+            let parsed = pddlc::parse::bddl(&source.text);
+            diagnostics.extend(parsed.diagnostics.into_iter().map(|d| d.in_file(id)));
+            checked.push(Checked {
+                kind: parsed.value.as_ref().map(bddl_kind),
+                domain: None,
+                note: None,
+            });
+            bddl_inputs.push(BddlInput {
+                index: i,
+                file: parsed.value,
+            });
+            sources.push(source);
+            files.push(None);
+            continue;
+        }
         // `Some` for a text that looks like a problem: the domain its `(:domain …)` names.
         let looks_like_problem = match &read {
             ReadInput::Text(source) if args.profile == Profile::Pddl && inputs.len() > 1 => {
@@ -139,9 +168,44 @@ pub fn run(args: &Args) -> Outcome {
         }
         diagnostics.extend(semantics(&files, &paths, &clean, &done, &mut checked));
     }
+    if !bddl_inputs.is_empty() {
+        let hierarchy = match &args.hierarchy {
+            Some(path) => match read_hierarchy(path) {
+                Ok(synsets) => Some(synsets),
+                Err(diagnostic) => {
+                    diagnostics.push(diagnostic);
+                    pddlc::diagnostics::sort(&mut diagnostics);
+                    report(args, &diagnostics, &sources, &checked);
+                    return outcome_of(&diagnostics, args.deny_warnings);
+                }
+            },
+            None => None,
+        };
+        for done in check_all(&bddl_inputs, &sources, hierarchy.as_ref(), &mut diagnostics) {
+            checked[done.index].domain = done.domain;
+            checked[done.index].note = done.note;
+        }
+    }
     pddlc::diagnostics::sort(&mut diagnostics);
     report(args, &diagnostics, &sources, &checked);
     outcome_of(&diagnostics, args.deny_warnings)
+}
+
+fn bddl_kind(file: &pddlc::ast::bddl::BddlFile) -> &'static str {
+    match file {
+        pddlc::ast::bddl::BddlFile::Domain(_) => "domain",
+        pddlc::ast::bddl::BddlFile::Problem(_) => "problem",
+    }
+}
+
+/// The taxonomy `--hierarchy` names, in bddl's JSON format.
+fn read_hierarchy(path: &Path) -> Result<Synsets, Diagnostic> {
+    let text = super::input::read_text(path)
+        .map_err(|message| Diagnostic::io_error(format!("{}: {message}", path.display())))?;
+    Synsets::from_hierarchy_json(&text, None).map_err(|d| Diagnostic {
+        message: format!("{}: {}", path.display(), d.message),
+        ..d
+    })
 }
 
 /// An input under the tarski profile: tarski's verdict on a domain's text (it reads the text

@@ -1,9 +1,12 @@
 //! `pddlc fmt`: canonical PDDL on stdout, or rewritten in place with `--write`.
 
-use super::input::{Expanded, expand, io_error, is_stdin, load_expanded};
+use super::input::{
+    Expanded, ReadInput, expand, io_error, is_stdin, load_expanded, read_expanded_extracting,
+};
 use super::{Color, Format, Outcome, outcome_of, render_diagnostics};
+use pddlc::bddl::Dialect;
 use pddlc::diagnostics::render::{self, JSON_VERSION, Sources};
-use pddlc::diagnostics::{Diagnostic, FileId};
+use pddlc::diagnostics::{Diagnostic, FileId, SourceFile};
 use pddlc::fmt::{PrintOptions, file_with};
 use serde_json::{Value, json};
 use std::path::PathBuf;
@@ -31,6 +34,10 @@ pub struct Args {
     format: Option<Format>,
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     color: Color,
+    /// `auto`: BDDL for a .bddl file, PDDL otherwise; `bddl` or `pddl`: every input in that
+    /// language (standard input included).
+    #[arg(long, default_value = "auto", value_parser = super::choice::<Dialect>())]
+    dialect: Dialect,
 }
 
 /// What happened to one file.
@@ -97,34 +104,58 @@ pub fn run(args: &Args) -> Outcome {
     outcome
 }
 
+/// A file read and parsed in its dialect.
+enum Tree {
+    Pddl(pddlc::ast::PddlFile),
+    Bddl(pddlc::ast::bddl::BddlFile),
+}
+
+fn load_tree(input: &Expanded, dialect: Dialect) -> (SourceFile, Option<Tree>, Vec<Diagnostic>) {
+    if dialect.is_bddl(&input.0.to_string_lossy()) {
+        return match read_expanded_extracting(input, FileId(0), None) {
+            ReadInput::Text(source) => {
+                let parsed = pddlc::parse::bddl(&source.text);
+                (source, parsed.value.map(Tree::Bddl), parsed.diagnostics)
+            }
+            ReadInput::Failed(loaded) => (loaded.source, None, loaded.diagnostics),
+        };
+    }
+    let loaded = load_expanded(input, FileId(0));
+    (
+        loaded.source,
+        loaded.file.map(Tree::Pddl),
+        loaded.diagnostics,
+    )
+}
+
 fn one(input: &Expanded, args: &Args) -> Formatted {
     let path = input.0.as_path();
-    let loaded = load_expanded(input, FileId(0));
-    let name = loaded.source.name.clone();
+    let (source, tree, diagnostics) = load_tree(input, args.dialect);
     let mut done = Formatted {
-        name,
+        name: source.name.clone(),
         text: None,
         changed: false,
-        outcome: outcome_of(&loaded.diagnostics, false),
-        diagnostics: loaded.diagnostics,
-        sources: vec![loaded.source],
+        outcome: outcome_of(&diagnostics, false),
+        diagnostics,
+        sources: vec![source],
     };
     // Printing a file with errors would drop what did not parse: refuse.
-    let file = match (&loaded.file, done.outcome) {
-        (Some(file), Outcome::Clean) => file,
+    let tree = match (&tree, done.outcome) {
+        (Some(tree), Outcome::Clean) => tree,
         _ => {
             done.outcome = done.outcome.max(Outcome::InputErrors);
             return done;
         }
     };
     let source = &done.sources[0].text;
-    let printed = file_with(
-        file,
-        &PrintOptions {
-            width: args.width,
-            comments_from: Some(source),
-        },
-    );
+    let options = PrintOptions {
+        width: args.width,
+        comments_from: Some(source),
+    };
+    let printed = match tree {
+        Tree::Pddl(file) => file_with(file, &options),
+        Tree::Bddl(file) => pddlc::fmt::bddl(file, &options),
+    };
     done.changed = printed != *source;
     if args.check && done.changed {
         done.outcome = Outcome::InputErrors;
@@ -132,7 +163,7 @@ fn one(input: &Expanded, args: &Args) -> Formatted {
     if args.write && done.changed {
         // Write next to the file and rename over it, so that a failure never leaves it half
         // written.
-        let temporary = path.with_extension("pddl.pddlc-tmp");
+        let temporary = path.with_extension("pddlc-tmp");
         let written =
             std::fs::write(&temporary, &printed).and_then(|()| std::fs::rename(&temporary, path));
         if let Err(e) = written {

@@ -76,7 +76,10 @@ pub fn expand(paths: &[PathBuf]) -> Vec<Expanded> {
             }
             found.sort();
             if found.is_empty() {
-                let message = format!("{}: no .pddl files in this directory", path.display());
+                let message = format!(
+                    "{}: no .pddl or .bddl files in this directory",
+                    path.display()
+                );
                 out.push((path.clone(), Some(message)));
             }
             out.extend(found.into_iter().map(|p| (p, None)));
@@ -109,7 +112,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
             walk(&path, out)?;
         } else if path
             .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("pddl"))
+            .is_some_and(|e| e.eq_ignore_ascii_case("pddl") || e.eq_ignore_ascii_case("bddl"))
         {
             out.push(path);
         }

@@ -5,6 +5,7 @@
 mod bddl;
 mod check;
 mod check_batch;
+mod check_bddl;
 mod fmt;
 mod input;
 mod kitchen;

@@ -21,6 +21,9 @@ pub fn of(state: &mut State, source: &Arc<Source>) -> Vec<lsp_types::Diagnostic>
     if source.plan {
         return of_plan(state, source);
     }
+    if source.bddl {
+        return of_bddl(source);
+    }
     let parsed = source.parsed();
     let mut found: Vec<Diagnostic> = parsed.diagnostics.clone();
     let mut domain_source = None;
@@ -46,6 +49,22 @@ pub fn of(state: &mut State, source: &Arc<Source>) -> Vec<lsp_types::Diagnostic>
         .chain(domain_source.as_deref())
         .collect();
     found.iter().map(|d| convert(d, &sources)).collect()
+}
+
+/// A BDDL file's diagnostics, as `pddlc check` gives them for the file alone (through the
+/// same `bddl::check_file`): a problem against the shipped iGibson domain and taxonomy.
+fn of_bddl(source: &Source) -> Vec<lsp_types::Diagnostic> {
+    let parsed = source.bddl_parsed();
+    let mut found = parsed.diagnostics.clone();
+    if let Some(file) = &parsed.value {
+        let path = source
+            .path
+            .as_ref()
+            .map(|p| p.to_string_lossy().into_owned());
+        found.extend(pddlc::bddl::check_file(file, &[], None, path.as_deref()).0);
+    }
+    pddlc::diagnostics::sort(&mut found);
+    found.iter().map(|d| convert(d, &[source])).collect()
 }
 
 /// A plan's diagnostics, as `pddlc validate` gives them: the task's errors when its domain or

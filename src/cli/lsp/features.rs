@@ -253,17 +253,23 @@ pub(super) fn parameters_text(parameters: &[Typed<Variable>]) -> String {
 /// The whole document printed canonically with its comments, as `pddlc fmt` prints it; `None`
 /// when it has syntax errors (printing would drop what did not parse) or is not PDDL.
 pub fn format(source: &Source) -> Option<Vec<TextEdit>> {
-    let parsed = source.parsed();
-    if parsed.diagnostics.iter().any(|d| d.is_error()) {
-        return None;
-    }
-    let printed = pddlc::fmt::file_with(
-        parsed.value.as_ref()?,
-        &pddlc::fmt::PrintOptions {
-            width: 80,
-            comments_from: Some(&source.text),
-        },
-    );
+    let options = pddlc::fmt::PrintOptions {
+        width: 80,
+        comments_from: Some(&source.text),
+    };
+    let printed = if source.bddl {
+        let parsed = source.bddl_parsed();
+        if parsed.diagnostics.iter().any(|d| d.is_error()) {
+            return None;
+        }
+        pddlc::fmt::bddl(parsed.value.as_ref()?, &options)
+    } else {
+        let parsed = source.parsed();
+        if parsed.diagnostics.iter().any(|d| d.is_error()) {
+            return None;
+        }
+        pddlc::fmt::file_with(parsed.value.as_ref()?, &options)
+    };
     if printed == source.text {
         return Some(Vec::new());
     }

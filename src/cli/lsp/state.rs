@@ -4,6 +4,7 @@
 use super::position::Utf16Index;
 use super::symbols::{self, Occurrence};
 use lsp_types::Uri;
+use pddlc::ast::bddl::BddlFile;
 use pddlc::ast::{Domain, PddlFile};
 use pddlc::parse::Parsed;
 use std::collections::HashMap;
@@ -25,19 +26,26 @@ pub struct Source {
     /// A plan file (`*.plan`, `*.soln`, `sas_plan*`), told by its name: validated, not parsed
     /// as PDDL.
     pub plan: bool,
+    /// A BDDL file (`*.bddl`): parsed and checked as BDDL, not as PDDL.
+    pub bddl: bool,
     parsed: OnceLock<Parsed<Option<PddlFile>>>,
+    bddl_parsed: OnceLock<Parsed<Option<BddlFile>>>,
     occurrences: OnceLock<Vec<Occurrence>>,
 }
 
 impl Source {
     pub fn new(uri: Uri, text: String) -> Source {
-        let plan = is_plan_name(uri.as_str().rsplit('/').next().unwrap_or_default());
+        let name = uri.as_str().rsplit('/').next().unwrap_or_default();
+        let plan = is_plan_name(name);
+        let bddl = name.to_ascii_lowercase().ends_with(".bddl");
         Source {
             path: path_of(&uri),
             plan,
+            bddl,
             uri,
             text,
             parsed: OnceLock::new(),
+            bddl_parsed: OnceLock::new(),
             occurrences: OnceLock::new(),
         }
     }
@@ -45,7 +53,7 @@ impl Source {
     /// The parse of the text; a plan has none (no value and no diagnostics).
     pub fn parsed(&self) -> &Parsed<Option<PddlFile>> {
         self.parsed.get_or_init(|| {
-            if self.plan {
+            if self.plan || self.bddl {
                 Parsed {
                     value: None,
                     diagnostics: Vec::new(),
@@ -54,6 +62,12 @@ impl Source {
                 pddlc::parse::file(&self.text)
             }
         })
+    }
+
+    /// The BDDL parse of a `.bddl` file's text.
+    pub fn bddl_parsed(&self) -> &Parsed<Option<BddlFile>> {
+        self.bddl_parsed
+            .get_or_init(|| pddlc::parse::bddl(&self.text))
     }
 
     /// Whether the text has been parsed already (asking for it then costs nothing).
