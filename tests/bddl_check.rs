@@ -4,6 +4,7 @@
 
 mod common;
 
+use pddlc::ast::bddl::BddlFile;
 use pddlc::bddl::{Checked, check_file};
 use pddlc::diagnostics::{Diagnostic, LineIndex};
 use std::collections::BTreeMap;
@@ -119,4 +120,72 @@ fn every_surveyed_defect_is_reported_and_nothing_else() {
         show(missing),
         show(extra)
     );
+}
+
+/// Probes the reference loads although pddlc reports an error, each a deliberate difference
+/// (docs/bddl.md): the reference changes the activity's meaning without a word.
+const STRICTER: &[(&str, &str)] = &[
+    (
+        "goal-two-exprs",
+        "B709: the second goal formula is silently dropped",
+    ),
+    (
+        "variable-named-like-object",
+        "B708: an object named `x`, not `<category>_<n>`",
+    ),
+    (
+        "repeated-category-line",
+        "B720: the first line's instances are lost",
+    ),
+    (
+        "mismatched-instance-name",
+        "B708: an instance named after another category",
+    ),
+];
+
+#[test]
+fn every_probe_the_reference_fails_to_load_is_an_error_and_the_others_are_not() {
+    let Some(root) = common::shared_part("bddl", "bddl_check") else {
+        return;
+    };
+    let probes = std::fs::read_to_string(root.join("reference/probes.jsonl")).expect("probes");
+    // The probes ran with bddl 1.0.1 simulating iGibson: its domain file.
+    let domain_text =
+        std::fs::read_to_string(root.join("behavior-100/activity_definitions/domain_igibson.bddl"))
+            .expect("the iGibson domain");
+    let Some(BddlFile::Domain(domain)) = pddlc::parse::bddl(&domain_text).value else {
+        panic!("the iGibson domain parses");
+    };
+    let mut stricter = Vec::new();
+    let mut count = 0;
+    for line in probes.lines() {
+        let probe: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+        let id = probe["id"].as_str().expect("id");
+        let text = probe["bddl"].as_str().expect("bddl text");
+        let parsed = pddlc::parse::bddl(text);
+        let mut diagnostics = parsed.diagnostics.clone();
+        if let Some(tree) = &parsed.value {
+            diagnostics.extend(check_file(tree, &[&domain], None, None).0);
+        }
+        let errors: Vec<&str> = diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| d.code.as_str())
+            .collect();
+        let fails = probe["load"] != "ok" || probe["init"] != "ok";
+        if fails {
+            assert!(
+                !errors.is_empty(),
+                "{id}: the reference fails ({}), pddlc finds no error",
+                probe["load"]
+            );
+        } else if !errors.is_empty() {
+            stricter.push((id.to_string(), errors.join(" ")));
+        }
+        count += 1;
+    }
+    assert_eq!(count, 48);
+    let ids: Vec<&str> = stricter.iter().map(|(id, _)| id.as_str()).collect();
+    let expected: Vec<&str> = STRICTER.iter().map(|(id, _)| *id).collect();
+    assert_eq!(ids, expected, "{stricter:?}");
 }

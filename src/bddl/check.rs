@@ -408,7 +408,10 @@ impl Checker<'_, '_> {
                 first,
                 second,
                 body,
-            } => self.quantified(&[first, second], body, "forpairs"),
+            } => {
+                self.pairs(first, second, None, formula.span);
+                self.quantified(&[first, second], body, "forpairs");
+            }
             FormulaKind::ForNPairs {
                 count,
                 first,
@@ -416,6 +419,7 @@ impl Checker<'_, '_> {
                 body,
             } => {
                 self.count(count);
+                self.pairs(first, second, Some(count), formula.span);
                 self.quantified(&[first, second], body, "fornpairs");
             }
             FormulaKind::Verbatim(_) => {}
@@ -444,6 +448,47 @@ impl Checker<'_, '_> {
             _ => {}
         }
         arguments.iter().for_each(|a| self.formula(a));
+    }
+
+    /// What the reference cannot evaluate in a pair quantifier: no rows (an empty first
+    /// category, `IndexError`), or more pairs asked for than rows or columns exist.
+    fn pairs(
+        &mut self,
+        first: &Declaration,
+        second: &Declaration,
+        count: Option<&Count>,
+        span: Span,
+    ) {
+        let members = |d: &Declaration| self.activity.members(&d.category.as_str().to_lowercase());
+        let (Some(rows), Some(columns)) = (members(first), members(second)) else {
+            return;
+        };
+        if rows.is_empty() {
+            self.push(Diagnostic::new(
+                Code::BddlOperatorArity,
+                format!(
+                    "{} has no instance: the reference fails with IndexError on a pair                      quantifier over it",
+                    first.category
+                ),
+                first.span,
+            ));
+            return;
+        }
+        let Some(asked) = count.and_then(|c| c.text.as_str().parse::<usize>().ok()) else {
+            return;
+        };
+        // Each row lists the second category's objects other than the row's own.
+        let row_length = columns.iter().filter(|c| **c != rows[0]).count();
+        let most = rows.len().min(row_length);
+        if asked > most {
+            self.push(Diagnostic::new(
+                Code::BddlOperatorArity,
+                format!(
+                    "fornpairs asks for {asked} pairs, at most {most} exist: bddl 1.0.1 fails to                      load it, bddl 3.5.0 evaluates it false"
+                ),
+                span,
+            ));
+        }
     }
 
     fn count(&mut self, count: &Count) {

@@ -169,26 +169,33 @@ pub fn run(args: &Args) -> Outcome {
         diagnostics.extend(semantics(&files, &paths, &clean, &done, &mut checked));
     }
     if !bddl_inputs.is_empty() {
-        let hierarchy = match &args.hierarchy {
-            Some(path) => match read_hierarchy(path) {
-                Ok(synsets) => Some(synsets),
-                Err(diagnostic) => {
-                    diagnostics.push(diagnostic);
-                    pddlc::diagnostics::sort(&mut diagnostics);
-                    report(args, &diagnostics, &sources, &checked);
-                    return outcome_of(&diagnostics, args.deny_warnings);
-                }
-            },
-            None => None,
-        };
-        for done in check_all(&bddl_inputs, &sources, hierarchy.as_ref(), &mut diagnostics) {
-            checked[done.index].domain = done.domain;
-            checked[done.index].note = done.note;
-        }
+        bddl_checks(args, &bddl_inputs, &sources, &mut diagnostics, &mut checked);
     }
     pddlc::diagnostics::sort(&mut diagnostics);
     report(args, &diagnostics, &sources, &checked);
     outcome_of(&diagnostics, args.deny_warnings)
+}
+
+/// The BDDL inputs' checks (`check_bddl`), unless `--hierarchy` cannot be read.
+fn bddl_checks(
+    args: &Args,
+    inputs: &[BddlInput],
+    sources: &[SourceFile],
+    diagnostics: &mut Vec<Diagnostic>,
+    checked: &mut [Checked],
+) {
+    let hierarchy = match args.hierarchy.as_deref().map(read_hierarchy) {
+        Some(Err(diagnostic)) => {
+            diagnostics.push(diagnostic);
+            return;
+        }
+        Some(Ok(synsets)) => Some(synsets),
+        None => None,
+    };
+    for done in check_all(inputs, sources, hierarchy.as_ref(), diagnostics) {
+        checked[done.index].domain = done.domain;
+        checked[done.index].note = done.note;
+    }
 }
 
 fn bddl_kind(file: &pddlc::ast::bddl::BddlFile) -> &'static str {

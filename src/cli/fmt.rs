@@ -106,7 +106,7 @@ pub fn run(args: &Args) -> Outcome {
 
 /// A file read and parsed in its dialect.
 enum Tree {
-    Pddl(pddlc::ast::PddlFile),
+    Pddl(Box<pddlc::ast::PddlFile>),
     Bddl(pddlc::ast::bddl::BddlFile),
 }
 
@@ -123,7 +123,7 @@ fn load_tree(input: &Expanded, dialect: Dialect) -> (SourceFile, Option<Tree>, V
     let loaded = load_expanded(input, FileId(0));
     (
         loaded.source,
-        loaded.file.map(Tree::Pddl),
+        loaded.file.map(|f| Tree::Pddl(Box::new(f))),
         loaded.diagnostics,
     )
 }

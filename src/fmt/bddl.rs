@@ -13,8 +13,32 @@ pub fn bddl(file: &BddlFile, options: &PrintOptions) -> String {
             BddlFile::Domain(domain) => domain_doc(domain),
             BddlFile::Problem(problem) => problem_doc(problem),
         };
-        render(doc, options)
+        // Comments come from the text the tree was read from; a shorter text cannot be it.
+        let fits = options
+            .comments_from
+            .is_some_and(|source| source.len() >= file_end(file));
+        let options = PrintOptions {
+            width: options.width,
+            comments_from: options.comments_from.filter(|_| fits),
+        };
+        render(doc, &options)
     })
+}
+
+fn file_end(file: &BddlFile) -> usize {
+    match file {
+        BddlFile::Domain(domain) => domain.span.end,
+        BddlFile::Problem(problem) => problem.span.end,
+    }
+}
+
+/// A section's keyword, placed at the section's start: BDDL sections carry their own spans,
+/// which the PDDL printer's widening (for sections without one) must leave alone.
+fn keyword(keyword: &str, section: Span) -> Doc {
+    text_at(
+        keyword,
+        Span::new(section.start + 1, section.start + 1 + keyword.len()),
+    )
 }
 
 fn name(name: &Name) -> Doc {
@@ -25,8 +49,8 @@ fn verbatim(verbatim: &Verbatim) -> Doc {
     text_at(verbatim.text.clone(), verbatim.span)
 }
 
-fn names(keyword: &str, flags: &[Name], span: Span) -> Doc {
-    let mut items = vec![text(keyword)];
+fn names(word: &str, flags: &[Name], span: Span) -> Doc {
+    let mut items = vec![keyword(word, span)];
     items.extend(flags.iter().map(name));
     list(items, 1, Some(span))
 }
@@ -54,12 +78,12 @@ fn domain_doc(domain: &BddlDomain) -> Doc {
         items.push(match section {
             DomainSection::Requirements { flags, span } => names(":requirements", flags, *span),
             DomainSection::Types { types, span } => {
-                let mut parts = vec![text(":types")];
+                let mut parts = vec![keyword(":types", *span)];
                 parts.extend(typed_groups(types));
                 list(parts, 1, Some(*span))
             }
             DomainSection::Predicates { predicates, span } => {
-                let mut parts = vec![text(":predicates")];
+                let mut parts = vec![keyword(":predicates", *span)];
                 for predicate in predicates {
                     let mut declaration = vec![name(&predicate.name)];
                     declaration.extend(typed_groups(&predicate.parameters));
@@ -81,23 +105,23 @@ fn problem_doc(problem: &BddlProblem) -> Doc {
     for section in &problem.sections {
         items.push(match section {
             ProblemSection::Domain { name: domain, span } => {
-                let mut parts = vec![text(":domain")];
+                let mut parts = vec![keyword(":domain", *span)];
                 parts.extend(domain.iter().map(name));
                 list(parts, 1, Some(*span))
             }
             ProblemSection::Requirements { flags, span } => names(":requirements", flags, *span),
             ProblemSection::Objects { groups, span } => {
-                let mut parts = vec![text(":objects")];
+                let mut parts = vec![keyword(":objects", *span)];
                 parts.extend(typed_groups(groups));
                 broken(parts, 1, Some(*span))
             }
             ProblemSection::Init { literals, span } => {
-                let mut parts = vec![text(":init")];
+                let mut parts = vec![keyword(":init", *span)];
                 parts.extend(literals.iter().map(formula));
                 broken(parts, 1, Some(*span))
             }
             ProblemSection::Goal { formulas, span } => {
-                let mut parts = vec![text(":goal")];
+                let mut parts = vec![keyword(":goal", *span)];
                 parts.extend(formulas.iter().map(formula));
                 list(parts, 1, Some(*span))
             }

@@ -4,6 +4,7 @@
 
 mod answers;
 mod bddl;
+mod bddl_files;
 #[path = "../common/mod.rs"]
 mod common;
 mod convention;

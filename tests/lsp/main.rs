@@ -282,3 +282,43 @@ fn exit_without_shutdown_ends_the_server_with_code_1() {
     client.notify("exit", json!(null));
     assert_eq!(client.wait(), Some(1));
 }
+
+#[test]
+fn a_bddl_file_gets_the_diagnostics_and_formatting_of_pddlc_check_and_fmt() {
+    let mut client = Client::start(&fixture("bddl/check"));
+    for name in [
+        "B709_goal_dropped.bddl",
+        "B720_repeated_category.bddl",
+        "B715_unbound_category.bddl",
+    ] {
+        let path = fixture(&format!("bddl/check/{name}"));
+        client.open(&path);
+        let diagnostics = client.diagnostics(&path);
+        let check = std::process::Command::new(env!("CARGO_BIN_EXE_pddlc"))
+            .args(["check", "--format", "json"])
+            .arg(&path)
+            .output()
+            .expect("pddlc check runs");
+        let json: Value = serde_json::from_slice(&check.stdout).expect("JSON");
+        let cli = json["diagnostics"].as_array().expect("diagnostics");
+        assert_eq!(diagnostics.len(), cli.len(), "{name}: {diagnostics:#?}");
+        for (lsp, cli) in diagnostics.iter().zip(cli) {
+            assert_eq!(lsp["code"], cli["code"], "{name}");
+            assert_eq!(
+                lsp["range"]["start"]["line"].as_u64().map(|l| l + 1),
+                cli["line"].as_u64()
+            );
+        }
+        let params = json!({"textDocument": {"uri": uri(&path)},
+                            "options": {"tabSize": 2, "insertSpaces": true}});
+        let edits = client.request("textDocument/formatting", params);
+        let fmt = std::process::Command::new(env!("CARGO_BIN_EXE_pddlc"))
+            .arg("fmt")
+            .arg(&path)
+            .output()
+            .expect("pddlc fmt runs");
+        let printed = String::from_utf8(fmt.stdout).expect("UTF-8");
+        assert_eq!(edits[0]["newText"], printed.as_str(), "{name}");
+    }
+    assert_eq!(client.shutdown(), Some(0));
+}
