@@ -5,9 +5,9 @@
 //!
 //! | stage | module | entry points | input → output | codes |
 //! |---|---|---|---|---|
-//! | parse | `parse` | `parse::file`, `parse::domain`, `parse::problem`, `parse::extract_answer` | text → `Parsed<Option<PddlFile>>` (the `ast`, with byte spans) | `P0xx` |
-//! | tree | `ast` | (data: `Domain`, `Problem`, `Gd`, `Effect`, …) | the owned syntax tree every later stage reads | — |
-//! | fmt | `fmt` | `fmt::file`, `fmt::domain`, `fmt::problem` | tree → canonical PDDL text, comments kept | — |
+//! | parse | `parse` | `parse::file`, `parse::domain`, `parse::problem`, `parse::extract_answer`, `parse::bddl` | text → `Parsed<Option<PddlFile>>` (the `ast`, with byte spans); BDDL text → `Parsed<Option<ast::bddl::BddlFile>>` | `P0xx` |
+//! | tree | `ast` | (data: `Domain`, `Problem`, `Gd`, `Effect`, …; `ast::bddl`: `BddlFile`, `Formula`, …) | the owned syntax tree every later stage reads | — |
+//! | fmt | `fmt` | `fmt::file`, `fmt::domain`, `fmt::problem`, `fmt::bddl` | tree → canonical PDDL (or BDDL) text, comments kept | — |
 //! | check | `check` | `check::domain`, `check::problem`, `check::problem_source`, `check::ProblemChecker` | tree → diagnostics | `C1xx` (domain), `C2xx` (problem) |
 //! | task | `task` | `task::load`, `task::check_parsed` | domain and problem text → a checked `Task`, or why it cannot be used | `P005` for a misplaced or swapped input, and the two stages above |
 //! | semantics | `semantics` | `semantics::World::new` | domain and problem → the ground world: objects, states, evaluation, derived predicates, VAL's mutex rules | — |
