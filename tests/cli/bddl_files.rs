@@ -117,3 +117,22 @@ fn fmt_prints_rewrites_and_checks_bddl() {
         b"(define (problem p) (:goal (cooked (a))))"
     );
 }
+
+#[test]
+fn parse_prints_a_bddl_tree() {
+    let out = pddlc(&["parse", "fixtures/bddl/check/B723_ignored_argument.bddl"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let json: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(json["tree"]["kind"], "problem");
+    let sections = json["tree"]["sections"].as_array().expect("sections");
+    let goal = sections
+        .iter()
+        .find(|s| s["section"] == "goal")
+        .expect("a goal");
+    // `(not a b)` keeps both arguments in the tree; the checker says the second is ignored.
+    assert_eq!(goal["formulas"][0]["kind"]["op"], "not");
+    assert_eq!(
+        goal["formulas"][0]["kind"]["args"].as_array().map(Vec::len),
+        Some(2)
+    );
+}
