@@ -11,7 +11,7 @@ type, an unknown mode) raises ``TypeError`` or ``ValueError``. docs/python.md is
 True
 """
 
-from . import kitchen, plancraft
+from . import bddl, kitchen, plancraft
 from ._pddlc import (
     JSON_VERSION,
     Diagnostic,
@@ -57,6 +57,7 @@ __all__ = [
     "format",
     "kitchen",
     "parse",
+    "bddl",
     "plancraft",
     "score",
     "score_many",

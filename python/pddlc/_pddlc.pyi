@@ -1,7 +1,7 @@
 """Type stubs of the extension module `pddlc._pddlc` (the Rust binding)."""
 
 import os
-from typing import Any, Dict, Iterable, List, Literal, Mapping, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, List, Literal, Mapping, Optional, Tuple, Union
 
 Text = Union[str, bytes, bytearray, "os.PathLike[str]", "os.PathLike[bytes]"]
 Format = Literal["human", "gcc", "val", "json"]
@@ -284,6 +284,24 @@ def check(
     extract: bool = False,
 ) -> Report:
     """Check a domain, or a problem against its domain."""
+
+def bddl_check(
+    problem: Text, domain: Optional[Text] = None, hierarchy: Optional[str] = None
+) -> Report:
+    """Check a BDDL problem (or domain) as `pddlc check` checks a `.bddl` file."""
+
+def bddl_format(text: Text, *, width: int = 80) -> Union[str, Report]:
+    """Canonical BDDL text; the `Report` instead when the text has syntax errors."""
+
+def bddl_compare(
+    gold: Optional[str],
+    predicted: str,
+    *,
+    mode: Literal["default", "compat"] = "default",
+    match: Optional[Union[str, Callable[[str, str], Union[bool, float]]]] = None,
+    threshold: float = 0.8,
+) -> Dict[str, Any]:
+    """ActPlan-1K's LCS plan metric, with a built-in or a callable step relation."""
 
 def score(
     gold: Text,

@@ -8,6 +8,7 @@
 //! `TypeError` or `ValueError`. The library does not panic; should it ever, the panic is caught
 //! here and raised as `pddlc.InternalError`, never unwound into the interpreter.
 
+mod bddl_check;
 mod check;
 mod input;
 mod kitchen;
@@ -75,6 +76,9 @@ fn _pddlc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tree::parse, m)?)?;
     m.add_function(wrap_pyfunction!(tree::format, m)?)?;
     m.add_function(wrap_pyfunction!(check::check, m)?)?;
+    m.add_function(wrap_pyfunction!(bddl_check::bddl_check, m)?)?;
+    m.add_function(wrap_pyfunction!(bddl_check::bddl_format, m)?)?;
+    m.add_function(wrap_pyfunction!(bddl_check::bddl_compare, m)?)?;
     m.add_function(wrap_pyfunction!(score::score, m)?)?;
     m.add_function(wrap_pyfunction!(score::score_many, m)?)?;
     m.add_function(wrap_pyfunction!(plan::validate, m)?)?;

@@ -23,6 +23,11 @@ pub enum Mode {
     Default,
 }
 
+crate::choice::choice!(Mode, "mode", {
+    "default" => Mode::Default: "steps trimmed, blank lines dropped, no score without a gold plan",
+    "compat" => Mode::Compat: "ActPlan-1K's script exactly, quirks included",
+});
+
 /// When a gold step and a predicted step count as the same step.
 pub trait StepMatcher {
     fn matches(&self, gold: &str, predicted: &str) -> bool;
@@ -43,6 +48,11 @@ pub enum Matching {
     /// Equal after `normalise_step`.
     Normalised,
 }
+
+crate::choice::choice!(Matching, "matching", {
+    "exact" => Matching::Exact: "byte-identical steps",
+    "normalised" => Matching::Normalised: "equal after case, spacing, verb spelling and symmetric argument order are normalised",
+});
 
 impl StepMatcher for Matching {
     fn matches(&self, gold: &str, predicted: &str) -> bool {
