@@ -2,7 +2,8 @@
 //! doors (`bddl::check_file`, `fmt::bddl`, `bddl::compare_with`), as `pddlc check`, `pddlc fmt`
 //! and `pddlc bddl compare` do.
 
-use crate::input::{Source, source};
+use crate::check::undecodable;
+use crate::input::source;
 use crate::report::Report;
 use pddlc::ast::bddl::{BddlDomain, BddlFile};
 use pddlc::bddl::{self, Comparison, Matching, Mode, StepMatcher, Synsets};
@@ -12,14 +13,6 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use std::cell::RefCell;
 use std::collections::HashMap;
-
-fn undecodable(input: &Source, id: FileId) -> Vec<Diagnostic> {
-    input
-        .undecodable
-        .iter()
-        .map(|d| d.clone().in_file(id))
-        .collect()
-}
 
 /// Checks a BDDL problem (or domain) as `pddlc check` checks a `.bddl` file: against `domain`
 /// (a BDDL domain) when given, else the shipped iGibson domain for `igibson` problems; synsets

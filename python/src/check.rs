@@ -15,7 +15,7 @@ fn profile(name: &str) -> PyResult<Profile> {
 }
 
 /// The diagnostic of an input that could not be decoded, in file `id`.
-fn undecodable(input: &Source, id: FileId) -> Vec<Diagnostic> {
+pub(crate) fn undecodable(input: &Source, id: FileId) -> Vec<Diagnostic> {
     input
         .undecodable
         .iter()
