@@ -231,6 +231,7 @@ fn gold_plans_of_gpt_and_gemini_compare_consistently() {
     };
     let text = read(&file);
     let (mut pairs, mut identical, mut improved, mut newline) = (0, 0, 0, 0);
+    let mut comparisons = Vec::new();
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let record: Value = serde_json::from_str(line).expect("a JSON record");
         let plan = |key: &str| record[key].as_array()?.first()?.as_str().map(unflatten);
@@ -267,12 +268,27 @@ fn gold_plans_of_gpt_and_gemini_compare_consistently() {
             );
             let normalised =
                 compare(Some(&gpt), &gemini, mode, Matching::Normalised).expect("gold");
+            if mode == Mode::Default {
+                comparisons.push(forward.clone());
+            }
             assert!(normalised.lcs >= forward.lcs);
             improved += usize::from(normalised.lcs > forward.lcs && mode == Mode::Default);
             identical += usize::from(a == b && mode == Mode::Default);
         }
     }
     assert!(pairs >= 400, "only {pairs} records with both gold plans");
+    // The summary's interval is a seeded bootstrap around the mean, the same on every run.
+    let summary = bddl::summary(&comparisons);
+    let interval = summary.score_interval;
+    assert_eq!((summary.count, interval.n), (pairs, pairs));
+    assert_eq!(interval.value, Some(summary.mean_score));
+    let (low, high) = (interval.low.expect("low"), interval.high.expect("high"));
+    assert!(
+        low < summary.mean_score && summary.mean_score < high,
+        "{interval:?}"
+    );
+    assert!(high - low < 0.2, "{interval:?}");
+    assert_eq!(bddl::summary(&comparisons), summary);
     // Not every pair is the same plan, and normalisation merges some spellings.
     assert!(identical < pairs, "{identical} of {pairs} identical");
     assert!(improved > 0, "normalised matching never found more");

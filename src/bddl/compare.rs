@@ -8,6 +8,7 @@
 //! lines and refuses to score without a gold plan.
 
 use crate::diagnostics::{Code, Diagnostic};
+use crate::kitchen::{Estimate, SplitMix64, Statistic, bootstrap};
 use serde::Serialize;
 
 /// The version of the JSON document `pddlc bddl compare --format json` prints.
@@ -285,12 +286,19 @@ fn table_pairs(
     pairs
 }
 
-/// The means the reference prints over all pairs: of the raw LCS and of the normalised score.
+/// The number of bootstrap resamples behind [`Summary::score_interval`], and their seed: the
+/// defaults of `kitchen eval` and `plancraft eval`, so one run's intervals are reproducible.
+pub const SUMMARY_BOOTSTRAP: usize = 10_000;
+pub const SUMMARY_SEED: u64 = 42;
+
+/// The means the reference prints over all pairs (of the raw LCS and of the normalised score),
+/// and the mean score's bootstrap 95% interval, as the other evaluators give theirs.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Summary {
     pub count: usize,
     pub mean_lcs: f64,
     pub mean_score: f64,
+    pub score_interval: Estimate,
 }
 
 /// The summary of comparisons (means are 0 over no comparison).
@@ -303,9 +311,12 @@ pub fn summary(comparisons: &[Comparison]) -> Summary {
             comparisons.iter().map(f).sum::<f64>() / count as f64
         }
     };
+    let scores: Vec<f64> = comparisons.iter().map(|c| c.score).collect();
+    let mut rng = SplitMix64::new(SUMMARY_SEED);
     Summary {
         count,
         mean_lcs: mean(&|c| c.lcs as f64),
         mean_score: mean(&|c| c.score),
+        score_interval: bootstrap(&scores, Statistic::Mean, SUMMARY_BOOTSTRAP, &mut rng),
     }
 }
