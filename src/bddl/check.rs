@@ -128,8 +128,10 @@ impl Checker<'_, '_> {
 
     fn header(&mut self, problem: &BddlProblem) {
         if let Some((activity, number)) = self.context.activity {
+            // BEHAVIOR-100 writes `<activity>_<n>`, BEHAVIOR-1K `<activity>-<n>`.
             let expected = format!("{activity}_{number}");
-            if !problem.name.is(&expected) {
+            let dashed = format!("{activity}-{number}");
+            if !problem.name.is(&expected) && !problem.name.is(&dashed) {
                 self.push(
                     Diagnostic::new(
                         Code::BddlProblemName,
