@@ -220,7 +220,7 @@ impl Checker<'_, '_> {
             );
             return;
         }
-        self.synset(category);
+        self.synset(category, &group.names);
         let mut numbers = Vec::new();
         for name in &group.names {
             let instance = name.as_str().to_lowercase();
@@ -248,7 +248,7 @@ impl Checker<'_, '_> {
         }
     }
 
-    fn synset(&mut self, category: &Name) {
+    fn synset(&mut self, category: &Name, instances: &[Name]) {
         let key = category.as_str().to_lowercase();
         if key == AGENT_SYNSET || self.context.synsets.is_empty() {
             return;
@@ -261,7 +261,20 @@ impl Checker<'_, '_> {
                 category.span,
             )),
             None => {
-                let closest = suggest::closest(&key, self.context.synsets.names());
+                // The instances' own prefix, when it is a synset, says what was meant
+                // (`peach.n.03_1 - apple.n.03`); else the closest spelling.
+                let prefixes: Vec<String> = instances
+                    .iter()
+                    .filter_map(|i| {
+                        instance_parts(&i.as_str().to_lowercase()).map(|(c, _)| c.to_string())
+                    })
+                    .collect();
+                let from_instances = prefixes
+                    .first()
+                    .filter(|p| prefixes.iter().all(|q| q == *p))
+                    .and_then(|p| self.context.synsets.names().find(|n| n == p));
+                let closest =
+                    from_instances.or_else(|| suggest::closest(&key, self.context.synsets.names()));
                 let mut diagnostic = Diagnostic::new(
                     Code::BddlUnknownSynset,
                     format!("category {key} is not a synset of the taxonomy"),
