@@ -13,7 +13,7 @@ pub use compare::{
     COMPARE_JSON_VERSION, Comparison, MatchedPair, Matching, Mode, StepMatcher, Summary, compare,
     compare_with, lcs_pairs, normalise_step, steps, summary,
 };
-pub use task::{Checked, check_file};
+pub use task::{Checked, Shipped, check_file};
 pub use vocabulary::{AGENT_SYNSET, Synsets, Vocabulary};
 
 /// The activity and problem number a path `…/<activity>/problem<n>.bddl` stands for, the way

@@ -34,11 +34,12 @@ pub(super) fn check_all(
         })
         .collect();
     let trees: Vec<&BddlDomain> = domains.iter().map(|(_, d)| *d).collect();
+    let shipped = bddl::Shipped::new();
     let mut checked = Vec::new();
     for input in inputs {
         let Some(file) = &input.file else { continue };
         let path = &sources[input.index].name;
-        let (found, against) = bddl::check_file(file, &trees, hierarchy, Some(path));
+        let (found, against) = shipped.check_file(file, &trees, hierarchy, Some(path));
         let id = FileId(input.index as u32);
         diagnostics.extend(found.into_iter().map(|d| d.in_file(id)));
         checked.push(BddlChecked {
