@@ -4,6 +4,7 @@
 mod activity;
 mod check;
 mod compare;
+mod goal;
 mod task;
 mod vocabulary;
 
@@ -12,6 +13,10 @@ pub use check::{CheckContext, check, check_domain, check_problem};
 pub use compare::{
     COMPARE_JSON_VERSION, Comparison, MatchedPair, Matching, Mode, StepMatcher, Summary, compare,
     compare_with, lcs_pairs, normalise_step, steps, summary,
+};
+pub use goal::{
+    CompiledGoal, Forn, GoalSemantics, GoalVerdict, Pairs, State, compile_goal,
+    compile_problem_goal,
 };
 pub use task::{Checked, Shipped, check_file};
 pub use vocabulary::{AGENT_SYNSET, Synsets, Vocabulary};

@@ -150,6 +150,7 @@ codes! {
     BddlInitLiteral, "B724", "bddl-init-literal", Warning, "a BDDL `:init` entry that is not a ground literal, uses `?`, or contradicts another";
     BddlNoGoal, "B725", "bddl-no-goal", Error, "a BDDL problem without a goal, or with an empty `:goal`: the reference fails to load it";
     BddlUnknownRequirement, "B726", "bddl-unknown-requirement", Error, "a requirement flag a BDDL domain may not declare (bddl accepts `:strips :negative-preconditions :typing :adl`)";
+    BddlStateInvalid, "B740", "bddl-state-invalid", Error, "a line of a BDDL state (`bddl goal --state`) that is not a ground atom `(predicate argument …)`";
     IoError, "P090", "io-error", Error, "an input could not be read: no such file, no permission, a directory where a file was expected, stdin asked for twice";
     ValidateUnsupported, "V310", "validate-unsupported", Error, "the task uses a feature the validator does not interpret yet: no verdict";
     InvariantViolated, "V311", "invariant-violated", Error, "a durative action's `over all` condition does not hold while it runs";
