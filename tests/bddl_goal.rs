@@ -141,7 +141,7 @@ fn every_probe_gets_the_reference_result() {
             assert!(!loads && parse_error, "{id}: no tree");
             continue;
         };
-        let (goal, diagnostics) = compile_problem_goal(&tree, GoalSemantics::default());
+        let (goal, diagnostics) = compile_problem_goal(tree, GoalSemantics::default());
         let stage = probe["load"]["stage"].as_str();
         if VERSION_DIFFERENCES.contains(&id) {
             // fornpairs asking too much: 3.5.0 evaluates it false, which pddlc follows (with a

@@ -190,6 +190,8 @@ struct PairsOver {
 #[derive(Clone, Debug)]
 pub struct CompiledGoal {
     conjuncts: Vec<Node>,
+    /// Where each top-level conjunct is written.
+    spans: Vec<Span>,
     objects: HashMap<String, u32>,
     predicates: HashMap<String, u32>,
     slots: usize,
@@ -228,6 +230,7 @@ pub fn compile_goal(
             .collect();
         let goal = CompiledGoal {
             conjuncts: conjuncts.into_iter().flatten().collect(),
+            spans: activity.goal.iter().map(|c| c.span).collect(),
             objects,
             predicates: compiler.predicates,
             slots: compiler.slots,
@@ -566,9 +569,9 @@ impl CompiledGoal {
         }
     }
 
-    /// The number of top-level conjuncts.
-    pub fn conjuncts(&self) -> usize {
-        self.conjuncts.len()
+    /// Where each top-level conjunct is written, in the order of the verdict's `conjuncts`.
+    pub fn conjunct_spans(&self) -> &[Span] {
+        &self.spans
     }
 }
 

@@ -27,6 +27,9 @@ enum Command {
     /// ActPlan-1K's plan metric: the longest common subsequence of the two plans' steps over
     /// the longer plan's length, with the matched steps.
     Compare(CompareArgs),
+    /// A problem's goal evaluated on a state (or many): satisfied, and each top-level
+    /// conjunct, with bddl's semantics or the intended ones.
+    Goal(super::bddl_goal::GoalArgs),
 }
 
 #[derive(clap::Args)]
@@ -82,7 +85,7 @@ impl CompareArgs {
 pub fn run(args: &Args) -> Outcome {
     let (format, shown) = KitchenFormat::resolve(args.format);
     if format == KitchenFormat::Csv {
-        eprintln!("error: --format csv is not for `bddl compare`: use human, json, gcc or val");
+        eprintln!("error: --format csv is not for `bddl`: use human, json, gcc or val");
         return Outcome::Failure;
     }
     let report = Report::new(shown, args.color.enabled());
@@ -91,6 +94,7 @@ pub fn run(args: &Args) -> Outcome {
             Some(pairs) => compare_pairs(compare_args, pairs, report),
             None => compare_two(compare_args, report),
         },
+        Command::Goal(goal_args) => super::bddl_goal::run(goal_args, format, report),
     }
 }
 

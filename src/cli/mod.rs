@@ -3,6 +3,7 @@
 //! Exit codes: 0 clean, 1 a faulty input or plan, 2 usage or unreadable input, 3 no verdict.
 
 mod bddl;
+mod bddl_goal;
 mod check;
 mod check_batch;
 mod check_bddl;

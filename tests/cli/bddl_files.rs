@@ -136,3 +136,128 @@ fn parse_prints_a_bddl_tree() {
         Some(2)
     );
 }
+
+const PAIRS: &str = "fixtures/bddl/pairs_problem.bddl";
+const STAR: &str = "fixtures/bddl/star_state.txt";
+
+#[test]
+fn goal_prints_the_verdict_and_each_conjunct() {
+    let out = pddlc(&["bddl", "goal", PAIRS, "--state", STAR, "--format", "json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let json: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(
+        json,
+        serde_json::json!({"version": 1, "satisfied": false, "conjuncts": [true, false], "diagnostics": []})
+    );
+    let out = pddlc(&[
+        "bddl", "goal", PAIRS, "--state", STAR, "--pairs", "matching", "--format", "json",
+    ]);
+    let json: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(json["conjuncts"], serde_json::json!([false, false]));
+    // A state line that is not an atom: located, and no verdict.
+    let out = pddlc(&[
+        "bddl",
+        "goal",
+        "fixtures/bddl/check/B705_unused_variable.bddl",
+        "--state",
+        "fixtures/bddl/B740_state_invalid.txt",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code(&out), 1);
+    let json: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(json["satisfied"], Value::Null);
+    assert_eq!(json["diagnostics"][0]["code"], "B740");
+    assert_eq!(json["diagnostics"][0]["line"], 3);
+    // A goal bddl cannot load: the error, no verdict.
+    let out = pddlc(&[
+        "bddl",
+        "goal",
+        "fixtures/bddl/check/B715_unbound_category.bddl",
+        "--state",
+        STAR,
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code(&out), 1);
+    let json: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(
+        (json["satisfied"].clone(), json["conjuncts"].clone()),
+        (Value::Null, serde_json::json!([]))
+    );
+    assert!(codes(&json).contains(&"B715".to_string()), "{json}");
+}
+
+#[test]
+fn goal_over_many_states_gives_the_reference_verdicts() {
+    let Some(root) = super::common::shared_part("bddl", "goal_over_many_states") else {
+        return;
+    };
+    let records =
+        std::fs::read_to_string(root.join("reference/goal-eval.jsonl")).expect("reference");
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let mut compared = 0;
+    // Every 13th problem (21 of 266), each through one `--states` run.
+    for line in records.lines().step_by(13) {
+        let record: Value = serde_json::from_str(line).expect("a record");
+        let atoms = record["atoms"].as_array().expect("atoms");
+        let samples = record["samples"].as_array().expect("samples");
+        let states: String = samples
+            .iter()
+            .map(|s| {
+                let true_atoms: Vec<&Value> = s["true"]
+                    .as_array()
+                    .expect("indices")
+                    .iter()
+                    .map(|i| &atoms[i.as_u64().expect("index") as usize])
+                    .collect();
+                serde_json::json!({"id": s["id"], "true": true_atoms}).to_string() + "\n"
+            })
+            .collect();
+        let path = write(dir.path(), "states.jsonl", states.as_bytes());
+        let problem = root.join(record["file"].as_str().expect("file"));
+        let out = pddlc(&[
+            "bddl",
+            "goal",
+            problem.to_str().expect("UTF-8"),
+            "--states",
+            path.to_str().expect("UTF-8"),
+        ]);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        let rows: Vec<Value> = stdout(&out)
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("a JSON line"))
+            .collect();
+        assert_eq!(rows.len(), samples.len());
+        for (row, sample) in rows.iter().zip(samples) {
+            assert_eq!(
+                (&row["id"], &row["satisfied"], &row["conjuncts"]),
+                (&sample["id"], &sample["goal"], &sample["conjuncts"])
+            );
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, 21 * 20);
+    // A line that is not a state: its own row says why, the others are evaluated.
+    let path = write(dir.path(), "bad.jsonl", b"{\"id\": 1, \"true\": []}\n[1]\n");
+    let out = pddlc(&[
+        "bddl",
+        "goal",
+        PAIRS,
+        "--states",
+        path.to_str().expect("UTF-8"),
+    ]);
+    assert_eq!(code(&out), 1);
+    let rows: Vec<Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    assert_eq!(rows[0]["satisfied"], false);
+    assert_eq!(
+        (
+            rows[1]["satisfied"].clone(),
+            rows[1]["diagnostics"][0]["code"].clone()
+        ),
+        (Value::Null, "B740".into())
+    );
+}
