@@ -303,6 +303,28 @@ def bddl_compare(
 ) -> Dict[str, Any]:
     """ActPlan-1K's LCS plan metric, with a built-in or a callable step relation."""
 
+def bddl_parse(text: Text) -> Tuple[Optional[Dict[str, Any]], Report]:
+    """The BDDL tree as dicts and the parse's report."""
+
+class BddlGoal:
+    """A BDDL problem's goal compiled once, evaluated on states given as atoms."""
+
+    def __init__(
+        self,
+        problem: Text,
+        *,
+        pairs: Literal["reference", "matching"] = "reference",
+        forn: Literal["exactly", "at-least"] = "exactly",
+    ) -> None: ...
+    @property
+    def ok(self) -> bool:
+        """Whether the goal can be evaluated (bddl loads it)."""
+    @property
+    def report(self) -> Report:
+        """The problem's parse and the goal's compilation diagnostics."""
+    def evaluate(self, atoms: List[str]) -> Dict[str, Any]:
+        """`{"satisfied": bool, "conjuncts": [bool, ...]}` for the state of exactly `atoms`."""
+
 def score(
     gold: Text,
     pred: Text,

@@ -13,14 +13,16 @@ cosine). docs/bddl.md describes each.
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, Dict, Optional, Union
+from typing import Any, Callable, Dict, Iterable, Optional, Tuple, Union
 
-from ._pddlc import Report, bddl_check, bddl_compare, bddl_format
+from ._pddlc import BddlGoal, Report, bddl_check, bddl_compare, bddl_format, bddl_parse
 
 Text = Union[str, bytes, "os.PathLike[str]"]
 Similarity = Callable[[str, str], Union[bool, float]]
 
-__all__ = ["check", "compare", "format"]
+__all__ = ["BddlGoal", "Goal", "check", "compare", "format", "goal", "parse"]
+
+Goal = BddlGoal
 
 
 def check(problem: Text, domain: Optional[Text] = None, hierarchy: Optional[str] = None) -> Report:
@@ -55,3 +57,24 @@ def compare(
     ``mode="compat"`` reproduces the reference script's quirks (docs/bddl.md).
     """
     return bddl_compare(gold, predicted, mode=mode, match=match, threshold=threshold)
+
+
+def parse(text: Text) -> Tuple[Optional[Dict[str, Any]], Report]:
+    """The BDDL tree as dicts (``None`` when none could be built) and the parse's report."""
+    return bddl_parse(text)
+
+
+def goal(
+    problem: Text,
+    atoms: Iterable[str],
+    *,
+    pairs: str = "reference",
+    forn: str = "exactly",
+) -> Dict[str, Any]:
+    """The verdict of ``pddlc bddl goal --format json`` on the state where exactly ``atoms``
+    (``"(pred a b)"``) are true: ``satisfied`` and ``conjuncts`` (``None`` and ``[]`` when
+    bddl could not load the goal) and ``diagnostics``. For many states, compile once with
+    ``Goal(problem)`` and call its ``evaluate``."""
+    compiled = BddlGoal(problem, pairs=pairs, forn=forn)
+    verdict = compiled.evaluate(list(atoms)) if compiled.ok else {"satisfied": None, "conjuncts": []}
+    return {**verdict, "diagnostics": compiled.report.to_dict()["diagnostics"]}

@@ -9,6 +9,7 @@
 //! here and raised as `pddlc.InternalError`, never unwound into the interpreter.
 
 mod bddl_check;
+mod bddl_goal;
 mod check;
 mod input;
 mod kitchen;
@@ -79,6 +80,8 @@ fn _pddlc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(bddl_check::bddl_check, m)?)?;
     m.add_function(wrap_pyfunction!(bddl_check::bddl_format, m)?)?;
     m.add_function(wrap_pyfunction!(bddl_check::bddl_compare, m)?)?;
+    m.add_function(wrap_pyfunction!(bddl_goal::bddl_parse, m)?)?;
+    m.add_class::<bddl_goal::BddlGoal>()?;
     m.add_function(wrap_pyfunction!(score::score, m)?)?;
     m.add_function(wrap_pyfunction!(score::score_many, m)?)?;
     m.add_function(wrap_pyfunction!(plan::validate, m)?)?;

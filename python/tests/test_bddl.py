@@ -5,7 +5,7 @@ import json
 import pytest
 
 import pddlc
-from conftest import FIXTURES, cli
+from conftest import FIXTURES, cli, need_shared
 
 DROPPED = FIXTURES / "bddl/check/B709_goal_dropped.bddl"
 MISMATCH = FIXTURES / "bddl/check/B721_domain_mismatch"
@@ -89,3 +89,56 @@ def test_compare_modes_and_errors():
 
     with pytest.raises(RuntimeError, match="model not loaded"):
         pddlc.bddl.compare("a", "b", match=broken)
+
+
+PAIRS = FIXTURES / "bddl/pairs_problem.bddl"
+STAR = [line for line in (FIXTURES / "bddl/star_state.txt").read_text().splitlines() if line.startswith("(")]
+
+
+def test_goal_is_pddlc_bddl_goal():
+    for options, flags in [({}, []), ({"pairs": "matching"}, ["--pairs", "matching"]), ({"forn": "at-least"}, ["--forn", "at-least"])]:
+        verdict = pddlc.bddl.goal(PAIRS, STAR, **options)
+        out = cli("bddl", "goal", str(PAIRS), "--state", str(FIXTURES / "bddl/star_state.txt"), "--format", "json", *flags)
+        expected = json.loads(out.stdout)
+        assert (verdict["satisfied"], verdict["conjuncts"]) == (expected["satisfied"], expected["conjuncts"])
+    compiled = pddlc.bddl.Goal(PAIRS)
+    assert compiled.ok and compiled.report.ok
+    assert compiled.evaluate([]) == {"satisfied": False, "conjuncts": [False, False]}
+    with pytest.raises(ValueError):
+        compiled.evaluate(["not an atom"])
+    with pytest.raises(ValueError):
+        pddlc.bddl.Goal(PAIRS, pairs="strict")
+
+
+def test_a_goal_bddl_cannot_load_has_a_report_and_no_verdict():
+    path = FIXTURES / "bddl/check/B715_unbound_category.bddl"
+    compiled = pddlc.bddl.Goal(path)
+    assert not compiled.ok
+    assert "B715" in [d.code for d in compiled.report.diagnostics]
+    with pytest.raises(ValueError):
+        compiled.evaluate([])
+    verdict = pddlc.bddl.goal(path, [])
+    assert verdict["satisfied"] is None and verdict["conjuncts"] == []
+
+
+def test_the_reference_states_in_process():
+    root = need_shared("bddl/reference/goal-eval.jsonl")
+    records = [json.loads(line) for line in (root / "bddl/reference/goal-eval.jsonl").open()]
+    assert len(records) == 266
+    states = 0
+    for record in records:
+        compiled = pddlc.bddl.Goal(root / "bddl" / record["file"])
+        for sample in record["samples"]:
+            verdict = compiled.evaluate([record["atoms"][i] for i in sample["true"]])
+            assert verdict == {"satisfied": sample["goal"], "conjuncts": sample["conjuncts"]}
+            states += 1
+    assert states == 5320
+
+
+def test_parse_gives_the_tree_as_dicts():
+    tree, report = pddlc.bddl.parse(PAIRS)
+    assert report.ok and tree["kind"] == "problem"
+    goal = [s for s in tree["sections"] if s["section"] == "goal"][0]
+    assert goal["formulas"][0]["kind"]["op"] == "and"
+    tree, report = pddlc.bddl.parse("(define (problem p) (:goal (cooked a))")
+    assert tree is None and not report.ok
