@@ -11,6 +11,7 @@
 mod bddl_check;
 mod bddl_goal;
 mod check;
+mod env;
 mod input;
 mod kitchen;
 mod kitchen_eval;
@@ -74,6 +75,9 @@ fn _pddlc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<kitchen::KitchenFailure>()?;
     m.add_class::<kitchen_solve::KitchenSolution>()?;
     m.add_class::<plancraft::PlancraftEnv>()?;
+    m.add_class::<env::Env>()?;
+    m.add_class::<env::EnvState>()?;
+    m.add("TaskError", m.py().get_type::<env::TaskError>())?;
     m.add_function(wrap_pyfunction!(tree::parse, m)?)?;
     m.add_function(wrap_pyfunction!(tree::format, m)?)?;
     m.add_function(wrap_pyfunction!(check::check, m)?)?;

@@ -162,6 +162,14 @@ impl Diagnostic {
         to_py(py, &self.json)
     }
 
+    /// A field of `to_dict()`: `diagnostic["code"]` is `diagnostic.code`.
+    fn __getitem__<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Bound<'py, PyAny>> {
+        match self.json.get(key) {
+            Some(value) => to_py(py, value),
+            None => Err(pyo3::exceptions::PyKeyError::new_err(key.to_string())),
+        }
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Diagnostic({}:{}:{}: {}[{}] {})",

@@ -39,7 +39,7 @@ const MAX_INSTANCES: usize = 200_000;
 
 /// A state constraint of the domain (`:constraint`, as ENHSP writes them), its parameters
 /// quantified: its condition, name and where it is declared.
-pub(super) type Constraint = (Gd, String, Span);
+pub(crate) type Constraint = (Gd, String, Span);
 
 /// The domain's state constraints, each one's parameters quantified universally.
 pub(super) fn state_constraints(domain: &Domain) -> Vec<Constraint> {

@@ -105,7 +105,7 @@ pub struct Report {
 }
 
 impl Report {
-    pub(super) fn new(steps: usize) -> Report {
+    pub(crate) fn new(steps: usize) -> Report {
         Report {
             valid: None,
             steps,

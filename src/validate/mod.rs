@@ -144,6 +144,21 @@ type Operator<'d> = (
     Option<crate::ast::Gd>,
 );
 
+/// A state constraint: its condition, name and span.
+pub(crate) type StateConstraint = continuous::Constraint;
+
+/// The domain's state constraints (`:constraint`, as ENHSP writes them), which hold in every
+/// state of a run.
+pub(crate) fn state_constraints(domain: &Domain) -> Vec<StateConstraint> {
+    continuous::state_constraints(domain)
+}
+
+/// Whether a sequential run of `domain` and `problem` cannot be had: the domain has durative
+/// actions, processes or events, or the problem timed initial literals.
+pub(crate) fn is_temporal(domain: &Domain, problem: &Problem) -> bool {
+    domain.durative_actions().next().is_some() || temporal::needed(domain, problem, &[])
+}
+
 /// Called with the world and the state after the last step, before the goal is checked.
 type AtEnd<'c> = Option<&'c mut dyn FnMut(&mut World, &State)>;
 
@@ -452,7 +467,7 @@ pub(crate) fn bind_step(
 }
 
 /// Whether the run found something it does not interpret: no verdict.
-fn gave_up(report: &Report) -> bool {
+pub(crate) fn gave_up(report: &Report) -> bool {
     report
         .failures
         .iter()
@@ -462,9 +477,9 @@ fn gave_up(report: &Report) -> bool {
 /// Checks the domain's state constraints in a state of a sequential run: the initial one
 /// (`after` is `None`) or the one after a happening, given by its first step's number and step.
 /// Reports each that is false (V315) or cannot be evaluated; returns whether they all hold.
-fn check_state_constraints(
+pub(crate) fn check_state_constraints(
     world: &World,
-    constraints: &[continuous::Constraint],
+    constraints: &[StateConstraint],
     state: &State,
     after: Option<(usize, &Step)>,
     files: TaskFiles,
@@ -655,7 +670,7 @@ fn happenings(steps: &[Step], tolerance: f64) -> Vec<Happening> {
 
 /// A step whose precondition does not hold: labelled on the step, and on each condition of
 /// the action's precondition that is false.
-fn precondition_failure(
+pub(crate) fn precondition_failure(
     step: &Step,
     number: usize,
     unmet: Vec<(String, crate::ast::Span)>,
@@ -707,7 +722,12 @@ fn goal_failure(unmet: Vec<(String, crate::ast::Span)>, files: TaskFiles) -> Fai
 }
 
 /// Step `number` could not be evaluated.
-fn evaluation_failure(step: &Step, number: usize, error: &EvalError, files: TaskFiles) -> Failure {
+pub(crate) fn evaluation_failure(
+    step: &Step,
+    number: usize,
+    error: &EvalError,
+    files: TaskFiles,
+) -> Failure {
     let message = format!("{}: {error}", step.text());
     Failure::new(
         Some(number),
@@ -717,7 +737,7 @@ fn evaluation_failure(step: &Step, number: usize, error: &EvalError, files: Task
 }
 
 /// Resolves a step to its action and objects, reporting what does not fit.
-fn ground<'w>(
+pub(crate) fn ground<'w>(
     world: &World<'w>,
     step: &Step,
     number: usize,

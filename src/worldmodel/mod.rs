@@ -1,0 +1,10 @@
+//! Tasks as environments for agents and as ground truth for evaluating LLM world models.
+//!
+//! [`Env`] steps a classical or numeric task one ground action at a time with the validator's
+//! semantics (`validate::validate` runs the same functions over a whole plan): the state as
+//! atoms and fluents, the applicable actions, the change an action makes, or the located
+//! diagnostic that says why it cannot be applied, and the goal test.
+
+mod env;
+
+pub use env::{Change, Env, NumericChange, Snapshot, Transition};
