@@ -74,7 +74,7 @@ fn codes_and_names_are_unique_and_well_formed() {
         assert!(names.insert(code.name()), "{} named twice", code.name());
         let (letter, digits) = code.as_str().split_at(1);
         assert!(
-            "PCVKSMB".contains(letter) && digits.len() == 3,
+            "PCVKSMBW".contains(letter) && digits.len() == 3,
             "{code} is not like P001"
         );
         assert!(

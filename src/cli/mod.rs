@@ -21,6 +21,7 @@ mod score;
 mod score_functional;
 mod solve;
 mod validate;
+mod worldmodel;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use pddlc::choice::Choice;
@@ -72,6 +73,9 @@ enum Command {
     Plancraft(plancraft::Args),
     /// BDDL and ActPlan-1K: compare plans with ActPlan-1K's LCS metric.
     Bddl(bddl::Args),
+    /// LLM world models: evaluation items (next state, verification, proposal, planning) from a
+    /// task and a reference plan.
+    Worldmodel(worldmodel::Args),
     /// A Language Server Protocol server over standard input and output, for editors.
     Lsp(lsp::Args),
 }
@@ -232,6 +236,7 @@ pub fn run() -> ExitCode {
         Command::Kitchen(args) => kitchen::run(&args),
         Command::Plancraft(args) => plancraft::run(&args),
         Command::Bddl(args) => bddl::run(&args),
+        Command::Worldmodel(args) => worldmodel::run(&args),
         Command::Lsp(args) => lsp::run(&args),
     };
     outcome.code()

@@ -1,7 +1,7 @@
 //! The registry of diagnostic codes: stable code, kebab-case name, default severity, summary.
 //!
 //! Codes are grouped by stage (`P0xx` parse, `C1xx` domain, `C2xx` problem, `V3xx` plan,
-//! `K4xx` kitchen, `S5xx` solve, `M6xx` Plancraft, `B7xx` BDDL and ActPlan-1K) and never reused. Each has a section in `docs/diagnostics.md` and a fixture
+//! `K4xx` kitchen, `S5xx` solve, `M6xx` Plancraft, `B7xx` BDDL and ActPlan-1K, `W8xx` world-model items) and never reused. Each has a section in `docs/diagnostics.md` and a fixture
 //! named after it; a test enforces both.
 
 use super::Severity;
@@ -150,6 +150,7 @@ codes! {
     BddlInitLiteral, "B724", "bddl-init-literal", Warning, "a BDDL `:init` entry that is not a ground literal, uses `?`, or contradicts another";
     BddlNoGoal, "B725", "bddl-no-goal", Error, "a BDDL problem without a goal, or with an empty `:goal`: the reference fails to load it";
     BddlUnknownRequirement, "B726", "bddl-unknown-requirement", Error, "a requirement flag a BDDL domain may not declare (bddl accepts `:strips :negative-preconditions :typing :adl`)";
+    WorldmodelNoPlan, "W801", "worldmodel-no-plan", Error, "`worldmodel make` has no reference plan: the one given does not reach the goal, or the planner found none";
     BddlStateInvalid, "B740", "bddl-state-invalid", Error, "a line of a BDDL state (`bddl goal --state`) that is not a ground atom `(predicate argument …)`";
     IoError, "P090", "io-error", Error, "an input could not be read: no such file, no permission, a directory where a file was expected, stdin asked for twice";
     ValidateUnsupported, "V310", "validate-unsupported", Error, "the task uses a feature the validator does not interpret yet: no verdict";

@@ -3,8 +3,12 @@
 //! [`Env`] steps a classical or numeric task one ground action at a time with the validator's
 //! semantics (`validate::validate` runs the same functions over a whole plan): the state as
 //! atoms and fluents, the applicable actions, the change an action makes, or the located
-//! diagnostic that says why it cannot be applied, and the goal test.
+//! diagnostic that says why it cannot be applied, and the goal test. [`make`] builds the items
+//! that world models are evaluated on (next state, verification with mutated plans, proposal,
+//! planning) around a reference plan, every label found by running the task.
 
 mod env;
+mod make;
 
 pub use env::{Change, Env, NumericChange, Snapshot, Transition};
+pub use make::{Item, Label, MakeOptions, Mutation, make};
