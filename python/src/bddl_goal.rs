@@ -42,6 +42,7 @@ pub fn bddl_parse(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<(Py<PyAny
 #[pyclass(frozen, module = "pddlc")]
 pub struct BddlGoal {
     goal: Option<CompiledGoal>,
+    /// The problem's parse and the goal's compilation diagnostics.
     #[pyo3(get)]
     report: Py<Report>,
 }
