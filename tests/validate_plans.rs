@@ -19,11 +19,6 @@ fn normalise(step: &str) -> String {
         .join(" ")
 }
 
-fn load(shared: &Path, path: &str) -> Option<PddlFile> {
-    let text = std::fs::read_to_string(shared.join(path)).ok()?;
-    pddlc::parse::file(&text).value
-}
-
 /// Whether our report says what VAL's verdict says; `Err` with the difference otherwise.
 fn agrees(val: &Value, report: &pddlc::validate::Report, timed: bool) -> Result<(), String> {
     let category = val["category"].as_str().unwrap_or_default();
@@ -116,23 +111,11 @@ fn validate_agrees_with_val() {
         return;
     };
     let index = shared.join("plans/index.jsonl");
-    let rows: Vec<Value> = std::fs::read_to_string(&index)
-        .expect("plans index")
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("index line"))
-        .collect();
+    let rows: Vec<Value> = common::index_records(&index);
     // The index holds 2,942 records, and every one is checked below (a task that does not parse
     // is a disagreement), so an emptied or truncated index fails here.
     assert!(rows.len() > 2900, "only {} records", rows.len());
-    let mut tasks: HashMap<String, Option<PddlFile>> = HashMap::new();
-    for row in &rows {
-        for key in ["domain", "problem"] {
-            let path = row[key].as_str().unwrap_or_default().to_string();
-            tasks
-                .entry(path.clone())
-                .or_insert_with(|| load(&shared, &path));
-        }
-    }
+    let tasks: HashMap<String, Option<PddlFile>> = common::parsed_tasks(&shared, &rows);
     let exceptions: BTreeMap<String, String> = common::table(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/plans/val-exceptions.txt"),
     )

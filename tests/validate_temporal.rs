@@ -109,11 +109,6 @@ fn agrees(val: &Value, report: &Report, plan: &str) -> Result<(), String> {
     }
 }
 
-fn load(shared: &Path, path: &str) -> Option<PddlFile> {
-    let text = std::fs::read_to_string(shared.join(path)).ok()?;
-    pddlc::parse::file(&text).value
-}
-
 #[test]
 fn temporal_validate_agrees_with_val() {
     let Some(shared) = common::shared_with(
@@ -122,23 +117,11 @@ fn temporal_validate_agrees_with_val() {
     ) else {
         return;
     };
-    let rows: Vec<Value> = std::fs::read_to_string(shared.join("plans-temporal/index.jsonl"))
-        .expect("plans-temporal index")
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("index line"))
-        .collect();
+    let rows: Vec<Value> = common::index_records(&shared.join("plans-temporal/index.jsonl"));
     // The index holds 402 records, and every one is checked below (a task that does not parse
     // is a disagreement), so an emptied or truncated index fails here.
     assert!(rows.len() >= 402, "{} records", rows.len());
-    let mut tasks: HashMap<String, Option<PddlFile>> = HashMap::new();
-    for row in &rows {
-        for key in ["domain", "problem"] {
-            let path = row[key].as_str().unwrap_or_default().to_string();
-            tasks
-                .entry(path.clone())
-                .or_insert_with(|| load(&shared, &path));
-        }
-    }
+    let tasks: HashMap<String, Option<PddlFile>> = common::parsed_tasks(&shared, &rows);
     // id | what pddlc answers (a code, or `valid`) | why VAL is wrong there.
     let exceptions: BTreeMap<String, (String, String)> = common::table(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/plans/val-temporal-exceptions.txt"),

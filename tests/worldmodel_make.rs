@@ -273,11 +273,7 @@ fn reference_plans_give_items_that_validate_as_labelled() {
     else {
         return;
     };
-    let rows: Vec<Value> = std::fs::read_to_string(shared.join("plans/index.jsonl"))
-        .expect("index")
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("line"))
-        .collect();
+    let rows: Vec<Value> = common::index_records(&shared.join("plans/index.jsonl"));
     let mut tasks = 0;
     let mut checked = 0;
     for row in rows.iter().filter(|r| {

@@ -22,6 +22,8 @@ pub struct Env<'t> {
     /// Whether the domain has derived predicates (applying a step may then fail).
     has_derived: bool,
     steps: usize,
+    /// Whether the goal holds in `state`: evaluated once per change of state.
+    reached: bool,
     files: TaskFiles,
 }
 
@@ -30,6 +32,7 @@ pub struct Env<'t> {
 pub struct Snapshot {
     state: State,
     steps: usize,
+    reached: bool,
 }
 
 /// What one step did.
@@ -106,7 +109,7 @@ impl<'t> Env<'t> {
                 format!("the initial state cannot be built: {e}"),
             )
         })?;
-        let env = Env {
+        let mut env = Env {
             problem,
             world,
             state: initial.clone(),
@@ -118,8 +121,10 @@ impl<'t> Env<'t> {
                 .iter()
                 .any(|s| matches!(s, crate::ast::Structure::Derived(_))),
             steps: 0,
+            reached: false,
             files: TaskFiles::default(),
         };
+        env.reached = env.evaluate_goal();
         if let Some(diagnostic) = env.violated_constraint(None) {
             return Err(diagnostic);
         }
@@ -136,6 +141,7 @@ impl<'t> Env<'t> {
     pub fn reset(&mut self) {
         self.state = self.initial.clone();
         self.steps = 0;
+        self.reached = self.evaluate_goal();
     }
 
     /// The task's objects (and the domain's constants), as named in actions.
@@ -153,6 +159,7 @@ impl<'t> Env<'t> {
         Snapshot {
             state: self.state.clone(),
             steps: self.steps,
+            reached: self.reached,
         }
     }
 
@@ -160,13 +167,14 @@ impl<'t> Env<'t> {
     pub fn restore(&mut self, snapshot: &Snapshot) {
         self.state = snapshot.state.clone();
         self.steps = snapshot.steps;
+        self.reached = snapshot.reached;
     }
 
     /// Applies `action`, written as a plan step (`(unstack a b)`; the parentheses may be left
     /// out). When it cannot be applied (unreadable, unknown, wrong arguments, a precondition
     /// false, a state constraint broken after it), the state stays as it was.
     pub fn step(&mut self, action: &str) -> Transition {
-        let (name, changes) = match self.successor(action) {
+        let (step, changes) = match self.successor(action) {
             Ok(found) => found,
             Err(refusal) => {
                 let (name, diagnostic, unsatisfied) = *refusal;
@@ -179,13 +187,16 @@ impl<'t> Env<'t> {
             !changes.updates.is_empty() || self.has_derived || !self.constraints.is_empty();
         let backup = fallible.then(|| self.state.clone());
         let prior = Prior::of(&self.state, &changes);
+        let number = self.steps + 1;
         let refusal = match self.world.apply(&changes, &mut self.state) {
             Err(e) => Some(
-                Diagnostic::unlocated(Code::EvaluationFailed, format!("{name}: {e}"))
+                validate::evaluation_failure(&step, number, &e, self.files)
+                    .diagnostic
                     .with_help("give the fluent a value in the problem's `:init`"),
             ),
-            Ok(()) => self.violated_constraint(Some(&name)),
+            Ok(()) => self.violated_constraint(Some(&step)),
         };
+        let name = step.text();
         if let Some(diagnostic) = refusal {
             if let Some(state) = backup {
                 self.state = state;
@@ -193,6 +204,7 @@ impl<'t> Env<'t> {
             return self.refused(Some(name), diagnostic, Vec::new());
         }
         self.steps += 1;
+        self.reached = self.evaluate_goal();
         let change = self.difference(&prior, &changes);
         Transition {
             action: Some(name),
@@ -222,7 +234,7 @@ impl<'t> Env<'t> {
 
     /// The ground action `text` names and the changes it makes in the current state, or why it
     /// cannot be applied (with the action's name when it has one, and the false preconditions).
-    fn successor(&self, text: &str) -> Result<(String, Changes), Refusal> {
+    fn successor(&self, text: &str) -> Result<(text::Step, Changes), Refusal> {
         let step = self
             .read_step(text)
             .map_err(|d| Box::new((None, d, Vec::new())))?;
@@ -264,7 +276,7 @@ impl<'t> Env<'t> {
         }
         let mut changes = Changes::default();
         record.changes(&mut changes);
-        Ok((name, changes))
+        Ok((step, changes))
     }
 
     /// One step of plan text; a text without `(` is read as if in parentheses.
@@ -317,13 +329,12 @@ impl<'t> Env<'t> {
     }
 
     /// The first state constraint of the domain the current state breaks, as a diagnostic.
-    fn violated_constraint(&self, after: Option<&str>) -> Option<Diagnostic> {
+    fn violated_constraint(&self, after: Option<&text::Step>) -> Option<Diagnostic> {
         if self.constraints.is_empty() {
             return None;
         }
         let mut report = Report::new(1);
-        let step = after.and_then(|a| text::parse(a).0.into_iter().next());
-        let at = step.as_ref().map(|s| (self.steps + 1, s));
+        let at = after.map(|s| (self.steps + 1, s));
         let holds = validate::check_state_constraints(
             &self.world,
             &self.constraints,
@@ -337,6 +348,10 @@ impl<'t> Env<'t> {
 
     /// Whether the goal holds now (a goal that cannot be evaluated does not).
     pub fn goal_reached(&self) -> bool {
+        self.reached
+    }
+
+    fn evaluate_goal(&self) -> bool {
         match &self.problem.goal {
             None => true,
             Some(goal) => self

@@ -3,7 +3,7 @@
 //! them), proposal items (the sets a model's top K is scored against) and planning items. Every
 //! label comes from stepping the task in [`Env`], never from what a mutation is assumed to do.
 
-use super::env::{Change, Env};
+use super::env::{Change, Env, Snapshot};
 use crate::ast::{Domain, Problem, Span};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::kitchen::SplitMix64;
@@ -140,11 +140,18 @@ pub fn make(
             Some(text) => read_plan(&mut env, text)?,
             None => find_plan(domain, problem, options)?,
         };
+        // The state after each of the plan's prefixes, saved once: items go back to them often.
+        let mut on_plan = vec![env.snapshot()];
+        for action in &plan {
+            env.step(action);
+            on_plan.push(env.snapshot());
+        }
         let mut maker = Maker {
             domain,
             problem,
             env,
             plan,
+            on_plan,
             options,
             rng: SplitMix64::new(options.seed),
             items: Vec::new(),
@@ -240,18 +247,17 @@ struct Maker<'t, 'o> {
     problem: &'t Problem,
     env: Env<'t>,
     plan: Vec<String>,
+    /// `on_plan[k]`: the state after the plan's first `k` steps.
+    on_plan: Vec<Snapshot>,
     options: &'o MakeOptions,
     rng: SplitMix64,
     items: Vec<Item>,
 }
 
 impl Maker<'_, '_> {
-    /// Resets the environment and applies the plan's first `k` steps.
+    /// Puts the environment in the state after the plan's first `k` steps.
     fn go_to(&mut self, k: usize) {
-        self.env.reset();
-        for action in &self.plan[..k] {
-            self.env.step(action);
-        }
+        self.env.restore(&self.on_plan[k]);
     }
 
     fn next_state_items(&mut self) {

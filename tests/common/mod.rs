@@ -263,3 +263,32 @@ pub fn run_each<T>(cases: impl IntoIterator<Item = (String, T)>, mut run: impl F
 /// The fewest dev plans a test over ../shared/kitchen/plans/dev (`verdicts.jsonl`,
 /// `states.jsonl`) must find: the dev set holds 642, so an empty or truncated file fails.
 pub const DEV_PLANS_AT_LEAST: usize = 640;
+
+/// The records of a `../shared` index file, one JSON object a line (`plans/index.jsonl`,
+/// `plans-temporal/index.jsonl`).
+pub fn index_records(path: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("index line"))
+        .collect()
+}
+
+/// Every domain and problem the records name (`domain`, `problem`: paths in `shared`), each
+/// parsed once; `None` for a file that cannot be read or yields no tree.
+pub fn parsed_tasks(
+    shared: &Path,
+    rows: &[serde_json::Value],
+) -> std::collections::HashMap<String, Option<pddlc::ast::PddlFile>> {
+    let mut tasks = std::collections::HashMap::new();
+    for row in rows {
+        for key in ["domain", "problem"] {
+            let path = row[key].as_str().unwrap_or_default().to_string();
+            tasks.entry(path.clone()).or_insert_with(|| {
+                let text = std::fs::read_to_string(shared.join(&path)).ok()?;
+                pddlc::parse::file(&text).value
+            });
+        }
+    }
+    tasks
+}
