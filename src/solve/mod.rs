@@ -19,6 +19,7 @@ mod heuristic;
 mod landmarks;
 mod row;
 mod search;
+mod session;
 mod simplify;
 mod support;
 mod task;
@@ -28,6 +29,7 @@ use crate::diagnostics::{Code, Diagnostic};
 use crate::validate::{TaskFiles, ValidateOptions};
 pub use row::{Reason, SolveRow, StatisticsRow, status};
 use search::Ending;
+pub use session::Session;
 use std::time::{Duration, Instant};
 
 /// How to solve.

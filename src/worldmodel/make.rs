@@ -155,6 +155,7 @@ pub fn make(
             options,
             rng: SplitMix64::new(options.seed),
             items: Vec::new(),
+            session: std::cell::OnceCell::new(),
         };
         maker.next_state_items();
         maker.verification_items();
@@ -252,6 +253,8 @@ struct Maker<'t, 'o> {
     options: &'o MakeOptions,
     rng: SplitMix64,
     items: Vec<Item>,
+    /// The task grounded once for every search (`None`: the planner cannot take it).
+    session: std::cell::OnceCell<Option<solve::Session<'t>>>,
 }
 
 impl Maker<'_, '_> {
@@ -470,7 +473,8 @@ impl Maker<'_, '_> {
                 let action = options.swap_remove(self.rng.below(options.len()));
                 let mut prefix = self.plan[..start + i].to_vec();
                 prefix.push(action.clone());
-                if self.search(&prefix, false, Duration::from_secs(1)) == Search::Unsolvable {
+                if self.search(&prefix, false, Duration::from_secs(1), false) == Search::Unsolvable
+                {
                     let mut actions = suffix.to_vec();
                     actions.insert(i, action.clone());
                     let detail = format!(
@@ -506,14 +510,14 @@ impl Maker<'_, '_> {
             self.go_to(i);
             let state = self.env.atoms();
             let applicable = self.env.applicable();
-            let best = self.search(&prefix, true, self.options.search_time);
+            let best = self.search(&prefix, true, self.options.search_time, true);
             let mut keeps = Some(Vec::new());
             let mut optimal = Some(Vec::new());
             for action in &applicable {
                 let mut next = prefix.clone();
                 next.push(action.clone());
                 let cost = self.action_cost(i, action);
-                match self.search(&next, true, self.options.search_time) {
+                match self.search(&next, true, self.options.search_time, true) {
                     Search::Solved(c) => {
                         if let Some(keeps) = &mut keeps {
                             keeps.push(action.clone());
@@ -574,16 +578,20 @@ impl Maker<'_, '_> {
     }
 
     /// The planner from the state `prefix` reaches: optimal (A*) or not, for at most `limit`
-    /// (and never longer than the options' search time).
-    fn search(&self, prefix: &[String], optimal: bool, limit: Duration) -> Search {
-        let options = solve::Options {
-            time_limit: Some(limit.min(self.options.search_time)),
-            clock: self.options.clock,
-            optimal,
-            prefix: Some(prefix.join("\n")),
-            ..solve::Options::default()
+    /// (and never longer than the options' search time); `check`: the plan found is validated.
+    fn search(&self, prefix: &[String], optimal: bool, limit: Duration, check: bool) -> Search {
+        let session = self.session.get_or_init(|| {
+            let options = solve::Options {
+                time_limit: Some(self.options.search_time),
+                clock: self.options.clock,
+                ..solve::Options::default()
+            };
+            solve::Session::new(self.domain, self.problem, &options).ok()
+        });
+        let Some(session) = session else {
+            return Search::Unknown;
         };
-        match solve::solve(self.domain, self.problem, &options, &mut |_| {}) {
+        match session.search(prefix, optimal, limit.min(self.options.search_time), check) {
             Ok(answer) => match answer.outcome {
                 Outcome::Solved { cost, .. } => Search::Solved(cost),
                 Outcome::Unsolvable(_) => Search::Unsolvable,
