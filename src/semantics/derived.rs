@@ -51,7 +51,10 @@ impl<'a> World<'a> {
         &self.strata
     }
 
-    /// Recomputes the derived atoms of `state` from its basic atoms.
+    /// Recomputes the derived atoms of `state` from its basic atoms. Each stratum is run to its
+    /// fixpoint; after the first pass over a stratum, only the rules that read a predicate that
+    /// gained atoms in the pass before are evaluated again (the basic atoms do not change, so
+    /// no other rule can derive anything new).
     pub fn derive(&mut self, state: &mut State) -> Eval<()> {
         if self.strata.is_empty() {
             return Ok(());
@@ -59,9 +62,23 @@ impl<'a> World<'a> {
         state.derived.clear();
         let strata = self.strata.clone();
         for stratum in &strata {
+            let reads: Vec<Vec<String>> = stratum
+                .iter()
+                .map(|rule| {
+                    let mut read = Vec::new();
+                    polarities(&rule.body, true, &mut read);
+                    read.into_iter().map(|(name, _)| name).collect()
+                })
+                .collect();
+            let mut changed: Option<Vec<String>> = None;
             loop {
-                let mut added = false;
-                for rule in stratum {
+                let mut grown: Vec<String> = Vec::new();
+                for (rule, read) in stratum.iter().zip(&reads) {
+                    if let Some(changed) = &changed
+                        && !read.iter().any(|name| changed.contains(name))
+                    {
+                        continue;
+                    }
                     let params = &rule.predicate.parameters;
                     let head = Atom {
                         predicate: rule.predicate.name.clone(),
@@ -81,13 +98,19 @@ impl<'a> World<'a> {
                         }
                         Ok(false)
                     })?;
+                    let mut added = false;
                     for fact in found {
                         added |= state.derived.insert(fact);
                     }
+                    let name = rule.predicate.name.key();
+                    if added && !grown.contains(&name) {
+                        grown.push(name);
+                    }
                 }
-                if !added {
+                if grown.is_empty() {
                     break;
                 }
+                changed = Some(grown);
             }
         }
         Ok(())
