@@ -13,7 +13,7 @@
 //! | semantics | `semantics` | `semantics::World::new` | domain and problem → the ground world: objects, states, evaluation, derived predicates, VAL's mutex rules | — |
 //! | validate | `validate` | `validate::validate`, `validate::applicable` | task and plan text → `Report` (the verdict, failures, metric) | `V3xx` |
 //! | solve | `solve` | `solve::solve`, `solve::rank` | task → `Answer` (a validated plan, a proof of unsolvability, or unknown) | `S5xx` |
-//! | worldmodel | `worldmodel` | `worldmodel::Env`, `worldmodel::make` | task → an environment: the state, the applicable ground actions, the successor of one (or why it cannot be applied), the goal test; task and plan → evaluation items for world models | the `V3xx` of a step, `W8xx` |
+//! | worldmodel | `worldmodel` | `worldmodel::Env`, `worldmodel::make`, `worldmodel::score` | task → an environment: the state, the applicable ground actions, the successor of one (or why it cannot be applied), the goal test; task and plan → evaluation items for world models; items and a model's predictions → scores | the `V3xx` of a step, `W8xx` |
 //! | text2world | `text2world` | `text2world::tarski::check`, `text2world::extract_response` | text → tarski 0.8.2's verdict and strings, Text2World's extraction | `C150` |
 //! | score | `score` | `score::compare`, `score::Gold`, `score::summary` | gold and predicted text → `Scored` (six metrics and their detail) | the prediction's own |
 //! | kitchen | `kitchen` | `kitchen::run`, `kitchen::compile_task`, `kitchen::describe_task`, `kitchen::World::embedded` | Simmer's environment and plan → `Outcome`; environment and goal → PDDL | `K4xx` |

@@ -11,7 +11,7 @@ type, an unknown mode) raises ``TypeError`` or ``ValueError``. docs/python.md is
 True
 """
 
-from . import bddl, kitchen, plancraft
+from . import bddl, kitchen, plancraft, worldmodel
 from ._pddlc import (
     JSON_VERSION,
     Diagnostic,
@@ -65,6 +65,7 @@ __all__ = [
     "parse",
     "bddl",
     "plancraft",
+    "worldmodel",
     "score",
     "score_many",
     "solve",

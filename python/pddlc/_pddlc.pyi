@@ -307,6 +307,27 @@ def bddl_compare(
 def bddl_parse(text: Text) -> Tuple[Optional[Dict[str, Any]], Report]:
     """The BDDL tree as dicts and the parse's report."""
 
+def worldmodel_make(
+    domain: Text,
+    problem: Text,
+    plan: Optional[Text],
+    seed: int,
+    fractions: List[float],
+    proposals: bool,
+    search_time: float,
+) -> Union[str, Report]:
+    """The items file's text (JSON lines), or the Report that says why none were made."""
+
+def worldmodel_score(
+    items: str,
+    predictions: str,
+    tasks: List[Tuple[str, Text, Text]],
+    top_k: List[int],
+    bootstrap: int,
+    seed: int,
+) -> Tuple[str, Report]:
+    """The scores' JSON document and the items' and predictions' report."""
+
 class BddlGoal:
     """A BDDL problem's goal compiled once, evaluated on states given as atoms."""
 

@@ -24,6 +24,7 @@ mod score;
 mod solve;
 mod tree;
 mod value;
+mod worldmodel;
 
 use pyo3::prelude::*;
 use std::any::Any;
@@ -102,5 +103,7 @@ fn _pddlc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(plancraft::plancraft_compile, m)?)?;
     m.add_function(wrap_pyfunction!(plancraft::plancraft_from_pddl_plan, m)?)?;
     m.add_function(wrap_pyfunction!(plancraft_eval::plancraft_eval, m)?)?;
+    m.add_function(wrap_pyfunction!(worldmodel::worldmodel_make, m)?)?;
+    m.add_function(wrap_pyfunction!(worldmodel::worldmodel_score, m)?)?;
     Ok(())
 }

@@ -162,6 +162,19 @@ impl Diagnostic {
         to_py(py, &self.json)
     }
 
+    /// Two diagnostics are equal when every field of `to_dict()` is (Gymnasium's checker
+    /// compares the `info` of two identical steps).
+    fn __eq__(&self, other: &Self) -> bool {
+        self.json == other.json
+    }
+
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        self.json.to_string().hash(&mut hasher);
+        hasher.finish()
+    }
+
     /// A field of `to_dict()`: `diagnostic["code"]` is `diagnostic.code`.
     fn __getitem__<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Bound<'py, PyAny>> {
         match self.json.get(key) {

@@ -22,6 +22,7 @@ mod score_functional;
 mod solve;
 mod validate;
 mod worldmodel;
+mod worldmodel_score;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use pddlc::choice::Choice;

@@ -151,6 +151,9 @@ codes! {
     BddlNoGoal, "B725", "bddl-no-goal", Error, "a BDDL problem without a goal, or with an empty `:goal`: the reference fails to load it";
     BddlUnknownRequirement, "B726", "bddl-unknown-requirement", Error, "a requirement flag a BDDL domain may not declare (bddl accepts `:strips :negative-preconditions :typing :adl`)";
     WorldmodelNoPlan, "W801", "worldmodel-no-plan", Error, "`worldmodel make` has no reference plan: the one given does not reach the goal, or the planner found none";
+    WorldmodelUnreadablePrediction, "W802", "worldmodel-unreadable-prediction", Warning, "a model's prediction for an item cannot be read as the item's kind of answer: the item scores 0";
+    WorldmodelBadItems, "W803", "worldmodel-bad-items", Error, "a line of an items file is not an item, repeats an id, or its task has no usable task record: it is not scored";
+    WorldmodelUnmatchedPrediction, "W804", "worldmodel-unmatched-prediction", Warning, "a prediction line is not JSON with an `id`, answers no item, or answers an item a second time: it is not used";
     BddlStateInvalid, "B740", "bddl-state-invalid", Error, "a line of a BDDL state (`bddl goal --state`) that is not a ground atom `(predicate argument …)`";
     IoError, "P090", "io-error", Error, "an input could not be read: no such file, no permission, a directory where a file was expected, stdin asked for twice";
     ValidateUnsupported, "V310", "validate-unsupported", Error, "the task uses a feature the validator does not interpret yet: no verdict";

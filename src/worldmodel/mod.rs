@@ -8,7 +8,15 @@
 //! planning) around a reference plan, every label found by running the task.
 
 mod env;
+mod items;
 mod make;
+mod read;
+mod score;
 
 pub use env::{Change, Env, NumericChange, Snapshot, Transition};
+pub use items::{Items, Kind, TaskRecord, items_jsonl, read_items};
 pub use make::{Item, Label, MakeOptions, Mutation, make};
+pub use score::{
+    Answered, ItemScore, NextStateSummary, PlanningSummary, ProposalSummary, ScoreOptions, Scores,
+    Summary, TaskSummary, Tasks, TopK, VerificationSummary, score,
+};

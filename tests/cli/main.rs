@@ -17,6 +17,7 @@ mod plans;
 mod score;
 mod score_functional;
 mod surfaces;
+mod worldmodel;
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
