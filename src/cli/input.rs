@@ -224,3 +224,22 @@ pub fn parse_source(source: SourceFile, id: FileId) -> Loaded {
         unreadable: false,
     }
 }
+
+/// Whether `output` may be written: it must not be one of `inputs` (a report written over the
+/// plan it reports on would lose what the user gave), nor a directory.
+pub fn check_output(output: &Path, inputs: &[&Path]) -> Result<(), String> {
+    if output.is_dir() {
+        return Err(format!("{} is a directory", output.display()));
+    }
+    let same = |input: &Path| match (output.canonicalize(), input.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => output == input,
+    };
+    if let Some(input) = inputs.iter().find(|input| same(input)) {
+        return Err(format!(
+            "{} is an input of this command; the page is not written over it",
+            input.display()
+        ));
+    }
+    Ok(())
+}

@@ -35,6 +35,11 @@ pub struct Args {
     /// Exit 1 on the task's warnings too (they are then shown).
     #[arg(long)]
     deny_warnings: bool,
+    /// Also write one self-contained HTML page of the plans: each as a timeline of states, the
+    /// failing step with the preconditions that do not hold, the goal's unmet atoms
+    /// (docs/reports.md). Classical and numeric tasks; what is printed is unchanged.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -165,6 +170,17 @@ fn format_or_default(format: Option<Format>) -> Format {
 pub fn run(args: &Args) -> Outcome {
     let format = format_or_default(args.format);
     let color = args.color.enabled();
+    if let Some(html) = &args.html {
+        let inputs: Vec<&Path> = [args.domain.as_path(), args.problem.as_path()]
+            .into_iter()
+            .chain(args.plans.iter().map(PathBuf::as_path))
+            .collect();
+        if let Err(message) = super::input::check_output(html, &inputs) {
+            eprintln!("error: --html: {message}");
+            return Outcome::Failure;
+        }
+    }
+    let mut pages: Vec<(usize, Report)> = Vec::new();
     let Task {
         domain,
         problem,
@@ -236,6 +252,15 @@ pub fn run(args: &Args) -> Outcome {
                 print!("{}", render_diagnostics(format, &diagnostics, &view, color));
             }
         }
+        if args.html.is_some() {
+            pages.push((2 + index, report));
+        }
+    }
+    if let Some(html) = &args.html
+        && let Err(message) = write_page(html, &domain, &problem, &sources, &pages)
+    {
+        eprintln!("error: --html: {message}; no page was written");
+        outcome = outcome.max(Outcome::Failure);
     }
     if format == Format::Json {
         let view = Sources::new(&sources);
@@ -253,6 +278,28 @@ pub fn run(args: &Args) -> Outcome {
         return Outcome::NoVerdict;
     }
     outcome
+}
+
+/// Writes the page of the plans (`pages`: each plan's source index and report) to `html`.
+fn write_page(
+    html: &Path,
+    domain: &Domain,
+    problem: &Problem,
+    sources: &[SourceFile],
+    pages: &[(usize, Report)],
+) -> Result<(), String> {
+    let plans: Vec<pddlc::html::PlanPage> = pages
+        .iter()
+        .map(|(source, report)| pddlc::html::PlanPage {
+            name: &sources[*source].name,
+            text: &sources[*source].text,
+            report,
+        })
+        .collect();
+    let names = (sources[0].name.as_str(), sources[1].name.as_str());
+    let page = pddlc::html::validate_page(domain, problem, names, &plans)
+        .map_err(|d| format!("{} [{}]", d.message, d.code))?;
+    std::fs::write(html, page).map_err(|e| format!("{}: {e}", html.display()))
 }
 
 pub fn applicable(args: &ApplicableArgs) -> Outcome {

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Regenerates the screenshots of the HTML pages in docs/images/ (docs/reports.md) from the
+# shipped fixtures, with headless Chromium (Debian's `chromium`). Builds the binary first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build --release --quiet
+BROWSER=${CHROMIUM:-chromium}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+pages=docs/images
+mkdir -p "$pages"
+
+target/release/pddlc validate domains/blocksworld/domain.pddl domains/blocksworld/problem.pddl \
+  fixtures/html/validate/valid.plan fixtures/html/validate/invalid.plan \
+  fixtures/html/validate/short.plan --html "$work/validate.html" >/dev/null || true
+
+for page in validate; do
+  "$BROWSER" --headless --no-sandbox --disable-gpu --no-first-run --hide-scrollbars \
+    --user-data-dir="$work/profile" --window-size=1100,1400 \
+    --screenshot="$pages/$page.png" "file://$work/$page.html" 2>/dev/null
+  echo "$pages/$page.png"
+done

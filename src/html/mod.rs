@@ -1,0 +1,84 @@
+//! Self-contained HTML pages of results (docs/reports.md): one file, no network, no script, no
+//! external font; inline CSS and SVG, with the platform's accessibility basics (a heading per
+//! part, tables with captions and header cells, a text alternative for every chart, colours
+//! from the Okabe–Ito palette, readable by colour-blind readers, never colour alone). Each
+//! command's page is built from the library's own results; the front ends write the string.
+
+mod validate;
+
+pub use validate::{PlanPage, validate_page};
+
+/// The Okabe–Ito colours the pages use: applied, failed, not run.
+pub(crate) const BLUE: &str = "#0072B2";
+pub(crate) const VERMILLION: &str = "#D55E00";
+pub(crate) const GREY: &str = "#BBBBBB";
+
+/// `text` with `&`, `<`, `>`, `"` and `'` escaped, for element content and attribute values.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A whole page: the document, its title, the style sheet and `body`.
+pub(crate) fn page(title: &str, body: &str) -> String {
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <meta name=\"generator\" content=\"pddlc {version}\">\n<title>{title}</title>\n\
+         <style>{STYLE}</style>\n</head>\n<body>\n<main>\n{body}</main>\n</body>\n</html>\n",
+        version = env!("CARGO_PKG_VERSION"),
+        title = escape(title),
+    )
+}
+
+const STYLE: &str = "\
+body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;color:#1a1a1a;margin:0;background:#fff}\
+main{max-width:72rem;margin:0 auto;padding:1.5rem}\
+h1{font-size:1.5rem;margin:.2rem 0 1rem}h2{font-size:1.2rem;margin:1.8rem 0 .6rem}\
+h3{font-size:1.05rem;margin:1.2rem 0 .4rem}\
+table{border-collapse:collapse;width:100%;margin:.4rem 0 1rem}\
+caption{text-align:left;font-weight:600;padding:.3rem 0}\
+th,td{border:1px solid #d0d0d0;padding:.3rem .5rem;text-align:left;vertical-align:top}\
+th{background:#f3f3f3}td.num,th.num{text-align:right}.timeline td:nth-child(2){white-space:nowrap}\
+code,.atoms{font-family:ui-monospace,'SFMono-Regular',Menlo,Consolas,monospace;font-size:.9em}\
+.verdict{display:inline-block;padding:.1rem .5rem;border-radius:.3rem;color:#fff;font-weight:600}\
+.valid{background:#0072B2}.invalid{background:#D55E00}.unknown{background:#666}\
+tr.failed td{background:#fbe3d3}tr.skipped td{color:#777}\
+.added::before{content:'+ ';font-weight:700;color:#0072B2}\
+.deleted::before{content:'\\2212  ';font-weight:700;color:#D55E00}\
+ul.atoms{margin:0;padding-left:0;list-style:none}\
+figure{margin:.5rem 0 1rem}figcaption{font-size:.9em;color:#444}\
+";
+
+/// A list of atoms, each marked with `class` (`added`, `deleted`, or none).
+pub(crate) fn atom_list(atoms: &[String], class: &str) -> String {
+    if atoms.is_empty() {
+        return String::new();
+    }
+    let items: String = atoms
+        .iter()
+        .map(|a| format!("<li class=\"{class}\">{}</li>", escape(a)))
+        .collect();
+    format!("<ul class=\"atoms\">{items}</ul>")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn escapes_markup() {
+        assert_eq!(
+            super::escape("<a href=\"x\">&'"),
+            "&lt;a href=&quot;x&quot;&gt;&amp;&#39;"
+        );
+    }
+}

@@ -1,0 +1,184 @@
+//! The HTML pages (docs/reports.md) rendered from shipped fixtures by the binary and opened in
+//! headless Chromium (Debian's `chromium`): no console message, no request the page makes, and
+//! the structure expected (headings, the timeline table with a row per step, the SVG strip
+//! with a box per step, the failing step and its precondition). Under CI a missing Chromium
+//! fails the test.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn chromium() -> Option<PathBuf> {
+    ["chromium", "chromium-browser", "google-chrome"]
+        .iter()
+        .find_map(|name| {
+            let found = Command::new("sh")
+                .args(["-c", &format!("command -v {name}")])
+                .output()
+                .ok()?;
+            let path = String::from_utf8_lossy(&found.stdout).trim().to_string();
+            (found.status.success() && !path.is_empty()).then(|| PathBuf::from(path))
+        })
+}
+
+/// What the browser saw of a page: the DOM after load, its console messages, and the URLs the
+/// page itself asked for (the browser's own background requests are not the page's).
+struct Opened {
+    dom: String,
+    console: Vec<String>,
+    requests: Vec<String>,
+}
+
+fn open(browser: &Path, page: &Path, scratch: &Path) -> Opened {
+    let net_log = scratch.join("net.json");
+    let output = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--disable-extensions",
+            "--enable-logging=stderr",
+            "--v=0",
+        ])
+        .arg(format!(
+            "--user-data-dir={}",
+            scratch.join("profile").display()
+        ))
+        .arg(format!("--log-net-log={}", net_log.display()))
+        .arg("--dump-dom")
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .expect("chromium runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let console = stderr
+        .lines()
+        .filter(|l| l.contains(":CONSOLE"))
+        .map(str::to_string)
+        .collect();
+    let log: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&net_log).expect("net log"))
+            .expect("net log JSON");
+    let start_job = log["constants"]["logEventTypes"]["URL_REQUEST_START_JOB"].clone();
+    let requests = log["events"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|e| e["type"] == start_job)
+        .filter(|e| {
+            e["params"]["network_isolation_key"]
+                .as_str()
+                .is_some_and(|k| k.starts_with("file://"))
+        })
+        .filter_map(|e| e["params"]["url"].as_str().map(str::to_string))
+        .filter(|url| !url.starts_with("file://"))
+        .collect();
+    Opened {
+        dom: String::from_utf8_lossy(&output.stdout).to_string(),
+        console,
+        requests,
+    }
+}
+
+#[test]
+fn the_validate_page_opens_clean_with_its_timeline() {
+    let Some(browser) = chromium() else {
+        common::skip(
+            "html_pages",
+            "no chromium on PATH (apt-get install chromium)",
+        );
+        return;
+    };
+    let scratch = tempfile::tempdir().expect("temporary directory");
+    let page = scratch.path().join("validate.html");
+    let fixtures = root().join("fixtures/html/validate");
+    let blocks = root().join("domains/blocksworld");
+    let run = Command::new(env!("CARGO_BIN_EXE_pddlc"))
+        .arg("validate")
+        .arg(blocks.join("domain.pddl"))
+        .arg(blocks.join("problem.pddl"))
+        .args(["valid.plan", "invalid.plan", "short.plan"].map(|p| fixtures.join(p)))
+        .arg("--html")
+        .arg(&page)
+        .output()
+        .expect("pddlc runs");
+    // What validate prints is unchanged: two invalid plans, exit 1.
+    assert_eq!(run.status.code(), Some(1));
+    let printed = String::from_utf8_lossy(&run.stdout);
+    assert!(printed.contains("valid.plan: valid, 6 steps"), "{printed}");
+    let opened = open(&browser, &page, scratch.path());
+    assert!(opened.console.is_empty(), "console: {:?}", opened.console);
+    assert!(
+        opened.requests.is_empty(),
+        "requests: {:?}",
+        opened.requests
+    );
+    let dom = &opened.dom;
+    let count = |needle: &str| dom.matches(needle).count();
+    assert_eq!(count("<h1>"), 1);
+    assert_eq!(count("<section"), 3, "a section per plan");
+    assert_eq!(count("<table class=\"timeline\">"), 3);
+    assert_eq!(count("<caption>"), 3);
+    // Rows: the initial state and each step (6 + 4 + 2).
+    assert_eq!(
+        count("<tr class=\"applied\">")
+            + count("<tr class=\"failed\">")
+            + count("<tr class=\"skipped\">"),
+        12
+    );
+    assert_eq!(count("<tr class=\"failed\">"), 1);
+    assert_eq!(count("<tr class=\"skipped\">"), 1);
+    assert_eq!(count("<svg role=\"img\""), 3);
+    assert_eq!(count("<rect class=\"step\""), 12);
+    assert!(dom.contains("Preconditions that do not hold:"));
+    assert!(dom.contains("<li class=\"\">(holding c)</li>"));
+    assert!(dom.contains("2 goal atoms do not hold after the last step"));
+    assert!(dom.contains("<span class=\"verdict invalid\">invalid</span>"));
+}
+
+#[test]
+fn the_page_is_not_written_over_an_input_nor_for_a_temporal_task() {
+    let fixtures = root().join("fixtures/html/validate");
+    let blocks = root().join("domains/blocksworld");
+    let plan = fixtures.join("valid.plan");
+    let before = std::fs::read(&plan).expect("plan");
+    let run = Command::new(env!("CARGO_BIN_EXE_pddlc"))
+        .arg("validate")
+        .arg(blocks.join("domain.pddl"))
+        .arg(blocks.join("problem.pddl"))
+        .arg(&plan)
+        .arg("--html")
+        .arg(&plan)
+        .output()
+        .expect("pddlc runs");
+    assert_eq!(run.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("is an input of this command"));
+    assert_eq!(std::fs::read(&plan).expect("plan"), before);
+    let temporal = root().join("fixtures/validate/V306_temporal_end_condition");
+    let scratch = tempfile::tempdir().expect("temporary directory");
+    let page = scratch.path().join("t.html");
+    let run = Command::new(env!("CARGO_BIN_EXE_pddlc"))
+        .arg("validate")
+        .args(["domain.pddl", "problem.pddl", "plan.txt"].map(|f| temporal.join(f)))
+        .arg("--html")
+        .arg(&page)
+        .output()
+        .expect("pddlc runs");
+    assert_eq!(run.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        stderr.contains("no page was written") && stderr.contains("V310"),
+        "{stderr}"
+    );
+    assert!(!page.exists());
+    // The verdict is still printed.
+    assert!(String::from_utf8_lossy(&run.stdout).contains("plan.txt: invalid"));
+}
