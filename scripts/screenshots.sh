@@ -14,7 +14,12 @@ target/release/pddlc validate domains/blocksworld/domain.pddl domains/blocksworl
   fixtures/html/validate/valid.plan fixtures/html/validate/invalid.plan \
   fixtures/html/validate/short.plan --html "$work/validate.html" >/dev/null || true
 
-for page in validate; do
+target/release/pddlc solve domains/blocksworld/domain.pddl domains/blocksworld/problem.pddl \
+  --html "$work/solve.html" >/dev/null
+target/release/pddlc solve domains/blocksworld/domain.pddl \
+  fixtures/solve/unsolvable_arm_never_empty/problem.pddl --html "$work/solve-unsolvable.html" >/dev/null || true
+
+for page in validate solve solve-unsolvable; do
   "$BROWSER" --headless --no-sandbox --disable-gpu --no-first-run --hide-scrollbars \
     --user-data-dir="$work/profile" --window-size=1100,1400 \
     --screenshot="$pages/$page.png" "file://$work/$page.html" 2>/dev/null

@@ -182,3 +182,62 @@ fn the_page_is_not_written_over_an_input_nor_for_a_temporal_task() {
     // The verdict is still printed.
     assert!(String::from_utf8_lossy(&run.stdout).contains("plan.txt: invalid"));
 }
+
+#[test]
+fn the_solve_pages_open_clean_with_the_plan_or_the_proof() {
+    let Some(browser) = chromium() else {
+        common::skip(
+            "html_pages",
+            "no chromium on PATH (apt-get install chromium)",
+        );
+        return;
+    };
+    let scratch = tempfile::tempdir().expect("temporary directory");
+    let blocks = root().join("domains/blocksworld");
+    let unsolvable = root().join("fixtures/solve/unsolvable_arm_never_empty");
+    for (name, problem, code, wanted) in [
+        (
+            "solved",
+            blocks.join("problem.pddl"),
+            0,
+            vec![
+                "<span class=\"verdict valid\">solved</span>",
+                "<table class=\"timeline\">",
+            ],
+        ),
+        (
+            "unsolvable",
+            unsolvable.join("problem.pddl"),
+            1,
+            vec!["Why no plan exists", "<li class=\"\">(on a b)</li>"],
+        ),
+    ] {
+        let page = scratch.path().join(format!("{name}.html"));
+        let run = Command::new(env!("CARGO_BIN_EXE_pddlc"))
+            .arg("solve")
+            .arg(blocks.join("domain.pddl"))
+            .arg(&problem)
+            .arg("--html")
+            .arg(&page)
+            .output()
+            .expect("pddlc runs");
+        assert_eq!(run.status.code(), Some(code), "{name}");
+        let opened = open(&browser, &page, scratch.path());
+        assert!(opened.console.is_empty(), "{name}: {:?}", opened.console);
+        assert!(opened.requests.is_empty(), "{name}: {:?}", opened.requests);
+        let dom = &opened.dom;
+        assert_eq!(dom.matches("<h1>").count(), 1);
+        assert_eq!(
+            dom.matches("<th scope=\"row\">").count(),
+            9,
+            "{name}: the statistics"
+        );
+        for needle in wanted {
+            assert!(dom.contains(needle), "{name}: {needle}");
+        }
+        if name == "solved" {
+            assert_eq!(dom.matches("<rect class=\"step\"").count(), 6);
+            assert!(dom.contains("The goal holds after the last step."));
+        }
+    }
+}

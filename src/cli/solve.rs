@@ -11,7 +11,7 @@ use pddlc::diagnostics::render::Sources;
 use pddlc::diagnostics::{Diagnostic, FileId, SourceFile};
 use pddlc::solve::{self, Answer, Options, Outcome as Solved, Progress, SolveRow};
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 #[derive(clap::Args)]
@@ -46,6 +46,10 @@ pub struct Args {
     format: Option<Format>,
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     color: Color,
+    /// Also write one self-contained HTML page of the answer: the search's statistics, the
+    /// plan's timeline of states, or the proof that there is none (docs/reports.md).
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
 }
 
 /// The CPU time (user and system) this process has used: the clock `--time-limit` counts.
@@ -115,6 +119,17 @@ pub fn run(args: &Args) -> Outcome {
         );
         return Outcome::Failure;
     }
+    if let Some(html) = &args.html {
+        let inputs: Vec<&Path> = [Some(&args.domain), Some(&args.problem), args.from.as_ref()]
+            .into_iter()
+            .flatten()
+            .map(PathBuf::as_path)
+            .collect();
+        if let Err(message) = super::input::check_output(html, &inputs) {
+            eprintln!("error: --html: {message}");
+            return Outcome::Failure;
+        }
+    }
     let color = args.color.enabled();
     let Task {
         domain,
@@ -181,6 +196,19 @@ pub fn run(args: &Args) -> Outcome {
             );
         }
         _ => human(&answer, peak),
+    }
+    if let Some(html) = &args.html {
+        let names = (sources[0].name.as_str(), sources[1].name.as_str());
+        let written =
+            pddlc::html::solve_page(&domain, &problem, names, &answer, options.prefix.as_deref())
+                .map_err(|d| format!("{} [{}]", d.message, d.code))
+                .and_then(|page| {
+                    std::fs::write(html, page).map_err(|e| format!("{}: {e}", html.display()))
+                });
+        if let Err(message) = written {
+            eprintln!("error: --html: {message}; no page was written");
+            return Outcome::Failure;
+        }
     }
     match answer.outcome {
         Solved::Solved { .. } => Outcome::Clean,

@@ -4,8 +4,10 @@
 //! from the Okabe–Ito palette, readable by colour-blind readers, never colour alone). Each
 //! command's page is built from the library's own results; the front ends write the string.
 
+mod solve;
 mod validate;
 
+pub use solve::solve_page;
 pub use validate::{PlanPage, validate_page};
 
 /// The Okabe–Ito colours the pages use: applied, failed, not run.
@@ -46,7 +48,7 @@ body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;color:#1a1a1a;
 main{max-width:72rem;margin:0 auto;padding:1.5rem}\
 h1{font-size:1.5rem;margin:.2rem 0 1rem}h2{font-size:1.2rem;margin:1.8rem 0 .6rem}\
 h3{font-size:1.05rem;margin:1.2rem 0 .4rem}\
-table{border-collapse:collapse;width:100%;margin:.4rem 0 1rem}\
+table{border-collapse:collapse;width:100%;margin:.4rem 0 1rem}table.statistics{width:auto;min-width:24rem}\
 caption{text-align:left;font-weight:600;padding:.3rem 0}\
 th,td{border:1px solid #d0d0d0;padding:.3rem .5rem;text-align:left;vertical-align:top}\
 th{background:#f3f3f3}td.num,th.num{text-align:right}.timeline td:nth-child(2){white-space:nowrap}\

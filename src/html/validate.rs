@@ -26,6 +26,25 @@ pub fn validate_page(
     names: (&str, &str),
     plans: &[PlanPage],
 ) -> Result<String, Diagnostic> {
+    let mut body = format!(
+        "<h1>Plan validation</h1>\n<p>Domain <code>{}</code> ({}), problem <code>{}</code> ({}): {} plan{}.</p>\n",
+        escape(domain.name.as_str()),
+        escape(names.0),
+        escape(problem.name.as_str()),
+        escape(names.1),
+        plans.len(),
+        if plans.len() == 1 { "" } else { "s" },
+    );
+    body.push_str(&plan_sections(domain, problem, plans)?);
+    Ok(page(&format!("pddlc validate: {}", problem.name), &body))
+}
+
+/// A section per plan: its verdict, strip, timeline, goal and diagnostics.
+pub(super) fn plan_sections(
+    domain: &Domain,
+    problem: &Problem,
+    plans: &[PlanPage],
+) -> Result<String, Diagnostic> {
     crate::parse::with_stack(|| {
         let mut env = Env::new(domain, problem).map_err(|d| {
             let what = d.message.split("; ").nth(1).unwrap_or("what a step cannot show");
@@ -34,19 +53,11 @@ pub fn validate_page(
                 format!("the page shows a plan as a sequence of states, and {what}: a temporal plan's chart is not drawn yet"),
             )
         })?;
-        let mut body = format!(
-            "<h1>Plan validation</h1>\n<p>Domain <code>{}</code> ({}), problem <code>{}</code> ({}): {} plan{}.</p>\n",
-            escape(domain.name.as_str()),
-            escape(names.0),
-            escape(problem.name.as_str()),
-            escape(names.1),
-            plans.len(),
-            if plans.len() == 1 { "" } else { "s" },
-        );
+        let mut body = String::new();
         for (index, plan) in plans.iter().enumerate() {
             body.push_str(&plan_section(&mut env, index, plan));
         }
-        Ok(page(&format!("pddlc validate: {}", problem.name), &body))
+        Ok(body)
     })
 }
 
