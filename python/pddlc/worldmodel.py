@@ -70,6 +70,11 @@ def _lines(records: Records) -> Tuple[str, Optional[pathlib.Path]]:
         path = pathlib.Path(records)
         return path.read_text(encoding="utf-8"), path.parent
     if isinstance(records, str):
+        if "\n" not in records and records.strip() and os.path.exists(records):
+            raise ValueError(
+                f"{records!r} names a file but is not JSON lines: a str is read as JSON lines; "
+                f"pass pathlib.Path({records!r}) to read the file"
+            )
         return records, None
     return "".join(json.dumps(dict(r)) + "\n" for r in records), None
 

@@ -80,6 +80,9 @@ def test_no_reference_plan_and_no_task_are_errors():
         worldmodel.score(SCORE / "items.jsonl", [], tasks={"reverse-three": ("(define", "(define")})
     with pytest.raises(ValueError):
         worldmodel.make(BLOCKS / "domain.pddl", BLOCKS / "problem.pddl", fractions=(2.0,))
+    # A str is JSON lines; one that names a file says how to read the file.
+    with pytest.raises(ValueError, match="pathlib.Path"):
+        worldmodel.score(str(SCORE / "items.jsonl"), [])
 
 
 def test_gym_env_passes_gymnasiums_checker_and_steps_as_env():
