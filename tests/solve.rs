@@ -387,3 +387,39 @@ fn ranks_next_actions_by_how_close_they_lead_to_the_goal() {
     assert_eq!(last[0].action, "(stack c b)");
     assert_eq!(last[0].h, Some(0));
 }
+
+/// After a prefix that makes the goal unreachable, the proof names the goal atoms no relaxed
+/// plan reaches from the prefix's state (from the initial state every atom is reachable).
+#[test]
+fn a_dead_end_after_a_prefix_names_the_atoms_unreachable_from_its_state() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/worldmodel/dead_end");
+    let domain = domain_of(&read(&dir, "domain.pddl"), "dead_end");
+    let problem = problem_of(&read(&dir, "problem.pddl"), "dead_end");
+    for optimal in [false, true] {
+        let options = Options {
+            prefix: Some("(take k)\n(throw k)\n".to_string()),
+            optimal,
+            ..Options::default()
+        };
+        let answer = solve(&domain, &problem, &options, &mut |_| {}).expect("solvable input");
+        assert_eq!(
+            answer.outcome,
+            Outcome::Unsolvable(Unsolvable::GoalUnreachable {
+                atoms: vec!["(open d)".to_string()]
+            }),
+            "optimal: {optimal}"
+        );
+    }
+    // Through a session, the same proof.
+    let session =
+        pddlc::solve::Session::new(&domain, &problem, &Options::default()).expect("session");
+    let prefix = ["(take k)".to_string(), "(throw k)".to_string()];
+    let answer = session
+        .search(&prefix, false, std::time::Duration::from_secs(5), true)
+        .expect("search");
+    assert!(
+        matches!(&answer.outcome, Outcome::Unsolvable(Unsolvable::GoalUnreachable { atoms }) if atoms == &["(open d)"]),
+        "{:?}",
+        answer.outcome
+    );
+}

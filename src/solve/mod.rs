@@ -267,6 +267,7 @@ fn run(
     simplify::prune_irrelevant(&mut task);
     task.reindex();
     let searching = Instant::now();
+    let from = start.clone();
     let ending = if options.optimal {
         search::astar(&task, start, &budget, &mut statistics, progress)
     } else {
@@ -284,7 +285,7 @@ fn run(
             states: statistics.evaluated as usize,
         }),
         Ending::DeadStart => Outcome::Unsolvable(Unsolvable::GoalUnreachable {
-            atoms: unreachable_goal(&task),
+            atoms: unreachable_goal(&task, &from),
         }),
         Ending::Limit => Outcome::Unknown(limit(&budget)),
     };
@@ -329,11 +330,11 @@ fn plan_and_cost(task: &task::GroundTask, ops: &[u32]) -> (Vec<String>, u64) {
     (plan, cost)
 }
 
-/// The goal atoms the delete relaxation (h^max) cannot reach from the initial state, for a
-/// start state the search found dead.
-fn unreachable_goal(task: &task::GroundTask) -> Vec<String> {
+/// The goal atoms the delete relaxation (h^max) cannot reach from `start` (the initial state,
+/// or the state a prefix reaches), for a start state the search found dead.
+fn unreachable_goal(task: &task::GroundTask, start: &task::Bits) -> Vec<String> {
     let mut relaxed = heuristic::Relaxed::new(task, heuristic::Kind::Max);
-    relaxed.evaluate(&task.init, None);
+    relaxed.evaluate(start, None);
     let mut atoms: Vec<u32> = Vec::new();
     for conjunction in &task.goal {
         atoms.extend(&conjunction.positive);

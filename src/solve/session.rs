@@ -110,6 +110,7 @@ impl<'t> Session<'t> {
         simplify::prune_irrelevant(&mut task);
         task.reindex();
         let searching = Instant::now();
+        let from = start.clone();
         let ending = if optimal {
             search::astar(&task, start, &budget, &mut statistics, &mut |_| {})
         } else {
@@ -129,7 +130,7 @@ impl<'t> Session<'t> {
                 states: statistics.evaluated as usize,
             }),
             Ending::DeadStart => Outcome::Unsolvable(Unsolvable::GoalUnreachable {
-                atoms: unreachable_goal(&task),
+                atoms: unreachable_goal(&task, &from),
             }),
             Ending::Limit if budget.out_of_time() => Outcome::Unknown(Limit::Time),
             Ending::Limit => Outcome::Unknown(Limit::Memory),
