@@ -19,7 +19,11 @@ target/release/pddlc solve domains/blocksworld/domain.pddl domains/blocksworld/p
 target/release/pddlc solve domains/blocksworld/domain.pddl \
   fixtures/solve/unsolvable_arm_never_empty/problem.pddl --html "$work/solve-unsolvable.html" >/dev/null || true
 
-for page in validate solve solve-unsolvable; do
+planner=domains/kitchen/examples/runs/planner
+target/release/pddlc kitchen eval "$planner:planner" "$planner:again" --bootstrap 2000 \
+  --html "$work/kitchen-eval.html" >/dev/null || true
+
+for page in validate solve solve-unsolvable kitchen-eval; do
   "$BROWSER" --headless --no-sandbox --disable-gpu --no-first-run --hide-scrollbars \
     --user-data-dir="$work/profile" --window-size=1100,1400 \
     --screenshot="$pages/$page.png" "file://$work/$page.html" 2>/dev/null

@@ -20,7 +20,7 @@
 //! | plancraft | `plancraft` | `plancraft::run`, `plancraft::solve`, `plancraft::compile_counts`, `plancraft::compile_grid`, `plancraft::Example::from_json`, `plancraft::World::embedded`, `plancraft::eval::evaluate` | Plancraft's example and an agent's messages → `RunResult`; an example → `SolveRow` (a shortest plan or a proof) or PDDL; runs' episodes and a split → the results table | `M6xx` |
 //! | bddl | `bddl` | `bddl::check_file`, `bddl::Shipped`, `bddl::Activity`, `bddl::compile_problem_goal`, `bddl::State`, `bddl::compare`, `bddl::compare_with`, `bddl::summary` | a BDDL tree → diagnostics (against a domain, the shipped iGibson one, a taxonomy); a problem → `CompiledGoal`, with a `State` → `GoalVerdict` (bddl's semantics or the intended ones); a gold and a predicted plan (ActPlan-1K's text) → `Comparison` (the LCS metric and its matched steps) | `B7xx` |
 //! | diagnostics | `diagnostics` | `Diagnostic`, `diagnostics::render::{human, json, gcc, val, rows}` | diagnostics → text (and the JSON contract's typed rows) | every code |
-//! | html | `html` | `html::validate_page`, `html::solve_page` | a command's results → one self-contained HTML page (inline CSS and SVG, no script, no network) | — |
+//! | html | `html` | `html::validate_page`, `html::solve_page`, `html::kitchen_eval_page` | a command's results → one self-contained HTML page (inline CSS and SVG, no script, no network) | — |
 //! | options | `choice` | `Choice::parse_choice` (and `FromStr` of `score::Mode`, `check::Profile`, `kitchen::Mode`, `kitchen::Flavour`) | a word → an option's value, for the CLI and Python alike | — |
 //!
 //! Every stage returns what it could build plus its diagnostics, never fails and never panics;

@@ -241,3 +241,59 @@ fn the_solve_pages_open_clean_with_the_plan_or_the_proof() {
         }
     }
 }
+
+#[test]
+fn the_kitchen_eval_page_opens_clean_with_its_table_grid_and_forest() {
+    let Some(browser) = chromium() else {
+        common::skip(
+            "html_pages",
+            "no chromium on PATH (apt-get install chromium)",
+        );
+        return;
+    };
+    let scratch = tempfile::tempdir().expect("temporary directory");
+    let page = scratch.path().join("kitchen.html");
+    let run_dir = root().join("domains/kitchen/examples/runs/planner");
+    let runs = [
+        format!("{}:a", run_dir.display()),
+        format!("{}:b", run_dir.display()),
+    ];
+    let run = Command::new(env!("CARGO_BIN_EXE_pddlc"))
+        .args([
+            "kitchen",
+            "eval",
+            &runs[0],
+            &runs[1],
+            "--bootstrap",
+            "200",
+            "--html",
+        ])
+        .arg(&page)
+        .output()
+        .expect("pddlc runs");
+    assert!(
+        run.status.code().is_some_and(|c| c <= 1),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let opened = open(&browser, &page, scratch.path());
+    assert!(opened.console.is_empty(), "console: {:?}", opened.console);
+    assert!(
+        opened.requests.is_empty(),
+        "requests: {:?}",
+        opened.requests
+    );
+    let dom = &opened.dom;
+    let tasks = std::fs::read_dir(&run_dir)
+        .expect("run folder")
+        .filter(|e| e.as_ref().is_ok_and(|e| e.path().is_dir()))
+        .count();
+    assert!(tasks >= 1);
+    assert_eq!(dom.matches("<table class=\"methods\">").count(), 1);
+    assert_eq!(dom.matches("<table class=\"grid\">").count(), 1);
+    // A grid cell per task and run; the same run twice differs by nothing.
+    assert_eq!(dom.matches("<td class=\"cell ").count(), 2 * tasks);
+    assert_eq!(dom.matches("<circle class=\"difference\"").count(), 4);
+    assert!(dom.contains("<svg class=\"forest\" role=\"img\""));
+    assert!(dom.contains("a − b: total"));
+}

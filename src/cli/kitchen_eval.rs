@@ -44,6 +44,11 @@ pub struct EvalArgs {
     /// Seed of the bootstrap's generator (SplitMix64), set once before any resampling.
     #[arg(long, default_value_t = 42)]
     seed: u64,
+    /// Also write one self-contained HTML page: the per-method table with its intervals, the
+    /// task × run grid coloured by failure kind, the paired comparisons as a forest plot
+    /// (docs/reports.md). What is printed is unchanged.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
 }
 
 /// One task folder of a run, with what is needed to run its plans.
@@ -216,6 +221,13 @@ fn result_path(out: &Path, run: Option<&str>, task: &str, plan: &Path) -> PathBu
 
 /// `shown`: how diagnostics about the inputs are shown (`KitchenFormat::resolve`).
 pub fn run(args: &EvalArgs, format: KitchenFormat, shown: Format, color: bool) -> Outcome {
+    if let Some(html) = &args.html {
+        let inputs: Vec<&Path> = args.runs.iter().map(Path::new).collect();
+        if let Err(message) = super::input::check_output(html, &inputs) {
+            eprintln!("error: --html: {message}");
+            return Outcome::Failure;
+        }
+    }
     let diagnostics_format = shown;
     let mut report = Report::new(diagnostics_format, color);
     let Ok(pool) = pool(args.jobs) else {
@@ -285,7 +297,17 @@ pub fn run(args: &EvalArgs, format: KitchenFormat, shown: Format, color: bool) -
     if matches!(format, KitchenFormat::Gcc | KitchenFormat::Val) {
         print!("{lines}");
     }
-    let outcome = finish(format, &report, &tally, &methods, &comparisons, options);
+    let mut outcome = finish(format, &report, &tally, &methods, &comparisons, options);
+    if let Some(html) = &args.html {
+        let page = pddlc::html::kitchen_eval_page(&tally.tasks, &methods, &comparisons);
+        if let Err(e) = std::fs::write(html, page) {
+            eprintln!(
+                "error: --html: {}: {e}; no page was written",
+                html.display()
+            );
+            outcome = outcome.max(Outcome::Failure);
+        }
+    }
     let plans = if tally.unreadable {
         Outcome::Failure
     } else if tally.any_failure {

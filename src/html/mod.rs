@@ -4,9 +4,11 @@
 //! from the Okabe–Ito palette, readable by colour-blind readers, never colour alone). Each
 //! command's page is built from the library's own results; the front ends write the string.
 
+mod kitchen;
 mod solve;
 mod validate;
 
+pub use kitchen::kitchen_eval_page;
 pub use solve::solve_page;
 pub use validate::{PlanPage, validate_page};
 
@@ -60,6 +62,8 @@ tr.failed td{background:#fbe3d3}tr.skipped td{color:#777}\
 .deleted::before{content:'\\2212  ';font-weight:700;color:#D55E00}\
 ul.atoms{margin:0;padding-left:0;list-style:none}\
 figure{margin:.5rem 0 1rem}figcaption{font-size:.9em;color:#444}\
+.swatch{display:inline-block;width:.9em;height:.9em;vertical-align:middle;margin-left:.6em}\
+table.grid td{white-space:nowrap;font-size:.9em}td.none{color:#777}\
 ";
 
 /// A list of atoms, each marked with `class` (`added`, `deleted`, or none).
