@@ -121,8 +121,10 @@ fn strip_markers(mut text: &str) -> &str {
         text = text
             .trim_start_matches(['-', '*', '•', '>', '#'])
             .trim_start();
-        let lower = text.to_lowercase();
-        if lower.starts_with("step ") {
+        if text
+            .get(..5)
+            .is_some_and(|p| p.eq_ignore_ascii_case("step "))
+        {
             text = text[5..].trim_start();
         }
         let digits = text
@@ -330,7 +332,6 @@ fn heading(line: &str) -> Option<(bool, &str)> {
     if let Some(after) = trimmed.strip_prefix('+') {
         return Some((true, after));
     }
-    let lower = trimmed.to_lowercase();
     const HEADINGS: &[(&str, bool)] = &[
         ("added", true),
         ("adds", true),
@@ -348,8 +349,10 @@ fn heading(line: &str) -> Option<(bool, &str)> {
         ("false", false),
     ];
     let (word, adds) = HEADINGS.iter().find(|(word, _)| {
-        lower.starts_with(word)
-            && !lower[word.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '-')
+        trimmed
+            .get(..word.len())
+            .is_some_and(|p| p.eq_ignore_ascii_case(word))
+            && !trimmed[word.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '-')
     })?;
     // What follows the heading: after its `:` (`Added atoms: …`), else after the word.
     let after = &trimmed[word.len()..];
@@ -374,7 +377,7 @@ fn negation(group: &str) -> (bool, &str) {
     let inner = group.trim();
     if let Some(rest) = inner.strip_prefix('(') {
         let rest = rest.trim_start();
-        if rest.len() > 3 && rest[..3].eq_ignore_ascii_case("not") {
+        if rest.len() > 3 && rest.get(..3).is_some_and(|p| p.eq_ignore_ascii_case("not")) {
             let after = rest[3..].trim_start();
             if after.starts_with('(') {
                 let end = after.rfind(')').unwrap_or(after.len());
@@ -442,6 +445,30 @@ mod tests {
             ("Hmm, hard to say", None),
         ] {
             assert_eq!(verdict(text), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn no_text_makes_the_reader_panic() {
+        let v = blocks();
+        let pieces = [
+            "(", ")", "é", "K", "İ", "not", "(not", "step", "Step ", "1.", "0.5:", "add",
+            "Deleted:", "```", "\n", " ", ",", "ſ", "💥", "unstack", "a", "\u{0}",
+        ];
+        let mut state = 7u64;
+        for _ in 0..20_000 {
+            let mut text = String::new();
+            for _ in 0..(state % 9) {
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                text.push_str(pieces[(state >> 33) as usize % pieces.len()]);
+            }
+            let _ = term(&text, &v);
+            let _ = actions(&text, &v);
+            let _ = verdict(&text);
+            let _ = change(&text, &v);
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
         }
     }
 
