@@ -21,6 +21,26 @@ pyo3::create_exception!(
     "The domain and problem cannot be used: `args[1]` (and `.report`) is the Report that says why."
 );
 
+/// The `TaskError` of a task that cannot be used: its first error in the message, the report
+/// of every diagnostic (file 0 the domain, file 1 the problem) as `args[1]`.
+pub(crate) fn task_error(
+    py: Python<'_>,
+    domain: SourceFile,
+    problem: SourceFile,
+    diagnostics: Vec<pddlc::diagnostics::Diagnostic>,
+) -> PyErr {
+    let message = diagnostics
+        .iter()
+        .find(|d| d.is_error())
+        .map_or("the task cannot be used".to_string(), |d| {
+            format!("the task cannot be used: {}: {}", d.code, d.message)
+        });
+    match Py::new(py, Report::new(vec![domain, problem], diagnostics, None)) {
+        Ok(report) => TaskError::new_err((message, report)),
+        Err(e) => e,
+    }
+}
+
 self_cell::self_cell!(
     /// A task and the environment over it, which borrows it.
     struct Cell {
@@ -205,17 +225,7 @@ impl Env {
                     let inputs = Arc::new([domain.file, problem.file]);
                     py.detach(|| Env::build(Arc::new(task), inputs))
                 }
-                Err(diagnostics) => {
-                    let message = diagnostics
-                        .iter()
-                        .find(|d| d.is_error())
-                        .map_or("the task cannot be used".to_string(), |d| {
-                            format!("the task cannot be used: {}: {}", d.code, d.message)
-                        });
-                    let sources = vec![domain.file, problem.file];
-                    let report = Py::new(py, Report::new(sources, diagnostics, None))?;
-                    Err(TaskError::new_err((message, report)))
-                }
+                Err(diagnostics) => Err(task_error(py, domain.file, problem.file, diagnostics)),
             }
         })
     }

@@ -3,7 +3,7 @@
 //! the document `pddlc worldmodel score --format json` writes). The Python module
 //! (`pddlc/worldmodel.py`) turns lists of dicts into lines and back.
 
-use crate::env::TaskError;
+use crate::env::task_error;
 use crate::input::source;
 use crate::plan::task;
 use crate::report::Report;
@@ -28,19 +28,7 @@ fn load(
     let problem = source(problem, "problem")?;
     match py.detach(|| task(&domain, &problem)) {
         Ok((d, p)) => Ok((d, p, domain.file, problem.file)),
-        Err(diagnostics) => {
-            let message = diagnostics
-                .iter()
-                .find(|d| d.is_error())
-                .map_or("the task cannot be used".to_string(), |d| {
-                    format!("the task cannot be used: {}: {}", d.code, d.message)
-                });
-            let report = Py::new(
-                py,
-                Report::new(vec![domain.file, problem.file], diagnostics, None),
-            )?;
-            Err(TaskError::new_err((message, report)))
-        }
+        Err(diagnostics) => Err(task_error(py, domain.file, problem.file, diagnostics)),
     }
 }
 

@@ -182,20 +182,24 @@ impl Items {
     }
 }
 
+/// The non-blank lines of a JSON lines text, each without its line ending and with its span
+/// (what the items file and the predictions are read from).
+pub(crate) fn json_lines(text: &str) -> impl Iterator<Item = (Span, &str)> {
+    let mut offset = 0;
+    text.split_inclusive('\n').filter_map(move |line| {
+        let start = offset;
+        offset += line.len();
+        let trimmed = line.trim_end();
+        (!trimmed.trim().is_empty()).then(|| (Span::new(start, start + trimmed.len()), trimmed))
+    })
+}
+
 /// The items of `text` (JSON lines), with diagnostics in `file`.
 pub fn read_items(text: &str, file: FileId) -> Items {
     let mut read = Items::default();
     let mut untagged = Vec::new();
     let mut seen = HashSet::new();
-    let mut offset = 0;
-    for line in text.split_inclusive('\n') {
-        let start = offset;
-        offset += line.len();
-        let trimmed = line.trim_end();
-        if trimmed.trim().is_empty() {
-            continue;
-        }
-        let span = Span::new(start, start + trimmed.len());
+    for (span, trimmed) in json_lines(text) {
         let bad = |message: String| {
             Diagnostic::new(Code::WorldmodelBadItems, message, span)
                 .in_file(file)

@@ -7,7 +7,7 @@
 //! be read, scores 0 and is counted apart; each unreadable prediction is a located `W802`.
 
 use super::env::Env;
-use super::items::{Items, Kind, ScoredItem, Truth};
+use super::items::{Items, Kind, ScoredItem, Truth, json_lines};
 use super::read::{self, Vocabulary, canonical};
 use crate::ast::{Domain, Problem, Span};
 use crate::diagnostics::{Code, Diagnostic, FileId};
@@ -265,15 +265,7 @@ fn read_predictions(
         by_id.entry(&item.id).or_default().push(i);
     }
     let mut out: HashMap<usize, Prediction> = HashMap::new();
-    let mut offset = 0;
-    for line in text.split_inclusive('\n') {
-        let start = offset;
-        offset += line.len();
-        let trimmed = line.trim_end();
-        if trimmed.trim().is_empty() {
-            continue;
-        }
-        let span = Span::new(start, start + trimmed.len());
+    for (span, trimmed) in json_lines(text) {
         let unmatched = |message: String| {
             Diagnostic::new(Code::WorldmodelUnmatchedPrediction, message, span).in_file(file)
         };
@@ -409,7 +401,8 @@ impl<'t, 'o> Judge<'t, 'o> {
     fn env(&mut self, task: &str) -> Result<&mut Env<'t>, String> {
         let tasks = self.tasks;
         let env = self.envs.entry(task.to_string()).or_insert_with(|| {
-            let (domain, problem) = tasks[task];
+            // `score` judges only the items whose task is in `tasks`.
+            let &(domain, problem) = tasks.get(task).ok_or("the task is not loaded")?;
             Env::new(domain, problem).map_err(|d| d.message.clone())
         });
         env.as_mut().map_err(|why| why.clone())
