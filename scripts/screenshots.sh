@@ -23,7 +23,13 @@ planner=domains/kitchen/examples/runs/planner
 target/release/pddlc kitchen eval "$planner:planner" "$planner:again" --bootstrap 2000 \
   --html "$work/kitchen-eval.html" >/dev/null || true
 
-for page in validate solve solve-unsolvable kitchen-eval; do
+target/release/pddlc score --functional --pairs fixtures/html/score/pairs.jsonl \
+  --html "$work/score.html" >/dev/null || true
+# The pairs with their details unfolded: the parts above them left out, every <details> open.
+sed -e '/<h2>Summary<\/h2>/,/<h2>Pairs<\/h2>/{/<h2>Pairs<\/h2>/!d}' -e 's/<details>/<details open>/g' \
+  "$work/score.html" >"$work/score-pairs.html"
+
+for page in validate solve solve-unsolvable kitchen-eval score score-pairs; do
   "$BROWSER" --headless --no-sandbox --disable-gpu --no-first-run --hide-scrollbars \
     --user-data-dir="$work/profile" --window-size=1100,1400 \
     --screenshot="$pages/$page.png" "file://$work/$page.html" 2>/dev/null

@@ -297,3 +297,201 @@ fn the_kitchen_eval_page_opens_clean_with_its_table_grid_and_forest() {
     assert!(dom.contains("<svg class=\"forest\" role=\"img\""));
     assert!(dom.contains("a − b: total"));
 }
+
+/// `page` with `script` run at the end of its body, before the DOM is dumped.
+fn with_script(page: &Path, script: &str, scratch: &Path, name: &str) -> PathBuf {
+    let html = std::fs::read_to_string(page).expect("page");
+    let copy = scratch.join(name);
+    let script = format!("<script>{script}</script>\n</body>");
+    std::fs::write(&copy, html.replacen("</body>", &script, 1)).expect("copy");
+    copy
+}
+
+/// The pair lines of the score page's tables, in the order the DOM holds them.
+fn pair_order(dom: &str) -> Vec<usize> {
+    dom.split("<tbody id=\"pair-")
+        .skip(1)
+        .map(|rest| {
+            let number: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            number.parse().expect("a pair's line")
+        })
+        .collect()
+}
+
+#[test]
+fn the_score_page_opens_clean_with_histograms_behaviour_and_differences() {
+    let Some(browser) = chromium() else {
+        common::skip(
+            "html_pages",
+            "no chromium on PATH (apt-get install chromium)",
+        );
+        return;
+    };
+    let scratch = tempfile::tempdir().expect("temporary directory");
+    let page = scratch.path().join("score.html");
+    let pairs = root().join("fixtures/html/score/pairs.jsonl");
+    let run = Command::new(env!("CARGO_BIN_EXE_pddlc"))
+        .args(["score", "--functional", "--pairs"])
+        .arg(&pairs)
+        .arg("--html")
+        .arg(&page)
+        .output()
+        .expect("pddlc runs");
+    // What score prints is unchanged: a row per line and the summary; a line failed, exit 1.
+    assert_eq!(run.status.code(), Some(1));
+    assert_eq!(String::from_utf8_lossy(&run.stdout).lines().count(), 7);
+    let opened = open(&browser, &page, scratch.path());
+    assert!(opened.console.is_empty(), "console: {:?}", opened.console);
+    assert!(opened.requests.is_empty(), "{:?}", opened.requests);
+    let dom = &opened.dom;
+    let count = |needle: &str| dom.matches(needle).count();
+    assert_eq!(count("<h1>"), 1);
+    assert!(dom.contains("6 pairs scored in <code>clean</code> mode; 1 line could not be scored"));
+    assert_eq!(count("<svg class=\"histogram\" role=\"img\""), 5);
+    assert_eq!(count("<svg class=\"exec\" role=\"img\""), 1);
+    // The EXEC 0 pair's code, the behaviour's verdicts against the metrics.
+    assert!(dom.contains("<th scope=\"row\"><code>P001</code></th>"));
+    assert!(dom.contains(
+        "<tr><th scope=\"row\">different</th><td class=\"num\">0</td><td class=\"num\">2</td>"
+    ));
+    // Worst first: the unscored line, then by the mean of the six metrics.
+    assert_eq!(pair_order(dom), [6, 4, 3, 2, 5, 1]);
+    // Details: the weaker stack's counterexample, the renaming found, the changed words, the
+    // lisp-fenced answer's dropped effect; the identical pair has none.
+    assert!(dom.contains("Counterexample for <code>stack</code>"));
+    assert!(dom.contains("(stack x y)"));
+    assert!(dom.contains("<li>predicate <code>arm-empty</code> is <code>hand-free</code></li>"));
+    assert!(dom.contains("<mark>(hand-free))</mark>"));
+    assert!(
+        dom.contains("<span class=\"del\">  22 −       (not (clear ?x))\n"),
+        "{dom}"
+    );
+    assert_eq!(count("<tr class=\"detail\">"), 4);
+    // The sort buttons: Line sorts by line, and pressed again the other way.
+    for (clicks, order) in [(1, [1, 2, 3, 4, 5, 6]), (2, [6, 5, 4, 3, 2, 1])] {
+        let click = "document.querySelector('button[data-key=line]').click();".repeat(clicks);
+        let sorted = with_script(
+            &page,
+            &click,
+            scratch.path(),
+            &format!("sorted{clicks}.html"),
+        );
+        let opened = open(&browser, &sorted, scratch.path());
+        assert!(opened.console.is_empty(), "console: {:?}", opened.console);
+        assert_eq!(pair_order(&opened.dom), order, "{clicks} clicks");
+        let direction = if clicks == 1 {
+            "ascending"
+        } else {
+            "descending"
+        };
+        assert!(opened.dom.contains(&format!(
+            "<th scope=\"col\" class=\"num\" aria-sort=\"{direction}\"><button type=\"button\" data-key=\"line\">"
+        )));
+        assert_eq!(opened.dom.matches("aria-sort=\"").count(), 1);
+    }
+}
+
+#[test]
+fn the_score_page_of_the_1200_dev_pairs_is_under_5_mb_and_opens_clean() {
+    let Some(browser) = chromium() else {
+        common::skip(
+            "html_pages",
+            "no chromium on PATH (apt-get install chromium)",
+        );
+        return;
+    };
+    let Some(dir) = common::shared_part("text2world", "html_pages") else {
+        return;
+    };
+    let scratch = tempfile::tempdir().expect("temporary directory");
+    // The pairs file the page is made from: each dev pair's gold and prediction.
+    let scores = std::fs::read_to_string(dir.join("pairs/dev/scores.jsonl")).expect("scores");
+    let lines: Vec<String> = scores
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|line| {
+            let row: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+            let path = |key: &str| {
+                dir.join(row[key].as_str().expect("a path"))
+                    .display()
+                    .to_string()
+            };
+            serde_json::json!({
+                "id": row["pair"],
+                "gold": path("gold"),
+                "pred": path("pred"),
+                "response": row["kind"] == "response",
+            })
+            .to_string()
+        })
+        .collect();
+    assert_eq!(lines.len(), 1200);
+    let pairs = scratch.path().join("pairs.jsonl");
+    std::fs::write(&pairs, lines.join("\n")).expect("pairs file");
+    let page = scratch.path().join("score.html");
+    let run = Command::new(env!("CARGO_BIN_EXE_pddlc"))
+        .args(["score", "--pairs"])
+        .arg(&pairs)
+        .arg("--html")
+        .arg(&page)
+        .output()
+        .expect("pddlc runs");
+    assert_eq!(run.status.code(), Some(0));
+    let size = std::fs::metadata(&page).expect("page").len();
+    assert!(size < 5_000_000, "{size} bytes");
+    let opened = open(&browser, &page, scratch.path());
+    assert!(opened.console.is_empty(), "console: {:?}", opened.console);
+    assert!(opened.requests.is_empty(), "{:?}", opened.requests);
+    let order = pair_order(&opened.dom);
+    assert_eq!(order.len(), 1200);
+    // The first hundred unfolded, the others in the folded table.
+    let folded = opened
+        .dom
+        .split("<details class=\"more\">")
+        .nth(1)
+        .expect("folded pairs");
+    assert_eq!(pair_order(folded).len(), 1100);
+}
+
+#[test]
+fn the_score_page_is_not_written_over_a_pair_file() {
+    let fixtures = root().join("fixtures/html/score");
+    for over in ["pairs.jsonl", "weaker.pddl"] {
+        let target = fixtures.join(over);
+        let before = std::fs::read(&target).expect("input");
+        let run = Command::new(env!("CARGO_BIN_EXE_pddlc"))
+            .args(["score", "--pairs"])
+            .arg(fixtures.join("pairs.jsonl"))
+            .arg("--html")
+            .arg(&target)
+            .output()
+            .expect("pddlc runs");
+        assert_eq!(run.status.code(), Some(2), "{over}");
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(stderr.contains("is an input of this command"), "{stderr}");
+        assert_eq!(std::fs::read(&target).expect("input"), before, "{over}");
+        assert!(run.stdout.is_empty(), "nothing scored");
+    }
+}
+
+#[test]
+fn one_scored_pair_has_a_page_too_and_prints_its_table() {
+    let scratch = tempfile::tempdir().expect("temporary directory");
+    let page = scratch.path().join("one.html");
+    let run = Command::new(env!("CARGO_BIN_EXE_pddlc"))
+        .arg("score")
+        .arg(root().join("domains/blocksworld/domain.pddl"))
+        .arg(root().join("fixtures/html/score/weaker.pddl"))
+        .arg("--html")
+        .arg(&page)
+        .output()
+        .expect("pddlc runs");
+    assert_eq!(run.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&run.stdout).contains("F1_PRECOND    91.7"));
+    let html = std::fs::read_to_string(&page).expect("page");
+    assert!(html.contains("1 pair scored in <code>clean</code> mode."));
+    assert_eq!(pair_order(&html), [1]);
+    assert!(
+        html.contains("<span class=\"ins\">  36 +     :precondition <mark>(holding ?x)</mark>\n")
+    );
+}

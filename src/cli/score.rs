@@ -5,6 +5,7 @@ use super::score_functional::{self, Written};
 use super::{Color, Outcome};
 use pddlc::diagnostics::render::{self, JSON_VERSION, Sources};
 use pddlc::diagnostics::{Diagnostic, FileId, SourceFile};
+use pddlc::html::{PairResult, ScorePair};
 use pddlc::score::functional::{self, Functional};
 use pddlc::score::{self, Metrics, Mode, Scored};
 use rayon::prelude::*;
@@ -81,6 +82,12 @@ pub struct Args {
     /// Overwrite counterexample files that exist.
     #[arg(long, requires = "counterexamples")]
     force: bool,
+    /// Also write the results as one self-contained HTML page (docs/reports.md): the summary,
+    /// EXEC and why it is 0, a histogram per metric, the behaviour with `--functional`, and the
+    /// pairs worst first, each with the two domains side by side where they differ. What is
+    /// printed does not change.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
     /// Threads for `--pairs` (all cores by default).
     #[arg(long)]
     jobs: Option<usize>,
@@ -174,6 +181,12 @@ fn one(args: &Args, functional: Option<&functional::Options>) -> Outcome {
     };
     // One convention (docs/cli.md): `human` unless asked otherwise.
     let format = args.format.unwrap_or(Format::Human);
+    if let Some(html) = &args.html
+        && let Err(message) = super::input::check_output(html, &[gold_path, pred_path])
+    {
+        eprintln!("error: --html: {message}");
+        return Outcome::Failure;
+    }
     // Both are read before giving up, so that each unreadable one is reported.
     let (gold, pred) = match (read(gold_path), read(pred_path)) {
         (Ok(gold), Ok(pred)) => (gold, pred),
@@ -195,6 +208,23 @@ fn one(args: &Args, functional: Option<&functional::Options>) -> Outcome {
     {
         eprintln!("error: {message}");
         return Outcome::Failure;
+    }
+    if let Some(html) = &args.html {
+        let pred = score::scored_text(&pred, args.mode, args.response);
+        let pair = ScorePair {
+            line: 1,
+            id: None,
+            result: PairResult::Scored {
+                gold: &gold,
+                pred: &pred,
+                scored: &scored,
+                functional: functional.as_ref(),
+            },
+        };
+        if let Err(message) = write_page(html, &[pair]) {
+            eprintln!("error: --html: {message}; no page was written");
+            return Outcome::Failure;
+        }
     }
     match format {
         Format::Human => {
@@ -219,6 +249,12 @@ fn one(args: &Args, functional: Option<&functional::Options>) -> Outcome {
         }
     }
     Outcome::Clean
+}
+
+/// Writes the page of `pairs` to `html`.
+fn write_page(html: &Path, pairs: &[ScorePair]) -> Result<(), String> {
+    std::fs::write(html, pddlc::html::score_page(pairs))
+        .map_err(|e| format!("{}: {e}", html.display()))
 }
 
 fn table(scored: &Scored) -> String {
@@ -356,7 +392,7 @@ fn request(number: usize, line: &str, response: bool, golds: &mut Golds) -> Requ
 }
 
 /// A distinct gold of a batch, read once: prepared for the metrics, and its text for
-/// `--functional`.
+/// `--functional` and `--html`.
 struct GoldDomain {
     prepared: score::Gold,
     text: Option<String>,
@@ -368,6 +404,8 @@ struct Scoring<'a> {
     base: &'a Path,
     mode: Mode,
     functional: Option<&'a functional::Options>,
+    /// Whether the rows keep their texts, for `--html`.
+    keep_texts: bool,
 }
 
 fn batch(
@@ -403,6 +441,27 @@ fn batch(
         .filter(|(_, l)| !l.trim().is_empty())
         .map(|(i, l)| request(i + 1, l, args.response, &mut golds))
         .collect();
+    if let Some(html) = &args.html {
+        // The page is not written over the pairs file, nor over a domain a line names.
+        let named: Vec<PathBuf> = golds
+            .specs
+            .iter()
+            .chain(
+                requests
+                    .iter()
+                    .filter_map(|r| Some(&r.pair.as_ref().ok()?.pred)),
+            )
+            .filter(|spec| !spec.contains('\n'))
+            .map(|spec| base.join(spec))
+            .collect();
+        let inputs: Vec<&Path> = std::iter::once(file)
+            .chain(named.iter().map(PathBuf::as_path))
+            .collect();
+        if let Err(message) = super::input::check_output(html, &inputs) {
+            eprintln!("error: --html: {message}");
+            return Outcome::Failure;
+        }
+    }
     let progress = if std::io::stderr().is_terminal() {
         indicatif::ProgressBar::new(requests.len() as u64)
     } else {
@@ -413,7 +472,7 @@ fn batch(
         text(spec, base)
             .map(|text| GoldDomain {
                 prepared: score::Gold::new(&text, mode),
-                text: functional.is_some().then_some(text),
+                text: (functional.is_some() || args.html.is_some()).then_some(text),
             })
             .map_err(|e| format!("gold: {e}"))
     };
@@ -423,23 +482,37 @@ fn batch(
             base,
             mode,
             functional,
+            keep_texts: args.html.is_some(),
         };
         let row = score_request(request, &scoring);
         progress.inc(1);
         row
     };
-    let rows: Vec<Row> = match pool {
+    let (golds_read, rows): (Vec<_>, Vec<Row>) = match pool {
         None => {
             let golds: Vec<_> = golds.specs.iter().map(gold).collect();
-            requests.into_iter().map(|r| row(r, &golds)).collect()
+            let rows = requests.into_iter().map(|r| row(r, &golds)).collect();
+            (golds, rows)
         }
         Some(pool) => pool.install(|| {
             let golds: Vec<_> = golds.specs.par_iter().map(gold).collect();
-            requests.into_par_iter().map(|r| row(r, &golds)).collect()
+            let rows = requests.into_par_iter().map(|r| row(r, &golds)).collect();
+            (golds, rows)
         }),
     };
     progress.finish_and_clear();
     let mut rows = rows;
+    if let Some(html) = &args.html {
+        let golds: Vec<Option<&str>> = golds_read
+            .iter()
+            .map(|g| g.as_ref().ok().and_then(|g| g.text.as_deref()))
+            .collect();
+        let pairs: Vec<ScorePair> = rows.iter().map(|row| row.page_pair(&golds)).collect();
+        if let Err(message) = write_page(html, &pairs) {
+            eprintln!("error: --html: {message}; no page was written");
+            return Outcome::Failure;
+        }
+    }
     if let Some(dir) = &args.counterexamples
         && let Err(message) = counterexamples(&mut rows, dir, args.force)
     {
@@ -515,6 +588,34 @@ struct Row {
     functional: Option<Functional>,
     /// With `--counterexamples`, the subfolder this row's files went into, when it has any.
     folder: Option<String>,
+    /// With `--html`, the row's gold (an index into the batch's golds) and its prediction as
+    /// scored.
+    texts: Option<(usize, String)>,
+}
+
+impl Row {
+    /// The row as the page shows it; `golds` are the batch's gold texts.
+    fn page_pair<'a>(&'a self, golds: &[Option<&'a str>]) -> ScorePair<'a> {
+        let id = self.id.as_ref().map(|id| match id {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        });
+        let result = match (&self.outcome, &self.texts) {
+            (Ok(scored), Some((gold, pred))) => PairResult::Scored {
+                gold: golds.get(*gold).copied().flatten().unwrap_or_default(),
+                pred,
+                scored,
+                functional: self.functional.as_ref(),
+            },
+            (Ok(_), None) => PairResult::Failed("its texts were not kept"),
+            (Err(error), _) => PairResult::Failed(error),
+        };
+        ScorePair {
+            line: self.number,
+            id,
+            result,
+        }
+    }
 }
 
 impl Serialize for Row {
@@ -553,12 +654,17 @@ impl Serialize for Row {
 /// Scores one line, or says why it cannot be scored; a line is never dropped.
 fn score_request(request: Request, scoring: &Scoring) -> Row {
     let mut functional = None;
+    let mut texts = None;
     let outcome = request.pair.and_then(|pair| {
         let gold = scoring.golds[pair.gold].as_ref().map_err(String::clone)?;
         let pred = text(&pair.pred, scoring.base).map_err(|e| format!("pred: {e}"))?;
         if let (Some(options), Some(gold)) = (scoring.functional, &gold.text) {
             let pred = score::scored_text(&pred, scoring.mode, pair.response);
             functional = Some(functional::compare_texts_with(gold, &pred, options));
+        }
+        if scoring.keep_texts {
+            let scored = score::scored_text(&pred, scoring.mode, pair.response);
+            texts = Some((pair.gold, scored.into_owned()));
         }
         Ok(Box::new(gold.prepared.compare(&pred, pair.response)))
     });
@@ -568,6 +674,7 @@ fn score_request(request: Request, scoring: &Scoring) -> Row {
         outcome,
         functional,
         folder: None,
+        texts,
     }
 }
 

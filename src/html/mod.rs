@@ -1,14 +1,18 @@
-//! Self-contained HTML pages of results (docs/reports.md): one file, no network, no script, no
-//! external font; inline CSS and SVG, with the platform's accessibility basics (a heading per
+//! Self-contained HTML pages of results (docs/reports.md): one file, no network, no external
+//! script or font; inline CSS and SVG (and, on the score page only, a few lines of inline script
+//! that sort its table), with the platform's accessibility basics (a heading per
 //! part, tables with captions and header cells, a text alternative for every chart, colours
 //! from the Okabe–Ito palette, readable by colour-blind readers, never colour alone). Each
 //! command's page is built from the library's own results; the front ends write the string.
 
+mod diff;
 mod kitchen;
+mod score;
 mod solve;
 mod validate;
 
 pub use kitchen::kitchen_eval_page;
+pub use score::{PairResult, ScorePair, score_page};
 pub use solve::solve_page;
 pub use validate::{PlanPage, validate_page};
 
@@ -64,6 +68,18 @@ ul.atoms{margin:0;padding-left:0;list-style:none}\
 figure{margin:.5rem 0 1rem}figcaption{font-size:.9em;color:#444}\
 .swatch{display:inline-block;width:.9em;height:.9em;vertical-align:middle;margin-left:.6em}\
 table.grid td{white-space:nowrap;font-size:.9em}td.none{color:#777}\
+.histograms{display:flex;flex-wrap:wrap;gap:.5rem 1.5rem}\
+th button{font:inherit;font-weight:600;background:none;border:0;padding:0;cursor:pointer;text-decoration:underline dotted}\
+th[aria-sort=ascending] button::after{content:' \\2191'}th[aria-sort=descending] button::after{content:' \\2193'}\
+table.pairs tbody{border-top:2px solid #bbb}td.low{color:#8a3300;font-weight:600}\
+tr.detail>td{background:#fafafa}td.behaviour-different{color:#8a3300;font-weight:600}\
+figure.diff{margin:.4rem 0}.sides{display:grid;grid-template-columns:1fr 1fr;gap:.5rem}\
+.sides pre{margin:0;overflow-x:auto;font-size:.8em;line-height:1.35;background:#fcfcfc;border:1px solid #e4e4e4;padding:.2rem 0}\
+.sides span{display:block}.sides pre::before{content:attr(aria-label);display:block;font-weight:700;padding-left:.4rem;font-family:system-ui,sans-serif}\
+.sides .del{background:#fbe3d3}.sides .ins{background:#dbeaf6}.sides .gap{color:#777}\
+.sides .pad{background:repeating-linear-gradient(45deg,#f0f0f0 0 4px,#fcfcfc 4px 8px)}\
+mark{background:#ffd27a;color:inherit}\
+.counterexample pre{background:#f6f6f6;padding:.4rem;overflow-x:auto;font-size:.85em}\
 ";
 
 /// A list of atoms, each marked with `class` (`added`, `deleted`, or none).
