@@ -14,6 +14,10 @@ target/release/pddlc validate domains/blocksworld/domain.pddl domains/blocksworl
   fixtures/html/validate/valid.plan fixtures/html/validate/invalid.plan \
   fixtures/html/validate/short.plan --html "$work/validate.html" >/dev/null || true
 
+temporal=fixtures/validate/V306_temporal_end_condition
+target/release/pddlc validate "$temporal/domain.pddl" "$temporal/problem.pddl" "$temporal/plan.txt" \
+  --html "$work/validate-temporal.html" >/dev/null || true
+
 target/release/pddlc solve domains/blocksworld/domain.pddl domains/blocksworld/problem.pddl \
   --html "$work/solve.html" >/dev/null
 target/release/pddlc solve domains/blocksworld/domain.pddl \
@@ -29,7 +33,7 @@ target/release/pddlc score --functional --pairs fixtures/html/score/pairs.jsonl 
 sed -e '/<h2>Summary<\/h2>/,/<h2>Pairs<\/h2>/{/<h2>Pairs<\/h2>/!d}' -e 's/<details>/<details open>/g' \
   "$work/score.html" >"$work/score-pairs.html"
 
-for page in validate solve solve-unsolvable kitchen-eval score score-pairs; do
+for page in validate validate-temporal solve solve-unsolvable kitchen-eval score score-pairs; do
   "$BROWSER" --headless --no-sandbox --disable-gpu --no-first-run --hide-scrollbars \
     --user-data-dir="$work/profile" --window-size=1100,1400 \
     --screenshot="$pages/$page.png" "file://$work/$page.html" 2>/dev/null

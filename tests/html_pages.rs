@@ -145,7 +145,7 @@ fn the_validate_page_opens_clean_with_its_timeline() {
 }
 
 #[test]
-fn the_page_is_not_written_over_an_input_nor_for_a_temporal_task() {
+fn the_page_is_not_written_over_an_input() {
     let fixtures = root().join("fixtures/html/validate");
     let blocks = root().join("domains/blocksworld");
     let plan = fixtures.join("valid.plan");
@@ -162,25 +162,100 @@ fn the_page_is_not_written_over_an_input_nor_for_a_temporal_task() {
     assert_eq!(run.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&run.stderr).contains("is an input of this command"));
     assert_eq!(std::fs::read(&plan).expect("plan"), before);
-    let temporal = root().join("fixtures/validate/V306_temporal_end_condition");
+}
+
+#[test]
+fn the_temporal_validate_pages_draw_a_gantt_chart_and_the_happenings() {
+    let Some(browser) = chromium() else {
+        common::skip(
+            "html_pages",
+            "no chromium on PATH (apt-get install chromium)",
+        );
+        return;
+    };
     let scratch = tempfile::tempdir().expect("temporary directory");
-    let page = scratch.path().join("t.html");
-    let run = Command::new(env!("CARGO_BIN_EXE_pddlc"))
-        .arg("validate")
-        .args(["domain.pddl", "problem.pddl", "plan.txt"].map(|f| temporal.join(f)))
-        .arg("--html")
-        .arg(&page)
-        .output()
-        .expect("pddlc runs");
-    assert_eq!(run.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&run.stderr);
-    assert!(
-        stderr.contains("no page was written") && stderr.contains("V310"),
-        "{stderr}"
-    );
-    assert!(!page.exists());
-    // The verdict is still printed.
-    assert!(String::from_utf8_lossy(&run.stdout).contains("plan.txt: invalid"));
+    let validate = root().join("fixtures/validate");
+    let blocks = root().join("domains/blocksworld/domain.pddl");
+    for (name, domain, code, bars, rows, wanted) in [
+        (
+            "valid_temporal_tils",
+            None,
+            0,
+            3,
+            7,
+            vec![
+                "<line class=\"literal\"",
+                "<title>at 20: (raw cake)</title>",
+                "The goal holds at the end of the plan.",
+            ],
+        ),
+        (
+            "V306_temporal_end_condition",
+            None,
+            1,
+            1,
+            3,
+            vec![
+                "<tr class=\"failed\"><td class=\"num\">5</td><td><code>end of (shine)</code> <strong>fails here</strong> (<code>V306</code>: (power) does not hold)",
+                "<line class=\"failure\"",
+                "✗ (shine)",
+            ],
+        ),
+        (
+            // A classical task with a trajectory constraint: its states as a timeline, the
+            // broken constraint among the diagnostics.
+            "V314_constraint_violated",
+            Some(&blocks),
+            1,
+            0,
+            0,
+            vec!["<table class=\"timeline\">", "<code>V314</code>"],
+        ),
+    ] {
+        let dir = validate.join(name);
+        let page = scratch.path().join(format!("{name}.html"));
+        let run = Command::new(env!("CARGO_BIN_EXE_pddlc"))
+            .arg("validate")
+            .arg(domain.cloned().unwrap_or_else(|| dir.join("domain.pddl")))
+            .arg(dir.join("problem.pddl"))
+            .arg(dir.join("plan.txt"))
+            .arg("--html")
+            .arg(&page)
+            .output()
+            .expect("pddlc runs");
+        assert_eq!(
+            run.status.code(),
+            Some(code),
+            "{name}: {}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        let opened = open(&browser, &page, scratch.path());
+        assert!(opened.console.is_empty(), "{name}: {:?}", opened.console);
+        assert!(opened.requests.is_empty(), "{name}: {:?}", opened.requests);
+        let dom = &opened.dom;
+        assert_eq!(dom.matches("<h1>").count(), 1, "{name}");
+        assert_eq!(
+            dom.matches("<rect class=\"action\"").count(),
+            bars,
+            "{name}"
+        );
+        let table = dom
+            .split("<table class=\"happenings\">")
+            .nth(1)
+            .unwrap_or_default();
+        let table = table.split("</table>").next().unwrap_or_default();
+        assert_eq!(
+            table.matches("<tr").count().saturating_sub(1),
+            rows,
+            "{name}: happenings"
+        );
+        if bars > 0 {
+            assert_eq!(dom.matches("<svg class=\"gantt\" role=\"img\"").count(), 1);
+        }
+        for needle in wanted {
+            assert!(dom.contains(needle), "{name}: {needle}");
+        }
+    }
 }
 
 #[test]
@@ -494,4 +569,67 @@ fn one_scored_pair_has_a_page_too_and_prints_its_table() {
     assert!(
         html.contains("<span class=\"ins\">  36 +     :precondition <mark>(holding ?x)</mark>\n")
     );
+}
+
+#[test]
+fn every_temporal_reference_plan_gets_a_gantt_page_with_vals_verdict() {
+    let Some(shared) = common::shared_with(&["plans-temporal", "corpus"], "html_pages") else {
+        return;
+    };
+    let index = std::fs::read_to_string(shared.join("plans-temporal/index.jsonl")).expect("index");
+    let exceptions: std::collections::HashMap<String, String> =
+        common::table(&root().join("fixtures/plans/val-temporal-exceptions.txt"))
+            .into_iter()
+            .map(|(id, ours, _)| (id, ours))
+            .collect();
+    let scratch = tempfile::tempdir().expect("temporary directory");
+    let page = scratch.path().join("temporal.html");
+    let mut checked = 0;
+    for line in index.lines().filter(|l| !l.trim().is_empty()) {
+        let row: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+        // At validate's default tolerance, as VAL's `-t 0.01` judged it.
+        if row["tolerance"].as_f64() != Some(0.01) || row["val"]["crashed"] == true {
+            continue;
+        }
+        let path = |key: &str| shared.join(row[key].as_str().expect("a path"));
+        let _ = std::fs::remove_file(&page);
+        let run = Command::new(env!("CARGO_BIN_EXE_pddlc"))
+            .arg("validate")
+            .args([path("domain"), path("problem"), path("plan")])
+            .arg("--html")
+            .arg(&page)
+            .output()
+            .expect("pddlc runs");
+        let id = row["id"].as_str().unwrap_or_default();
+        let html = std::fs::read_to_string(&page)
+            .unwrap_or_else(|_| panic!("{id}: no page: {}", String::from_utf8_lossy(&run.stderr)));
+        // VAL's verdict, but where tests/validate_temporal.rs lists VAL as wrong.
+        let (class, word) = match exceptions.get(id).map(String::as_str) {
+            Some("valid") => ("valid", "valid"),
+            Some("V310") => ("unknown", "no verdict"),
+            Some(_) => ("invalid", "invalid"),
+            None if row["val"]["valid"] == true => ("valid", "valid"),
+            None => ("invalid", "invalid"),
+        };
+        assert!(
+            html.contains(&format!("<span class=\"verdict {class}\">{word}</span>")),
+            "{id}: expected {word}"
+        );
+        // A bar or a diamond per step of the plan (up to the chart's 400).
+        let plan = std::fs::read_to_string(path("plan")).expect("plan");
+        let steps = plan
+            .lines()
+            .filter(|l| {
+                l.split(';')
+                    .next()
+                    .is_some_and(|l| l.contains(':') && l.contains('('))
+            })
+            .count()
+            .min(400);
+        let drawn = html.matches("<rect class=\"action\"").count()
+            + html.matches("<polygon class=\"instant\"").count();
+        assert_eq!(drawn, steps, "{id}: the chart's steps");
+        checked += 1;
+    }
+    assert!(checked >= 200, "only {checked} temporal plans checked");
 }

@@ -938,6 +938,17 @@ pub fn type_text(t: &Type) -> String {
     out.text
 }
 
+/// An element of a problem's `:init` on one line: `(on a b)`, `(at 10 (not (p)))`.
+pub fn init_text(i: &Init) -> String {
+    let mut out = Out {
+        text: String::new(),
+        column: 0,
+        width: usize::MAX,
+    };
+    out.flat(&init(i));
+    out.text
+}
+
 /// An effect on one line, as written (for messages and scoring).
 pub fn effect_text(e: &Effect) -> String {
     let mut out = Out {

@@ -6,6 +6,7 @@
 //! command's page is built from the library's own results; the front ends write the string.
 
 mod diff;
+mod gantt;
 mod kitchen;
 mod score;
 mod solve;

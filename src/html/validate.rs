@@ -17,9 +17,10 @@ pub struct PlanPage<'a> {
     pub report: &'a Report,
 }
 
-/// The page of the plans of one task. Errors: a temporal task (durative actions, processes,
-/// events, timed initial literals) or trajectory constraints, whose timeline is not a sequence
-/// of states (`V310`: the page is not written).
+/// The page of the plans of one task: a timeline of states per plan, or for a temporal task
+/// (durative actions, processes, events, timed initial literals) a Gantt chart and its
+/// happenings. Errors: a task whose initial state cannot be built or breaks a state
+/// constraint (the page is not written).
 pub fn validate_page(
     domain: &Domain,
     problem: &Problem,
@@ -46,11 +47,29 @@ pub(super) fn plan_sections(
     plans: &[PlanPage],
 ) -> Result<String, Diagnostic> {
     crate::parse::with_stack(|| {
+        if crate::validate::is_temporal(domain, problem) {
+            let sections = plans.iter().enumerate();
+            return Ok(sections
+                .map(|(index, plan)| super::gantt::temporal_section(domain, problem, index, plan))
+                .collect());
+        }
+        // The states of a plan do not depend on its trajectory constraints, which judge the
+        // whole sequence: the validator's report (its verdict, a broken constraint's `V314`)
+        // says what they make of it.
+        let unconstrained;
+        let problem = if problem.constraints.is_some() {
+            unconstrained = Problem {
+                constraints: None,
+                ..problem.clone()
+            };
+            &unconstrained
+        } else {
+            problem
+        };
         let mut env = Env::new(domain, problem).map_err(|d| {
-            let what = d.message.split("; ").nth(1).unwrap_or("what a step cannot show");
             Diagnostic::unlocated(
                 d.code,
-                format!("the page shows a plan as a sequence of states, and {what}: a temporal plan's chart is not drawn yet"),
+                format!("the page cannot draw this task's states: {}", d.message),
             )
         })?;
         let mut body = String::new();
@@ -101,7 +120,7 @@ fn plan_section(env: &mut Env, index: usize, plan: &PlanPage) -> String {
     out
 }
 
-fn verdict(report: &Report) -> String {
+pub(super) fn verdict(report: &Report) -> String {
     let (class, word) = match report.valid {
         Some(true) => ("valid", "valid"),
         Some(false) => ("invalid", "invalid"),
@@ -260,7 +279,7 @@ fn goal(env: &Env, report: &Report, stopped: bool) -> String {
     )
 }
 
-fn diagnostics(report: &Report) -> String {
+pub(super) fn diagnostics(report: &Report) -> String {
     let found: Vec<&Diagnostic> = report.diagnostics().collect();
     if found.is_empty() {
         return String::new();
