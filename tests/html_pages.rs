@@ -371,6 +371,28 @@ fn the_kitchen_eval_page_opens_clean_with_its_table_grid_and_forest() {
     assert_eq!(dom.matches("<circle class=\"difference\"").count(), 4);
     assert!(dom.contains("<svg class=\"forest\" role=\"img\""));
     assert!(dom.contains("a − b: total"));
+    // Each cell unfolds into its plans' result files, the text `--results` writes.
+    assert_eq!(dom.matches("<pre class=\"result\">").count(), 2 * tasks);
+    let results = scratch.path().join("results");
+    let written = Command::new(env!("CARGO_BIN_EXE_pddlc"))
+        .args(["kitchen", "eval", &runs[0], "--results"])
+        .arg(&results)
+        .output()
+        .expect("pddlc runs");
+    assert!(written.status.code().is_some_and(|c| c <= 1));
+    let mut compared = 0;
+    for task in std::fs::read_dir(&results).expect("results") {
+        for file in std::fs::read_dir(task.expect("a task").path()).expect("task results") {
+            let text = std::fs::read_to_string(file.expect("a file").path()).expect("result");
+            let escaped = text
+                .replace('&', "&amp;")
+                .replace('<', "&lt;")
+                .replace('>', "&gt;");
+            assert!(dom.contains(&escaped), "{text}");
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, tasks);
 }
 
 /// `page` with `script` run at the end of its body, before the DOM is dumped.

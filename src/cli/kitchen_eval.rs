@@ -261,7 +261,8 @@ pub fn run(args: &EvalArgs, format: KitchenFormat, shown: Format, color: bool) -
         mode: args.mode,
         format,
         color,
-        results: args.results.is_some(),
+        // The page shows each plan's result file from its grid cell.
+        results: args.results.is_some() || args.html.is_some(),
     };
     let results: Vec<(Task, TaskEvaluation<Kept>)> = pool.install(|| {
         tasks
@@ -276,11 +277,20 @@ pub fn run(args: &EvalArgs, format: KitchenFormat, shown: Format, color: bool) -
     progress.finish_and_clear();
 
     let mut lines = String::new();
+    let mut annotated: Vec<pddlc::html::AnnotatedPlan> = Vec::new();
     let several = runs.len() > 1;
     for (task, evaluation) in results {
         let label = evaluation.label.clone();
         let notes = tally.add(evaluation, format == KitchenFormat::Json, |index, done| {
             lines.push_str(&done.extra.lines);
+            if let (Some(_), Some(text)) = (&args.html, &done.extra.result_file) {
+                annotated.push(pddlc::html::AnnotatedPlan {
+                    run: label.clone(),
+                    task: task.name.clone(),
+                    plan: file_name(&task.plans[index]),
+                    result_file: text.clone(),
+                });
+            }
             let (Some(out), Some(text)) = (&args.results, &done.extra.result_file) else {
                 return None;
             };
@@ -299,7 +309,7 @@ pub fn run(args: &EvalArgs, format: KitchenFormat, shown: Format, color: bool) -
     }
     let mut outcome = finish(format, &report, &tally, &methods, &comparisons, options);
     if let Some(html) = &args.html {
-        let page = pddlc::html::kitchen_eval_page(&tally.tasks, &methods, &comparisons);
+        let page = pddlc::html::kitchen_eval_page(&tally.tasks, &methods, &comparisons, &annotated);
         if let Err(e) = std::fs::write(html, page) {
             eprintln!(
                 "error: --html: {}: {e}; no page was written",

@@ -11,23 +11,34 @@ use std::fmt::Write as _;
 const ORANGE: &str = "#E69F00";
 const PURPLE: &str = "#CC79A7";
 
-/// The page of one evaluation: `tasks` (a row per run and task), `methods` (a row per run)
-/// and `comparisons` (between runs), as `kitchen eval` computes them.
+/// One plan that ran, for its grid cell: its run's label, its task, its file name and
+/// Simmer's annotated result file for it (each failing step followed by its failures).
+pub struct AnnotatedPlan {
+    pub run: String,
+    pub task: String,
+    pub plan: String,
+    pub result_file: String,
+}
+
+/// The page of one evaluation: `tasks` (a row per run and task), `methods` (a row per run),
+/// `comparisons` (between runs), as `kitchen eval` computes them, and `plans`, each plan's
+/// result file, shown folded in its cell.
 pub fn kitchen_eval_page(
     tasks: &[TaskRow],
     methods: &[Method],
     comparisons: &[Comparison],
+    plans: &[AnnotatedPlan],
 ) -> String {
-    let plans: usize = tasks.iter().map(|t| t.plans).sum();
+    let ran: usize = tasks.iter().map(|t| t.plans).sum();
     let mut body = format!(
-        "<h1>Kitchen evaluation</h1>\n<p>{} run{}, {} task rows, {plans} plans that ran.</p>\n",
+        "<h1>Kitchen evaluation</h1>\n<p>{} run{}, {} task rows, {ran} plans that ran; a cell of the task grid unfolds into its plans' annotated result files.</p>\n",
         methods.len(),
         if methods.len() == 1 { "" } else { "s" },
         tasks.len(),
     );
     body.push_str(&method_table(methods));
     body.push_str(&forest(comparisons));
-    body.push_str(&grid(tasks, methods));
+    body.push_str(&grid(tasks, methods, plans));
     page("pddlc kitchen eval", &body)
 }
 
@@ -155,7 +166,15 @@ fn forest(comparisons: &[Comparison]) -> String {
 /// The task × run grid: each cell's colour is the worst kind of failure among its plans
 /// (irreversible, then latent, then immediate), blue when every plan ran clean; the counts are
 /// written in the cell, so colour is never the only sign.
-fn grid(tasks: &[TaskRow], methods: &[Method]) -> String {
+fn grid(tasks: &[TaskRow], methods: &[Method], plans: &[AnnotatedPlan]) -> String {
+    let mut by_cell: std::collections::HashMap<(&str, &str), Vec<&AnnotatedPlan>> =
+        std::collections::HashMap::new();
+    for plan in plans {
+        by_cell
+            .entry((plan.task.as_str(), plan.run.as_str()))
+            .or_default()
+            .push(plan);
+    }
     let runs: Vec<&str> = methods.iter().map(|m| m.run.as_str()).collect();
     let mut names: Vec<&str> = tasks.iter().map(|t| t.task.as_str()).collect();
     names.sort_unstable();
@@ -182,14 +201,24 @@ fn grid(tasks: &[TaskRow], methods: &[Method]) -> String {
                     } else {
                         (BLUE, "clean")
                     };
-                    let _ = write!(
-                        out,
-                        "<td class=\"cell {kind}\" style=\"border-left:6px solid {colour}\">I {:.1} L {:.1} R {:.1} <small>({} plan{})</small></td>",
+                    let counts = format!(
+                        "I {:.1} L {:.1} R {:.1} <small>({} plan{})</small>",
                         t.immediate,
                         t.latent,
                         t.irreversible,
                         t.plans,
                         if t.plans == 1 { "" } else { "s" },
+                    );
+                    let cell = match by_cell.get(&(name, *run)) {
+                        Some(plans) => format!(
+                            "<details><summary>{counts}</summary>{}</details>",
+                            cell_plans(plans)
+                        ),
+                        None => counts,
+                    };
+                    let _ = write!(
+                        out,
+                        "<td class=\"cell {kind}\" style=\"border-left:6px solid {colour}\">{cell}</td>"
                     );
                 }
             }
@@ -198,4 +227,18 @@ fn grid(tasks: &[TaskRow], methods: &[Method]) -> String {
     }
     out.push_str("</tbody>\n</table>\n");
     out
+}
+
+/// A cell's plans, each its file name over its result file.
+fn cell_plans(plans: &[&AnnotatedPlan]) -> String {
+    plans
+        .iter()
+        .map(|p| {
+            format!(
+                "<p class=\"plan\"><code>{}</code></p><pre class=\"result\">{}</pre>",
+                escape(&p.plan),
+                escape(&p.result_file)
+            )
+        })
+        .collect()
 }

@@ -12,7 +12,7 @@ mod score;
 mod solve;
 mod validate;
 
-pub use kitchen::kitchen_eval_page;
+pub use kitchen::{AnnotatedPlan, kitchen_eval_page};
 pub use score::{PairResult, ScorePair, score_page};
 pub use solve::solve_page;
 pub use validate::{PlanPage, validate_page};
@@ -68,7 +68,7 @@ tr.failed td{background:#fbe3d3}tr.skipped td{color:#777}\
 ul.atoms{margin:0;padding-left:0;list-style:none}\
 figure{margin:.5rem 0 1rem}figcaption{font-size:.9em;color:#444}\
 .swatch{display:inline-block;width:.9em;height:.9em;vertical-align:middle;margin-left:.6em}\
-table.grid td{white-space:nowrap;font-size:.9em}td.none{color:#777}\
+table.grid td{white-space:nowrap;font-size:.9em}pre.result{white-space:pre-wrap;font-size:.85em;background:#f6f6f6;padding:.4rem;max-width:60rem}p.plan{margin:.4rem 0 0}td.none{color:#777}\
 .histograms{display:flex;flex-wrap:wrap;gap:.5rem 1.5rem}\
 th button{font:inherit;font-weight:600;background:none;border:0;padding:0;cursor:pointer;text-decoration:underline dotted}\
 th[aria-sort=ascending] button::after{content:' \\2191'}th[aria-sort=descending] button::after{content:' \\2193'}\
