@@ -26,6 +26,18 @@ fn chromium() -> Option<PathBuf> {
         })
 }
 
+/// The browser, or `None` after saying it is absent (under CI, a failure).
+fn browser() -> Option<PathBuf> {
+    let found = chromium();
+    if found.is_none() {
+        common::skip(
+            "html_pages",
+            "no chromium on PATH (apt-get install chromium)",
+        );
+    }
+    found
+}
+
 /// What the browser saw of a page: the DOM after load, its console messages, and the URLs the
 /// page itself asked for (the browser's own background requests are not the page's).
 struct Opened {
@@ -90,11 +102,7 @@ fn open(browser: &Path, page: &Path, scratch: &Path) -> Opened {
 
 #[test]
 fn the_validate_page_opens_clean_with_its_timeline() {
-    let Some(browser) = chromium() else {
-        common::skip(
-            "html_pages",
-            "no chromium on PATH (apt-get install chromium)",
-        );
+    let Some(browser) = browser() else {
         return;
     };
     let scratch = tempfile::tempdir().expect("temporary directory");
@@ -166,11 +174,7 @@ fn the_page_is_not_written_over_an_input() {
 
 #[test]
 fn the_temporal_validate_pages_draw_a_gantt_chart_and_the_happenings() {
-    let Some(browser) = chromium() else {
-        common::skip(
-            "html_pages",
-            "no chromium on PATH (apt-get install chromium)",
-        );
+    let Some(browser) = browser() else {
         return;
     };
     let scratch = tempfile::tempdir().expect("temporary directory");
@@ -260,11 +264,7 @@ fn the_temporal_validate_pages_draw_a_gantt_chart_and_the_happenings() {
 
 #[test]
 fn the_solve_pages_open_clean_with_the_plan_or_the_proof() {
-    let Some(browser) = chromium() else {
-        common::skip(
-            "html_pages",
-            "no chromium on PATH (apt-get install chromium)",
-        );
+    let Some(browser) = browser() else {
         return;
     };
     let scratch = tempfile::tempdir().expect("temporary directory");
@@ -319,11 +319,7 @@ fn the_solve_pages_open_clean_with_the_plan_or_the_proof() {
 
 #[test]
 fn the_kitchen_eval_page_opens_clean_with_its_table_grid_and_forest() {
-    let Some(browser) = chromium() else {
-        common::skip(
-            "html_pages",
-            "no chromium on PATH (apt-get install chromium)",
-        );
+    let Some(browser) = browser() else {
         return;
     };
     let scratch = tempfile::tempdir().expect("temporary directory");
@@ -417,11 +413,7 @@ fn pair_order(dom: &str) -> Vec<usize> {
 
 #[test]
 fn the_score_page_opens_clean_with_histograms_behaviour_and_differences() {
-    let Some(browser) = chromium() else {
-        common::skip(
-            "html_pages",
-            "no chromium on PATH (apt-get install chromium)",
-        );
+    let Some(browser) = browser() else {
         return;
     };
     let scratch = tempfile::tempdir().expect("temporary directory");
@@ -490,11 +482,7 @@ fn the_score_page_opens_clean_with_histograms_behaviour_and_differences() {
 
 #[test]
 fn the_score_page_of_the_1200_dev_pairs_is_under_5_mb_and_opens_clean() {
-    let Some(browser) = chromium() else {
-        common::skip(
-            "html_pages",
-            "no chromium on PATH (apt-get install chromium)",
-        );
+    let Some(browser) = browser() else {
         return;
     };
     let Some(dir) = common::shared_part("text2world", "html_pages") else {
