@@ -916,46 +916,33 @@ pub fn structure(s: &Structure) -> String {
     })
 }
 
-/// A goal description on one line, as written (for messages).
-pub fn gd_text(g: &Gd) -> String {
+/// `doc` laid out on one line.
+fn one_line(doc: &Doc) -> String {
     let mut out = Out {
         text: String::new(),
         column: 0,
         width: usize::MAX,
     };
-    out.flat(&gd(g));
+    out.flat(doc);
     out.text
+}
+
+/// A goal description on one line, as written (for messages).
+pub fn gd_text(g: &Gd) -> String {
+    one_line(&gd(g))
 }
 
 /// A type on one line: `block` or `(either a b)`.
 pub fn type_text(t: &Type) -> String {
-    let mut out = Out {
-        text: String::new(),
-        column: 0,
-        width: usize::MAX,
-    };
-    out.flat(&type_doc(t));
-    out.text
+    one_line(&type_doc(t))
 }
 
 /// An element of a problem's `:init` on one line: `(on a b)`, `(at 10 (not (p)))`.
 pub fn init_text(i: &Init) -> String {
-    let mut out = Out {
-        text: String::new(),
-        column: 0,
-        width: usize::MAX,
-    };
-    out.flat(&init(i));
-    out.text
+    one_line(&init(i))
 }
 
 /// An effect on one line, as written (for messages and scoring).
 pub fn effect_text(e: &Effect) -> String {
-    let mut out = Out {
-        text: String::new(),
-        column: 0,
-        width: usize::MAX,
-    };
-    out.flat(&effect(e));
-    out.text
+    one_line(&effect(e))
 }
