@@ -27,13 +27,22 @@ planner=domains/kitchen/examples/runs/planner
 target/release/pddlc kitchen eval "$planner:planner" "$planner:again" --bootstrap 2000 \
   --html "$work/kitchen-eval.html" >/dev/null || true
 
+# The first grid cell unfolded into its episodes' replays.
+pc=fixtures/plancraft/eval
+target/release/pddlc plancraft eval --bootstrap 2000 --examples "$pc/examples.json" \
+  --oracle "$pc/runs/oracle" "$pc/runs/alpha" "$pc/runs/beta.jsonl" --html "$work/plancraft.html" >/dev/null || true
+sed '0,/<details>/s//<details open>/' "$work/plancraft.html" >"$work/plancraft-eval.html"
+# The example grid alone: the parts above it left out.
+sed -e '/<h2>Results<\/h2>/,/<h2>Examples<\/h2>/{/<h2>Examples<\/h2>/!d}' -e '0,/<details>/s//<details open>/' \
+  "$work/plancraft.html" >"$work/plancraft-eval-grid.html"
+
 target/release/pddlc score --functional --pairs fixtures/html/score/pairs.jsonl \
   --html "$work/score.html" >/dev/null || true
 # The pairs with their details unfolded: the parts above them left out, every <details> open.
 sed -e '/<h2>Summary<\/h2>/,/<h2>Pairs<\/h2>/{/<h2>Pairs<\/h2>/!d}' -e 's/<details>/<details open>/g' \
   "$work/score.html" >"$work/score-pairs.html"
 
-for page in validate validate-temporal solve solve-unsolvable kitchen-eval score score-pairs; do
+for page in validate validate-temporal solve solve-unsolvable kitchen-eval plancraft-eval plancraft-eval-grid score score-pairs; do
   "$BROWSER" --headless --no-sandbox --disable-gpu --no-first-run --hide-scrollbars \
     --user-data-dir="$work/profile" --window-size=1100,1400 \
     --screenshot="$pages/$page.png" "file://$work/$page.html" 2>/dev/null

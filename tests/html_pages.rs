@@ -100,6 +100,18 @@ fn open(browser: &Path, page: &Path, scratch: &Path) -> Opened {
     }
 }
 
+/// `open`, and the page asked for nothing and logged nothing.
+fn open_clean(browser: &Path, page: &Path, scratch: &Path) -> Opened {
+    let opened = open(browser, page, scratch);
+    assert!(opened.console.is_empty(), "console: {:?}", opened.console);
+    assert!(
+        opened.requests.is_empty(),
+        "requests: {:?}",
+        opened.requests
+    );
+    opened
+}
+
 #[test]
 fn the_validate_page_opens_clean_with_its_timeline() {
     let Some(browser) = browser() else {
@@ -122,13 +134,7 @@ fn the_validate_page_opens_clean_with_its_timeline() {
     assert_eq!(run.status.code(), Some(1));
     let printed = String::from_utf8_lossy(&run.stdout);
     assert!(printed.contains("valid.plan: valid, 6 steps"), "{printed}");
-    let opened = open(&browser, &page, scratch.path());
-    assert!(opened.console.is_empty(), "console: {:?}", opened.console);
-    assert!(
-        opened.requests.is_empty(),
-        "requests: {:?}",
-        opened.requests
-    );
+    let opened = open_clean(&browser, &page, scratch.path());
     let dom = &opened.dom;
     let count = |needle: &str| dom.matches(needle).count();
     assert_eq!(count("<h1>"), 1);
@@ -347,13 +353,7 @@ fn the_kitchen_eval_page_opens_clean_with_its_table_grid_and_forest() {
         "{}",
         String::from_utf8_lossy(&run.stderr)
     );
-    let opened = open(&browser, &page, scratch.path());
-    assert!(opened.console.is_empty(), "console: {:?}", opened.console);
-    assert!(
-        opened.requests.is_empty(),
-        "requests: {:?}",
-        opened.requests
-    );
+    let opened = open_clean(&browser, &page, scratch.path());
     let dom = &opened.dom;
     let tasks = std::fs::read_dir(&run_dir)
         .expect("run folder")
@@ -429,9 +429,7 @@ fn the_score_page_opens_clean_with_histograms_behaviour_and_differences() {
     // What score prints is unchanged: a row per line and the summary; a line failed, exit 1.
     assert_eq!(run.status.code(), Some(1));
     assert_eq!(String::from_utf8_lossy(&run.stdout).lines().count(), 7);
-    let opened = open(&browser, &page, scratch.path());
-    assert!(opened.console.is_empty(), "console: {:?}", opened.console);
-    assert!(opened.requests.is_empty(), "{:?}", opened.requests);
+    let opened = open_clean(&browser, &page, scratch.path());
     let dom = &opened.dom;
     let count = |needle: &str| dom.matches(needle).count();
     assert_eq!(count("<h1>"), 1);
@@ -524,9 +522,7 @@ fn the_score_page_of_the_1200_dev_pairs_is_under_5_mb_and_opens_clean() {
     assert_eq!(run.status.code(), Some(0));
     let size = std::fs::metadata(&page).expect("page").len();
     assert!(size < 5_000_000, "{size} bytes");
-    let opened = open(&browser, &page, scratch.path());
-    assert!(opened.console.is_empty(), "console: {:?}", opened.console);
-    assert!(opened.requests.is_empty(), "{:?}", opened.requests);
+    let opened = open_clean(&browser, &page, scratch.path());
     let order = pair_order(&opened.dom);
     assert_eq!(order.len(), 1200);
     // The first hundred unfolded, the others in the folded table.
@@ -642,4 +638,234 @@ fn every_temporal_reference_plan_gets_a_gantt_page_with_vals_verdict() {
         checked += 1;
     }
     assert!(checked >= 200, "only {checked} temporal plans checked");
+}
+
+/// `text` as the DOM Chromium dumps holds it: `&`, `<` and `>` escaped.
+fn as_dom_text(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// The assistant messages of an episode record: Plancraft's dialogue, or a run row's steps.
+fn assistant_messages(record: &serde_json::Value) -> Vec<String> {
+    let text = |content: &serde_json::Value| match content {
+        serde_json::Value::Array(parts) => parts
+            .iter()
+            .find(|p| p["type"] == "text")
+            .and_then(|p| p["text"].as_str())
+            .map(str::to_string),
+        other => other.as_str().map(str::to_string),
+    };
+    match record["model_trace"]["dialogue_history"].as_array() {
+        Some(dialogue) => dialogue
+            .iter()
+            .filter(|m| m["role"] == "assistant")
+            .filter_map(|m| text(&m["content"]))
+            .collect(),
+        None => record["steps"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|s| s["text"].as_str().map(str::to_string))
+            .collect(),
+    }
+}
+
+/// `pddlc plancraft eval --html PAGE` on `methods` against `oracle`: what it prints; it exits 0.
+fn plancraft_eval_html(examples: &Path, oracle: &Path, methods: &[&Path], page: &Path) -> String {
+    let run = Command::new(env!("CARGO_BIN_EXE_pddlc"))
+        .args(["plancraft", "eval", "--bootstrap", "200", "--examples"])
+        .arg(examples)
+        .arg("--oracle")
+        .arg(oracle)
+        .args(methods)
+        .arg("--html")
+        .arg(page)
+        .output()
+        .expect("pddlc runs");
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(0), "{stderr}");
+    String::from_utf8_lossy(&run.stdout).to_string()
+}
+
+#[test]
+fn the_plancraft_eval_page_opens_clean_with_its_tables_grid_and_replays() {
+    let Some(browser) = browser() else {
+        return;
+    };
+    let scratch = tempfile::tempdir().expect("temporary directory");
+    let page = scratch.path().join("plancraft.html");
+    let fixtures = root().join("fixtures/plancraft/eval");
+    let examples = fixtures.join("examples.json");
+    let (alpha, beta) = (
+        fixtures.join("runs/alpha"),
+        fixtures.join("runs/beta.jsonl"),
+    );
+    let oracle = fixtures.join("runs/oracle");
+    let printed = plancraft_eval_html(&examples, &oracle, &[&alpha, &beta], &page);
+    // What is printed is what is printed without --html.
+    assert!(printed.starts_with("Plancraft results on 4 examples"));
+    let opened = open_clean(&browser, &page, scratch.path());
+    let dom = &opened.dom;
+    assert_eq!(dom.matches("<table class=\"methods compact\">").count(), 2);
+    assert_eq!(
+        dom.matches("<table class=\"methods compact intervals\">")
+            .count(),
+        1
+    );
+    // One comparison: overall in one plot, plan length and steps over the oracle in the other.
+    assert_eq!(dom.matches("<svg class=\"forest\" role=\"img\"").count(), 2);
+    assert_eq!(dom.matches("<circle class=\"difference\"").count(), 3);
+    assert!(dom.contains("alpha − beta: steps_diff"));
+    // The episodes: alpha's result files (two seeds) and beta's lines.
+    let mut episodes: Vec<(String, Vec<String>, bool)> = Vec::new();
+    let mut files = common::files_with_extension(&alpha, "json");
+    files.sort();
+    for file in files {
+        let text = std::fs::read_to_string(&file).expect("result file");
+        let record: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+        let id = record["example_id"].as_str().expect("id").to_string();
+        episodes.push((id, assistant_messages(&record), record["success"] == true));
+    }
+    for record in common::plancraft_runs::read_jsonl(&beta) {
+        let id = record["example"].as_str().expect("id").to_string();
+        episodes.push((id, assistant_messages(&record), record["success"] == true));
+    }
+    assert_eq!(episodes.len(), 8);
+    // Grid cells per (example, method); groups easy, medium, hard, other among the examples.
+    let mut cells: Vec<(String, bool)> = episodes
+        .iter()
+        .enumerate()
+        .map(|(i, (id, ..))| (id.clone(), i < 5))
+        .collect();
+    cells.sort();
+    cells.dedup();
+    assert_eq!(dom.matches("<td class=\"cell ").count(), cells.len());
+    assert_eq!(dom.matches("<table class=\"grid examples\">").count(), 4);
+    // Each episode's replay is the text `plancraft run` prints for its messages, and a note
+    // when the run's record says otherwise.
+    assert_eq!(
+        dom.matches("<pre class=\"result\">").count(),
+        episodes.len()
+    );
+    let mut notes = 0;
+    for (i, (id, messages, recorded)) in episodes.iter().enumerate() {
+        assert!(messages.iter().all(|m| !m.contains('\n')), "{messages:?}");
+        let actions = scratch.path().join(format!("actions-{i}.txt"));
+        std::fs::write(&actions, messages.join("\n")).expect("actions");
+        let replay = Command::new(env!("CARGO_BIN_EXE_pddlc"))
+            .args(["plancraft", "run", "--example"])
+            .arg(&examples)
+            .args(["--id", id])
+            .arg(&actions)
+            .output()
+            .expect("pddlc runs");
+        let text = String::from_utf8_lossy(&replay.stdout).to_string();
+        let mut shown = format!("<pre class=\"result\">{}", as_dom_text(&text));
+        if replay.status.success() != *recorded {
+            shown.push_str("note: the run's record says");
+            notes += 1;
+        } else {
+            shown.push_str("</pre>");
+        }
+        assert!(dom.contains(&shown), "{id}: {text}");
+    }
+    assert_eq!(dom.matches("note: the run's record says").count(), notes);
+}
+
+/// A replay as the test compares it: the example, each step's kind and whether it changed
+/// the slots, and whether the episode succeeded.
+type Replay = (String, Vec<(String, bool)>, bool);
+
+#[test]
+fn the_plancraft_page_of_the_reference_runs_replays_every_sequence_as_plancraft_did() {
+    let Some(browser) = browser() else {
+        return;
+    };
+    let Some(root) = common::shared_part("plancraft", "html_pages") else {
+        return;
+    };
+    let scratch = tempfile::tempdir().expect("temporary directory");
+    let runs = common::plancraft_runs::reference_runs(&root.join("reference"), scratch.path());
+    let page = scratch.path().join("plancraft.html");
+    // The oracle's run is a method too: its replays are checked with the others.
+    let mut methods: Vec<&Path> = runs.runs.iter().map(PathBuf::as_path).collect();
+    methods.push(&runs.oracle);
+    plancraft_eval_html(&root.join("data/val.json"), &runs.oracle, &methods, &page);
+    let size = std::fs::metadata(&page).expect("page").len();
+    assert!(size < 5_000_000, "{size} bytes");
+    let opened = open_clean(&browser, &page, scratch.path());
+    // Every replay as (example, each step's kind and whether a move or smelt changed the
+    // slots, success): the page's, read from its text, against the reference environment's.
+    let mut shown: Vec<Replay> = opened
+        .dom
+        .split("<pre class=\"result\">")
+        .skip(1)
+        .map(|rest| {
+            let text = rest.split("</pre>").next().unwrap_or_default();
+            let mut lines = text.lines();
+            let id = lines
+                .next()
+                .and_then(|l| l.split(':').next())
+                .unwrap_or_default();
+            let mut steps = Vec::new();
+            let mut success = None;
+            for line in lines {
+                if let Some(verdict) = line.split(':').next().filter(|v| !v.starts_with(' ')) {
+                    success = success.or(Some(verdict == "success"));
+                    continue;
+                }
+                let mut words = line.split_whitespace();
+                let (_, kind) = (words.next(), words.next().unwrap_or_default());
+                let effect: Vec<&str> = words.collect();
+                let changed =
+                    matches!(kind, "move" | "smelt") && effect.first() != Some(&"refused:");
+                steps.push((kind.to_string(), changed));
+            }
+            (id.to_string(), steps, success.expect("a verdict"))
+        })
+        .collect();
+    let reference_steps = |steps: &serde_json::Value| -> Vec<(String, bool)> {
+        steps
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|s| {
+                let kind = s["kind"].as_str().unwrap_or_default().to_string();
+                (kind, s["changed"] == true)
+            })
+            .collect()
+    };
+    let mut expected: Vec<Replay> = runs
+        .noisy
+        .iter()
+        .map(|s| {
+            (
+                s["id"].as_str().unwrap_or_default().to_string(),
+                reference_steps(&s["steps"]),
+                s["success"] == true,
+            )
+        })
+        .chain(runs.oracle_lines.iter().map(|o| {
+            let replay = &o["replay"];
+            (
+                o["id"].as_str().unwrap_or_default().to_string(),
+                reference_steps(&replay["steps"]),
+                replay["success"] == true,
+            )
+        }))
+        .collect();
+    assert!(
+        expected.len() >= 1_570,
+        "{} reference sequences",
+        expected.len()
+    );
+    shown.sort();
+    expected.sort();
+    assert_eq!(shown.len(), expected.len());
+    for (page, reference) in shown.iter().zip(&expected) {
+        assert_eq!(page, reference);
+    }
+    assert!(!opened.dom.contains("note: the run's record says"));
 }

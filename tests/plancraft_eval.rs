@@ -262,31 +262,6 @@ fn the_diagnostic_fixtures_give_their_codes_located_and_the_rest_is_read() {
     }
 }
 
-fn read_jsonl(path: &Path) -> Vec<Value> {
-    let text = std::fs::read_to_string(path).expect("reference file");
-    text.lines()
-        .filter(|line| !line.trim().is_empty())
-        .map(|line| serde_json::from_str(line).expect("JSON line"))
-        .collect()
-}
-
-/// Plancraft's result file for an oracle replay: the actions as the assistant's messages.
-fn oracle_record(line: &Value) -> Value {
-    let mut dialogue = Vec::new();
-    for action in line["actions"].as_array().cloned().unwrap_or_default() {
-        dialogue.push(json!({"role": "user", "content": "observation"}));
-        dialogue.push(json!({"role": "assistant", "content": action}));
-    }
-    json!({
-        "success": line["evaluator"]["success"],
-        "recipe_type": line["recipe_type"],
-        "complexity": line["complexity_split"],
-        "number_of_steps": line["evaluator"]["number_of_steps"],
-        "model_trace": {"dialogue_history": dialogue},
-        "example_id": line["id"],
-    })
-}
-
 #[test]
 fn the_noisy_policies_as_methods_against_the_oracle_replays() {
     let test = "the_noisy_policies_as_methods_against_the_oracle_replays";
@@ -295,38 +270,14 @@ fn the_noisy_policies_as_methods_against_the_oracle_replays() {
     };
     let reference = root.join("reference");
     let temp = tempfile::tempdir().expect("temp dir");
-    let noisy = read_jsonl(&reference.join("val-noisy.jsonl"));
-    assert!(noisy.len() >= 1_000, "{} noisy sequences", noisy.len());
-    let mut policies: Vec<String> = Vec::new();
-    let mut lines: Vec<String> = Vec::new();
-    for sequence in &noisy {
-        let policy = sequence["policy"].as_str().expect("policy").to_string();
-        let index = policies
-            .iter()
-            .position(|p| *p == policy)
-            .unwrap_or_else(|| {
-                policies.push(policy);
-                lines.push(String::new());
-                policies.len() - 1
-            });
-        lines[index].push_str(&format!("{sequence}\n"));
-    }
-    let mut runs = Vec::new();
-    for (policy, text) in policies.iter().zip(&lines) {
-        let path = temp.path().join(format!("{policy}.jsonl"));
-        std::fs::write(&path, text).expect("write run");
-        runs.push(path);
-    }
-    let oracle_dir = temp.path().join("oracle/0");
-    std::fs::create_dir_all(&oracle_dir).expect("oracle dir");
-    let oracle = read_jsonl(&reference.join("val-oracle.jsonl"));
-    for line in &oracle {
-        let id = line["id"].as_str().expect("id");
-        let record = oracle_record(line);
-        std::fs::write(oracle_dir.join(format!("{id}.json")), record.to_string()).expect("write");
-    }
+    let common::plancraft_runs::ReferenceRuns {
+        policies,
+        runs,
+        oracle: oracle_run,
+        noisy,
+        oracle_lines: oracle,
+    } = common::plancraft_runs::reference_runs(&reference, temp.path());
     let examples = root.join("data/val.json");
-    let oracle_run = temp.path().join("oracle");
     let mut args: Vec<&Path> = runs.iter().map(PathBuf::as_path).collect();
     args.extend([
         Path::new("--examples"),
@@ -440,7 +391,7 @@ fn every_val_example_has_the_recipe_type_plancraft_gives_it() {
     let world = pddlc::plancraft::World::embedded().expect("world");
     let text = std::fs::read_to_string(root.join("data/val.json")).expect("val.json");
     let examples = pddlc::plancraft::Example::from_json(&world, &text).expect("examples");
-    let oracle = read_jsonl(&root.join("reference/val-oracle.jsonl"));
+    let oracle = common::plancraft_runs::read_jsonl(&root.join("reference/val-oracle.jsonl"));
     assert!(oracle.len() >= 570, "{} oracle lines", oracle.len());
     let mut kinds = std::collections::BTreeSet::new();
     for line in &oracle {

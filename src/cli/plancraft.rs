@@ -7,8 +7,7 @@ use super::{Color, Format, Outcome};
 use clap::Subcommand;
 use pddlc::diagnostics::FileId;
 use pddlc::plancraft::{
-    self, EpisodeOptions, Example, Handler, RunRow, SOLVE_JSON_VERSION, SolveOptions, SolveRow,
-    World,
+    self, EpisodeOptions, Example, Handler, SOLVE_JSON_VERSION, SolveOptions, SolveRow, World,
 };
 use serde_json::json;
 use std::path::PathBuf;
@@ -210,56 +209,8 @@ fn run_actions(args: &RunArgs, mut report: Report) -> Outcome {
         return outcome.max(report.finish_document(Some(document)));
     }
     eprint!("{}", report.rendered());
-    print!("{}", human(&result.row));
+    print!("{}", plancraft::transcript(&result.row));
     outcome.max(report.outcome())
-}
-
-/// The run as text: one line per message, then the verdict.
-fn human(row: &RunRow) -> String {
-    let mut out = String::new();
-    let name = if row.example.is_empty() {
-        "example"
-    } else {
-        &row.example
-    };
-    out.push_str(&format!("{name}: craft {}\n", row.target));
-    for step in &row.steps {
-        let effect = if let Some(why) = &step.refused {
-            format!("refused: {why}")
-        } else if step.changed {
-            let parts: Vec<String> = step
-                .delta
-                .iter()
-                .map(|(slot, content)| match content {
-                    Some(content) => format!(
-                        "{} {} {}",
-                        plancraft::slot_name(slot.0),
-                        content.item,
-                        content.quantity
-                    ),
-                    None => format!("{} empty", plancraft::slot_name(slot.0)),
-                })
-                .collect();
-            parts.join(", ")
-        } else {
-            step.message
-                .as_deref()
-                .and_then(|m| m.lines().next())
-                .unwrap_or("no change")
-                .to_string()
-        };
-        out.push_str(&format!("{:>3} {:<12} {}\n", step.line, step.kind, effect));
-    }
-    let verdict = if row.success { "success" } else { "failure" };
-    out.push_str(&format!(
-        "{verdict}: stopped by {} after {} message(s)",
-        row.stopped_by, row.number_of_steps
-    ));
-    if row.not_run > 0 {
-        out.push_str(&format!(", {} not run", row.not_run));
-    }
-    out.push('\n');
-    out
 }
 
 fn solve(args: &SolveArgs, mut report: Report) -> Outcome {

@@ -9,8 +9,8 @@ use super::{Format, Outcome};
 use pddlc::diagnostics::render::JSON_VERSION;
 use pddlc::kitchen::{BootstrapOptions, Estimate, RunFolder};
 use pddlc::plancraft::eval::{
-    self, EpisodeRow, EvalDocument, Evaluation, Examples, MethodComparison, MethodInput,
-    MethodTable, OracleSummary, RunFiles, RunReader,
+    self, EpisodeRow, EvalDocument, Evaluation, Examples, INTERVAL_METRICS, MethodComparison,
+    MethodInput, MethodTable, OracleSummary, RESULTS_COLUMNS, RunFiles, RunReader, STEPS_COLUMNS,
 };
 use pddlc::plancraft::{Example, World};
 use std::io::Write;
@@ -41,6 +41,12 @@ pub struct EvalArgs {
     /// Seed of the bootstrap's generator (SplitMix64), set once before any resampling.
     #[arg(long, default_value_t = 42)]
     seed: u64,
+    /// Also write one self-contained HTML page: the results and steps tables with their
+    /// intervals, the paired comparisons as forest plots, the example × method grid whose
+    /// cells unfold into their episodes replayed step by step (docs/reports.md). What is
+    /// printed is unchanged.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
 }
 
 /// The file system, as runs are read from it.
@@ -100,16 +106,37 @@ fn examples(path: &Path, report: &mut Report) -> Option<Vec<Example>> {
 }
 
 pub fn run(args: &EvalArgs, format: KitchenFormat, shown: Format, color: bool) -> Outcome {
+    if let Some(html) = &args.html {
+        let runs = args.runs.iter().chain(&args.oracle);
+        let dirs: Vec<String> = runs
+            .map(|run| RunFolder::parse(run, Path::new(run).is_dir()).dir)
+            .collect();
+        let mut inputs: Vec<&Path> = dirs.iter().map(Path::new).collect();
+        inputs.push(&args.examples);
+        if let Err(message) = super::input::check_output(html, &inputs) {
+            eprintln!("error: --html: {message}");
+            return Outcome::Failure;
+        }
+    }
     let mut report = Report::new(shown, color);
     let options = BootstrapOptions {
         samples: args.bootstrap,
         seed: args.seed,
     };
     let Some(split) = examples(&args.examples, &mut report) else {
+        if let Some(html) = &args.html {
+            eprintln!(
+                "error: --html: {}: no page was written, the split was not read",
+                html.display()
+            );
+        }
         return finish(format, &report, None, options);
     };
     let examples = Examples::new(&split);
-    let mut sources = RunReader::default();
+    let mut sources = RunReader {
+        keep_messages: args.html.is_some(),
+        ..RunReader::default()
+    };
     let oracle = args.oracle.as_deref().map(|run| {
         let oracle_run = read_run(run, &mut sources);
         let (table, diagnostics) = eval::oracle_counts(&examples, &oracle_run.episodes);
@@ -147,7 +174,35 @@ pub fn run(args: &EvalArgs, format: KitchenFormat, shown: Format, color: bool) -
         examples: examples.len(),
         oracle: summary,
     };
-    finish(format, &report, Some(done), options)
+    let outcome = finish(format, &report, Some(done), options);
+    match &args.html {
+        Some(html) => outcome.max(write_page(html, &split, &methods, &evaluation)),
+        None => outcome,
+    }
+}
+
+/// The page of `--html`, every episode of `methods` replayed on its example.
+fn write_page(
+    html: &Path,
+    split: &[Example],
+    methods: &[MethodInput],
+    evaluation: &Evaluation,
+) -> Outcome {
+    let episodes = match World::embedded() {
+        Ok(world) => eval::replay_episodes(&world, split, methods),
+        Err(_) => Vec::new(),
+    };
+    let page = pddlc::html::plancraft_eval_page(evaluation, split.len(), &episodes);
+    match std::fs::write(html, page) {
+        Ok(()) => Outcome::Clean,
+        Err(e) => {
+            eprintln!(
+                "error: --html: {}: {e}; no page was written",
+                html.display()
+            );
+            Outcome::Failure
+        }
+    }
 }
 
 /// What the run found, for the output.
@@ -238,42 +293,6 @@ fn value(e: Option<&Estimate>) -> String {
     }
 }
 
-/// The columns of the paper's table and of its steps table.
-const TABLE: [(&str, &str); 13] = [
-    ("easy", "easy"),
-    ("medium", "medium"),
-    ("hard", "hard"),
-    ("overall", "overall"),
-    ("other", "other"),
-    ("think", "think"),
-    ("search", "search"),
-    ("impossible", "imposs."),
-    ("invalid", "invalid"),
-    ("impossible_f1", "imp. F1"),
-    ("plan_length", "length"),
-    ("ae", "AE"),
-    ("tokens_used", "tokens"),
-];
-const STEPS: [(&str, &str); 6] = [
-    ("steps_mixed", "mixed"),
-    ("steps_shaped", "shaped"),
-    ("steps_shapeless", "shapeless"),
-    ("steps_smelting", "smelting"),
-    ("steps_overall", "overall"),
-    ("steps_impossible", "impossible"),
-];
-/// The metrics whose intervals are listed per method.
-const INTERVALS: [&str; 8] = [
-    "overall",
-    "easy",
-    "medium",
-    "hard",
-    "plan_length",
-    "ae",
-    "impossible_f1",
-    "steps_overall",
-];
-
 /// A table of `columns` for every method, values to two decimals.
 fn columns_table(title: &str, methods: &[MethodTable], columns: &[(&str, &str)]) -> String {
     let mut out = format!("{title:<16} {:>5}", "n");
@@ -338,17 +357,17 @@ fn table(done: &Done) -> String {
         "Plancraft results on {} examples (success rates; mean messages per result outside \"other\")\n",
         done.examples
     );
-    out.push_str(&columns_table("method", methods, &TABLE));
-    out.push_str(&absent_notes(methods, &TABLE));
+    out.push_str(&columns_table("method", methods, &RESULTS_COLUMNS));
+    out.push_str(&absent_notes(methods, &RESULTS_COLUMNS));
     out.push_str("\nsteps over the oracle per recipe type (a failure counts 10)\n");
-    out.push_str(&columns_table("method", methods, &STEPS));
-    out.push_str(&absent_notes(methods, &STEPS));
+    out.push_str(&columns_table("method", methods, &STEPS_COLUMNS));
+    out.push_str(&absent_notes(methods, &STEPS_COLUMNS));
     for m in methods {
         out.push_str(&format!(
             "\n{} ({} examples, {} results, {} seed(s)):\n",
             m.method, m.examples, m.results, m.seeds
         ));
-        for name in INTERVALS {
+        for name in INTERVAL_METRICS {
             if let Some(e) = m.metric(name) {
                 out.push_str(&interval_line(name, e));
             }

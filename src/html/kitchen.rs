@@ -3,13 +3,10 @@
 //! in it), and the paired comparisons as a forest plot of the mean differences with their
 //! intervals.
 
-use super::{BLUE, VERMILLION, escape, page};
-use crate::kitchen::{Comparison, Estimate, Method, PairedTest, TaskRow};
+use super::forest::{Forest, comparison_table, estimate, forest_plot};
+use super::{BLUE, ORANGE, PURPLE, VERMILLION, escape, page};
+use crate::kitchen::{Comparison, Method, PairedTest, TaskRow};
 use std::fmt::Write as _;
-
-/// Okabe–Ito: orange for latent failures, reddish purple for irreversible ones.
-const ORANGE: &str = "#E69F00";
-const PURPLE: &str = "#CC79A7";
 
 /// One plan that ran, for its grid cell: its run's label, its task, its file name and
 /// Simmer's annotated result file for it (each failing step followed by its failures).
@@ -42,14 +39,6 @@ pub fn kitchen_eval_page(
     page("pddlc kitchen eval", &body)
 }
 
-fn estimate(e: &Estimate) -> String {
-    let value = e.value.map_or("–".to_string(), |v| format!("{v:.2}"));
-    match (e.low, e.high) {
-        (Some(low), Some(high)) => format!("{value} <small>[{low:.2}, {high:.2}]</small>"),
-        _ => value,
-    }
-}
-
 fn method_table(methods: &[Method]) -> String {
     let mut out = String::from(
         "<h2>Methods</h2>\n<table class=\"methods\">\n<caption>Failures per task, mean over tasks, with bootstrap 95% intervals (the paper's Table 3)</caption>\n<thead><tr><th scope=\"col\">Run</th><th scope=\"col\" class=\"num\">Tasks</th><th scope=\"col\" class=\"num\">Total</th><th scope=\"col\" class=\"num\">Immediate</th><th scope=\"col\" class=\"num\">Latent</th><th scope=\"col\" class=\"num\">Irreversible</th><th scope=\"col\" class=\"num\">Clean</th></tr></thead>\n<tbody>\n",
@@ -71,8 +60,7 @@ fn method_table(methods: &[Method]) -> String {
     out
 }
 
-/// One row of the forest plot per comparison and metric: the mean difference a − b as a dot,
-/// its interval as a line, zero as a dashed line.
+/// The paired comparisons, one row per comparison and metric, as a forest plot and a table.
 fn forest(comparisons: &[Comparison]) -> String {
     if comparisons.is_empty() {
         return String::new();
@@ -89,78 +77,18 @@ fn forest(comparisons: &[Comparison]) -> String {
             .map(|(metric, test)| (format!("{} − {}: {metric}", c.a, c.b), test))
         })
         .collect();
-    let bound = rows
-        .iter()
-        .flat_map(|(_, t)| {
-            let e = &t.mean_difference;
-            [e.value, e.low, e.high]
-        })
-        .flatten()
-        .fold(0.5_f64, |m, v| m.max(v.abs()));
-    let (label_width, plot_width, row_height) = (300.0, 420.0, 22.0);
-    let x = |v: f64| label_width + plot_width * (v + bound) / (2.0 * bound);
-    let height = row_height * rows.len() as f64 + 30.0;
-    let mut svg = format!(
-        "<h2>Paired comparisons</h2>\n<figure>\n<svg class=\"forest\" role=\"img\" aria-labelledby=\"forest-title forest-desc\" width=\"{w}\" height=\"{height}\" viewBox=\"0 0 {w} {height}\">\n<title id=\"forest-title\">Mean differences between runs, with 95% intervals</title>\n<desc id=\"forest-desc\">{n} differences; the table below gives each value, interval and p-value.</desc>\n<line x1=\"{z}\" x2=\"{z}\" y1=\"0\" y2=\"{axis}\" stroke=\"#555\" stroke-dasharray=\"4 3\"/>\n",
-        w = label_width + plot_width + 20.0,
-        n = rows.len(),
-        z = x(0.0),
-        axis = height - 24.0,
-    );
-    for (i, (label, test)) in rows.iter().enumerate() {
-        let y = row_height * i as f64 + row_height / 2.0;
-        let e = &test.mean_difference;
-        let _ = write!(
-            svg,
-            "<text x=\"{}\" y=\"{}\" text-anchor=\"end\" font-size=\"12\">{}</text>",
-            label_width - 8.0,
-            y + 4.0,
-            escape(label)
-        );
-        if let (Some(low), Some(high)) = (e.low, e.high) {
-            let _ = write!(
-                svg,
-                "<line class=\"interval\" x1=\"{:.1}\" x2=\"{:.1}\" y1=\"{y}\" y2=\"{y}\" stroke=\"{BLUE}\" stroke-width=\"2\"/>",
-                x(low),
-                x(high)
-            );
-        }
-        if let Some(v) = e.value {
-            let _ = write!(
-                svg,
-                "<circle class=\"difference\" cx=\"{:.1}\" cy=\"{y}\" r=\"4\" fill=\"{VERMILLION}\"><title>{}: {}</title></circle>",
-                x(v),
-                escape(label),
-                estimate(e).replace("<small>", "").replace("</small>", "")
-            );
-        }
-        svg.push('\n');
-    }
-    let _ = writeln!(
-        svg,
-        "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" font-size=\"12\">−{bound:.2}</text><text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" font-size=\"12\">0</text><text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" font-size=\"12\">+{bound:.2}</text>\n</svg>\n<figcaption>A dot left of zero: the first run fails less. The lines are bootstrap 95% intervals.</figcaption>\n</figure>",
-        x(-bound),
-        height - 8.0,
-        x(0.0),
-        height - 8.0,
-        x(bound),
-        height - 8.0,
-    );
-    svg.push_str("<table class=\"comparisons\">\n<caption>Paired comparisons (a − b, failures per task)</caption>\n<thead><tr><th scope=\"col\">Comparison</th><th scope=\"col\" class=\"num\">Mean difference</th><th scope=\"col\" class=\"num\">p</th></tr></thead>\n<tbody>\n");
-    for (label, test) in &rows {
-        let _ = writeln!(
-            svg,
-            "<tr><th scope=\"row\">{}</th><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
-            escape(label),
-            estimate(&test.mean_difference),
-            test.p.map_or("–".to_string(), |p| format!(
-                "{p:.3} {}",
-                test.stars().unwrap_or("")
-            )),
-        );
-    }
-    svg.push_str("</tbody>\n</table>\n");
-    svg
+    let mut out = String::from("<h2>Paired comparisons</h2>\n");
+    out.push_str(&forest_plot(&Forest {
+        id: "forest",
+        title: "Mean differences between runs, with 95% intervals",
+        reading: "A dot left of zero: the first run fails less.",
+        rows: &rows,
+    }));
+    out.push_str(&comparison_table(
+        "Paired comparisons (a − b, failures per task)",
+        &rows,
+    ));
+    out
 }
 
 /// The task × run grid: each cell's colour is the worst kind of failure among its plans

@@ -6,13 +6,16 @@
 //! command's page is built from the library's own results; the front ends write the string.
 
 mod diff;
+mod forest;
 mod gantt;
 mod kitchen;
+mod plancraft;
 mod score;
 mod solve;
 mod validate;
 
 pub use kitchen::{AnnotatedPlan, kitchen_eval_page};
+pub use plancraft::plancraft_eval_page;
 pub use score::{PairResult, ScorePair, score_page};
 pub use solve::solve_page;
 pub use validate::{PlanPage, validate_page};
@@ -21,6 +24,10 @@ pub use validate::{PlanPage, validate_page};
 pub(crate) const BLUE: &str = "#0072B2";
 pub(crate) const VERMILLION: &str = "#D55E00";
 pub(crate) const GREY: &str = "#BBBBBB";
+/// Okabe–Ito orange and reddish purple: latent and irreversible failures on the kitchen
+/// page, some-but-not-all and wrongly-impossible on the Plancraft page.
+pub(crate) const ORANGE: &str = "#E69F00";
+pub(crate) const PURPLE: &str = "#CC79A7";
 
 /// `text` with `&`, `<`, `>`, `"` and `'` escaped, for element content and attribute values.
 pub fn escape(text: &str) -> String {
@@ -80,6 +87,7 @@ figure.diff{margin:.4rem 0}.sides{display:grid;grid-template-columns:1fr 1fr;gap
 .sides .del{background:#fbe3d3}.sides .ins{background:#dbeaf6}.sides .gap{color:#777}\
 .sides .pad{background:repeating-linear-gradient(45deg,#f0f0f0 0 4px,#fcfcfc 4px 8px)}\
 mark{background:#ffd27a;color:inherit}\
+div.wide{overflow-x:auto}table.compact{font-size:.88em}table.compact th,table.compact td{padding:.25rem .35rem}table.intervals td{white-space:nowrap}table.examples{table-layout:fixed}table.examples thead th:first-child{width:11rem}ul.absent{margin:-.6rem 0 1rem;font-size:.9em;color:#444}\
 .counterexample pre{background:#f6f6f6;padding:.4rem;overflow-x:auto;font-size:.85em}\
 ";
 

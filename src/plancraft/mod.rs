@@ -27,7 +27,7 @@ pub use env::grid::{Craft, Grid, craft};
 pub use env::message::{Handler, Message};
 pub use env::run::{
     InventoryRow, RUN_JSON_VERSION, RunResult, RunRow, SlotKey, SlotRow, StepRow, inventory_row,
-    messages, run,
+    messages, run, run_messages, transcript,
 };
 pub use env::slot::{slot_index, slot_name};
 pub use env::{Environment, Refusal, SLOTS, Slots, Stack};

@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod fast_downward;
+pub mod plancraft_runs;
 
 use pddlc::diagnostics::{Diagnostic, LineIndex};
 use std::path::{Path, PathBuf};

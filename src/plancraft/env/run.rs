@@ -4,6 +4,7 @@
 
 use super::episode::{Episode, EpisodeOptions, Step, StepKind, StoppedBy};
 use super::message::Message;
+use super::slot::slot_name;
 use super::state::{Slots, Stack};
 use crate::ast::Span;
 use crate::diagnostics::{Code, Diagnostic, FileId};
@@ -128,11 +129,23 @@ pub fn run(
     file: FileId,
     options: EpisodeOptions,
 ) -> RunResult {
+    run_messages(world, example, &messages(actions), file, options)
+}
+
+/// Runs an example with `lines`, each message with its span in `file` (the step rows'
+/// `line` is its position, 1-based): the messages of an actions text, or an episode's
+/// messages as a run left them, a message of several lines among them.
+pub fn run_messages(
+    world: &World,
+    example: &Example,
+    lines: &[(Span, &str)],
+    file: FileId,
+    options: EpisodeOptions,
+) -> RunResult {
     let mut episode = Episode::new(world, example, options);
     let mut steps = Vec::new();
     let mut rows = Vec::new();
     let mut diagnostics = Vec::new();
-    let lines = messages(actions);
     let mut not_run = 0;
     for (line, (span, text)) in lines.iter().enumerate() {
         let Some(step) = episode.step(text) else {
@@ -180,6 +193,56 @@ pub fn run(
         final_slots,
         diagnostics,
     }
+}
+
+/// The run as text, as `plancraft run` prints it: the target, one line per message (its
+/// number, how it was read, the slots it changed or why it changed nothing), then the verdict.
+pub fn transcript(row: &RunRow) -> String {
+    let name = if row.example.is_empty() {
+        "example"
+    } else {
+        &row.example
+    };
+    let mut out = format!("{name}: craft {}\n", row.target);
+    for step in &row.steps {
+        let effect = if let Some(why) = &step.refused {
+            format!("refused: {why}")
+        } else if step.changed {
+            let parts: Vec<String> = step
+                .delta
+                .iter()
+                .map(|(slot, content)| match content {
+                    Some(content) => {
+                        format!(
+                            "{} {} {}",
+                            slot_name(slot.0),
+                            content.item,
+                            content.quantity
+                        )
+                    }
+                    None => format!("{} empty", slot_name(slot.0)),
+                })
+                .collect();
+            parts.join(", ")
+        } else {
+            step.message
+                .as_deref()
+                .and_then(|m| m.lines().next())
+                .unwrap_or("no change")
+                .to_string()
+        };
+        out.push_str(&format!("{:>3} {:<12} {}\n", step.line, step.kind, effect));
+    }
+    let verdict = if row.success { "success" } else { "failure" };
+    out.push_str(&format!(
+        "{verdict}: stopped by {} after {} message(s)",
+        row.stopped_by, row.number_of_steps
+    ));
+    if row.not_run > 0 {
+        out.push_str(&format!(", {} not run", row.not_run));
+    }
+    out.push('\n');
+    out
 }
 
 fn step_row(world: &World, step: &Step, line: usize, text: &str, after: &Slots) -> StepRow {

@@ -12,6 +12,7 @@
 
 mod metrics;
 mod record;
+mod replay;
 mod runs;
 mod table;
 
@@ -19,8 +20,12 @@ pub use metrics::{
     ActionCounts, FAILED_STEPS_DIFF, GROUPS, METRICS, RECIPE_TYPES, classify, group_of,
 };
 pub use record::{EpisodeFile, EpisodeRecord, read_episodes};
+pub use replay::{ReplayedEpisode, replay_episodes};
 pub use runs::{RunFiles, RunReader, result_files};
-pub use table::{EvalDocument, MethodComparison, MethodTable, OracleSummary};
+pub use table::{
+    EvalDocument, INTERVAL_METRICS, MethodComparison, MethodTable, OracleSummary, RESULTS_COLUMNS,
+    STEPS_COLUMNS,
+};
 
 use super::data::example::Example;
 use super::data::world::World;

@@ -30,6 +30,10 @@ pub struct EpisodeRecord {
     /// Where its example id is written, for the diagnostics about it.
     pub file: FileId,
     pub span: Span,
+    /// The assistant messages' texts, in order, when the reader was asked to keep them (for a
+    /// page that replays them); empty otherwise. A multimodal message without a text part is
+    /// left out, as the metrics leave it out.
+    pub messages: Vec<String>,
 }
 
 /// The fields of the three shapes; which are present tells them apart.
@@ -133,7 +137,13 @@ fn offset_of(text: &str, line: usize, column: usize) -> usize {
 }
 
 /// The episode in `text` (a whole record), its spans counted from `base` in `file`.
-fn record(text: &str, base: usize, file: FileId, seed: &str) -> Result<EpisodeRecord, Diagnostic> {
+fn record(
+    text: &str,
+    base: usize,
+    file: FileId,
+    seed: &str,
+    keep_messages: bool,
+) -> Result<EpisodeRecord, Diagnostic> {
     let raw: Raw = serde_json::from_str(text).map_err(|error| {
         let at = base + offset_of(text, error.line(), error.column());
         // The label locates the error; serde's own position (within a line) would mislead.
@@ -172,6 +182,11 @@ fn record(text: &str, base: usize, file: FileId, seed: &str) -> Result<EpisodeRe
         return Err(invalid(message, span, file));
     };
     let counts = classify(messages.iter().copied());
+    let kept = if keep_messages {
+        messages.iter().flatten().map(|m| m.to_string()).collect()
+    } else {
+        Vec::new()
+    };
     Ok(EpisodeRecord {
         example_id: id.into_owned(),
         success: raw.success,
@@ -185,6 +200,7 @@ fn record(text: &str, base: usize, file: FileId, seed: &str) -> Result<EpisodeRe
         seed: seed.to_string(),
         file,
         span,
+        messages: kept,
     })
 }
 
@@ -198,12 +214,14 @@ pub enum EpisodeFile {
 }
 
 /// The episodes of one file, `file` among the caller's sources, found in the generation
-/// folder `seed`; a record that cannot be read is an `M607` and the rest are still read.
+/// folder `seed`, with their messages when `keep_messages`; a record that cannot be read is
+/// an `M607` and the rest are still read.
 pub fn read_episodes(
     text: &str,
     shape: EpisodeFile,
     file: FileId,
     seed: &str,
+    keep_messages: bool,
 ) -> (Vec<EpisodeRecord>, Vec<Diagnostic>) {
     let mut episodes = Vec::new();
     let mut diagnostics = Vec::new();
@@ -212,12 +230,12 @@ pub fn read_episodes(
         Err(diagnostic) => diagnostics.push(diagnostic),
     };
     match shape {
-        EpisodeFile::Json => keep(record(text, 0, file, seed)),
+        EpisodeFile::Json => keep(record(text, 0, file, seed, keep_messages)),
         EpisodeFile::JsonLines => {
             let mut base = 0;
             for line in text.split_inclusive('\n') {
                 if !line.trim().is_empty() {
-                    keep(record(line, base, file, seed));
+                    keep(record(line, base, file, seed, keep_messages));
                 }
                 base += line.len();
             }
@@ -240,7 +258,8 @@ mod tests {
                 {"role": "user", "content": "Ok"},
                 {"role": "assistant", "content": [{"type": "text", "text": "move: from [I1] to [A1] with quantity 1"}]}
             ], "tokens_used": 120}}"#;
-        let (episodes, diagnostics) = read_episodes(plancraft, EpisodeFile::Json, FileId(3), "0");
+        let (episodes, diagnostics) =
+            read_episodes(plancraft, EpisodeFile::Json, FileId(3), "0", false);
         assert!(diagnostics.is_empty(), "{diagnostics:?}");
         let episode = &episodes[0];
         assert_eq!(episode.example_id, "VAL0001");
@@ -253,8 +272,16 @@ mod tests {
             &plancraft[episode.span.start..episode.span.end],
             "\"VAL0001\""
         );
+        // Kept only when asked: the assistant messages' texts, the multimodal one's text part.
+        assert!(episode.messages.is_empty());
+        let (kept, _) = read_episodes(plancraft, EpisodeFile::Json, FileId(3), "0", true);
+        assert_eq!(
+            kept[0].messages,
+            ["think: plan", "move: from [I1] to [A1] with quantity 1"]
+        );
         let lines = "{\"id\": \"VAL0002\", \"success\": false, \"steps\": [{\"text\": \"impossible: no\"}]}\n\n{\"example\": \"VAL0003\", \"success\": true, \"number_of_steps\": 4, \"impossible_emitted\": false, \"steps\": []}\n";
-        let (episodes, diagnostics) = read_episodes(lines, EpisodeFile::JsonLines, FileId(0), "");
+        let (episodes, diagnostics) =
+            read_episodes(lines, EpisodeFile::JsonLines, FileId(0), "", false);
         assert!(diagnostics.is_empty(), "{diagnostics:?}");
         assert!(episodes[0].impossible_emitted && episodes[0].number_of_steps == 1);
         assert_eq!(episodes[0].counts.impossible, 1);
@@ -268,7 +295,8 @@ mod tests {
     #[test]
     fn a_bad_line_is_located_and_the_others_are_read() {
         let lines = "{\"id\": \"A\", \"success\": true, \"steps\": []}\n{\"id\": \"B\", \"steps\": []}\n{\"id\": \"C\", \"success\": true}\n";
-        let (episodes, diagnostics) = read_episodes(lines, EpisodeFile::JsonLines, FileId(1), "");
+        let (episodes, diagnostics) =
+            read_episodes(lines, EpisodeFile::JsonLines, FileId(1), "", false);
         assert_eq!(episodes.len(), 1);
         assert_eq!(diagnostics.len(), 2);
         assert!(diagnostics[0].message.contains("missing field `success`"));
@@ -277,7 +305,7 @@ mod tests {
         assert!(span.start > second_line && span.start < second_line + 25);
         assert!(diagnostics[1].message.contains("no messages"));
         assert!(diagnostics.iter().all(|d| d.labels[0].file == FileId(1)));
-        let (_, diagnostics) = read_episodes("[1, 2", EpisodeFile::Json, FileId(0), "");
+        let (_, diagnostics) = read_episodes("[1, 2", EpisodeFile::Json, FileId(0), "", false);
         assert_eq!(diagnostics[0].code, Code::PlancraftEpisodeInvalid);
     }
 }

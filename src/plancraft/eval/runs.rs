@@ -49,6 +49,9 @@ pub fn result_files(dir: &Path, files: &impl RunFiles) -> Result<Vec<(PathBuf, S
 pub struct RunReader {
     pub files: Vec<SourceFile>,
     pub diagnostics: Vec<Diagnostic>,
+    /// Keep each episode's messages ([`EpisodeRecord::messages`]), for a page that replays
+    /// them; off, only what the metrics need is kept.
+    pub keep_messages: bool,
 }
 
 impl RunReader {
@@ -114,7 +117,8 @@ impl RunReader {
         let name = files.shown(path);
         match files.read(path) {
             Ok(text) => {
-                let (episodes, diagnostics) = read_episodes(&text, shape, id, seed);
+                let (episodes, diagnostics) =
+                    read_episodes(&text, shape, id, seed, self.keep_messages);
                 self.files.push(SourceFile::new(name, text));
                 self.diagnostics.extend(diagnostics);
                 episodes

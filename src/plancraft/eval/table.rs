@@ -11,6 +11,45 @@ use crate::kitchen::{
 use serde::{Serialize, Serializer};
 use std::collections::BTreeSet;
 
+/// The columns of the paper's results table: a metric's name and its short heading.
+pub const RESULTS_COLUMNS: [(&str, &str); 13] = [
+    ("easy", "easy"),
+    ("medium", "medium"),
+    ("hard", "hard"),
+    ("overall", "overall"),
+    ("other", "other"),
+    ("think", "think"),
+    ("search", "search"),
+    ("impossible", "imposs."),
+    ("invalid", "invalid"),
+    ("impossible_f1", "imp. F1"),
+    ("plan_length", "length"),
+    ("ae", "AE"),
+    ("tokens_used", "tokens"),
+];
+
+/// The columns of the steps table: steps over the oracle per recipe type.
+pub const STEPS_COLUMNS: [(&str, &str); 6] = [
+    ("steps_mixed", "mixed"),
+    ("steps_shaped", "shaped"),
+    ("steps_shapeless", "shapeless"),
+    ("steps_smelting", "smelting"),
+    ("steps_overall", "overall"),
+    ("steps_impossible", "impossible"),
+];
+
+/// The metrics whose intervals are listed per method.
+pub const INTERVAL_METRICS: [&str; 8] = [
+    "overall",
+    "easy",
+    "medium",
+    "hard",
+    "plan_length",
+    "ae",
+    "impossible_f1",
+    "steps_overall",
+];
+
 /// One method's row of the table.
 #[derive(Clone, Debug, Serialize)]
 pub struct MethodTable {
