@@ -93,8 +93,9 @@ fn evaluate(runs: &[RunFolder], mode: Mode, options: BootstrapOptions) -> serde_
         .collect();
     let mut tally = Tally::new(runs);
     let eval_options = EvalOptions { mode, rows: true };
+    let envs = kitchen::EnvCache::default();
     for task in tasks {
-        let evaluation = kitchen::evaluate_task(&world, task, eval_options, |_, _| ());
+        let evaluation = kitchen::evaluate_task(&world, task, &envs, eval_options, |_, _| ());
         for note in tally.add(evaluation, true, |_, _| None) {
             notes.add_file(note);
         }

@@ -99,8 +99,8 @@ fn discover(run: usize, dir: &Path, simmer: Option<&Path>, report: &mut Report) 
     };
     let mut folders: Vec<PathBuf> = entries
         .flatten()
+        .filter(is_dir_entry)
         .map(|e| e.path())
-        .filter(|p| p.is_dir())
         .collect();
     folders.sort();
     let mut tasks = Vec::new();
@@ -111,7 +111,7 @@ fn discover(run: usize, dir: &Path, simmer: Option<&Path>, report: &mut Report) 
             .into_iter()
             .flatten()
             .flatten()
-            .filter(|e| !e.path().is_dir())
+            .filter(|e| !is_dir_entry(e))
             .map(|e| e.file_name().to_string_lossy().into_owned())
             .collect();
         let plans: Vec<PathBuf> = kitchen::plan_files(names)
@@ -134,6 +134,16 @@ fn discover(run: usize, dir: &Path, simmer: Option<&Path>, report: &mut Report) 
         report.io_error(dir, message);
     }
     tasks
+}
+
+/// Whether a listed entry is a folder, from the listing's own file type where it can tell (no
+/// `stat` per entry: a run of hundreds of task folders lists thousands of files); a link is
+/// followed.
+fn is_dir_entry(entry: &std::fs::DirEntry) -> bool {
+    match entry.file_type() {
+        Ok(kind) if !kind.is_symlink() => kind.is_dir(),
+        _ => entry.path().is_dir(),
+    }
 }
 
 fn file_name(path: &Path) -> String {
@@ -159,7 +169,12 @@ struct Needs {
 }
 
 /// A task folder read (its environment and plans) and its plans run.
-fn run_task(task: &Task, label: &str, world: &World, needs: &Needs) -> TaskEvaluation<Kept> {
+fn run_task(
+    task: &Task,
+    label: &str,
+    (world, envs): (&World, &kitchen::EnvCache),
+    needs: &Needs,
+) -> TaskEvaluation<Kept> {
     let env = match &task.env {
         Some(EnvSource::File(path)) => EnvInput::File {
             name: display_name(path),
@@ -194,7 +209,7 @@ fn run_task(task: &Task, label: &str, world: &World, needs: &Needs) -> TaskEvalu
         mode: needs.mode,
         rows: needs.format == KitchenFormat::Json,
     };
-    kitchen::evaluate_task(world, input, options, |file, outcome| {
+    kitchen::evaluate_task(world, input, envs, options, |file, outcome| {
         let view = Sources::new(std::slice::from_ref(file));
         let lines = match needs.format {
             KitchenFormat::Gcc | KitchenFormat::Val => render_diagnostics(
@@ -264,11 +279,13 @@ pub fn run(args: &EvalArgs, format: KitchenFormat, shown: Format, color: bool) -
         // The page shows each plan's result file from its grid cell.
         results: args.results.is_some() || args.html.is_some(),
     };
+    let envs = kitchen::EnvCache::default();
     let results: Vec<(Task, TaskEvaluation<Kept>)> = pool.install(|| {
         tasks
             .into_par_iter()
             .map(|task| {
-                let result = run_task(&task, &runs[task.run].label, &world, &needs);
+                let label = &runs[task.run].label;
+                let result = run_task(&task, label, (&world, &envs), &needs);
                 progress.inc(task.plans.len() as u64);
                 (task, result)
             })
@@ -303,7 +320,13 @@ pub fn run(args: &EvalArgs, format: KitchenFormat, shown: Format, color: bool) -
         }
     }
     report.add(Vec::new(), tally.result_file_notes());
-    let (methods, comparisons) = tally.statistics(options);
+    // The CSV and the diagnostic lines show no statistics: they are not computed for them.
+    let shown = matches!(format, KitchenFormat::Json | KitchenFormat::Human);
+    let (methods, comparisons) = if shown || args.html.is_some() {
+        tally.statistics(options)
+    } else {
+        (Vec::new(), Vec::new())
+    };
     if matches!(format, KitchenFormat::Gcc | KitchenFormat::Val) {
         print!("{lines}");
     }

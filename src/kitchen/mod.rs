@@ -57,9 +57,9 @@ pub use solve::{
 // `kitchen eval` without the I/O: the rules over a run folder's names, a task's plans run,
 // the tally in task order, and the statistics' document.
 pub use eval::{
-    BootstrapOptions, BootstrapRow, Comparison, EnvInput, EvalDocument, EvalOptions, FileNotes,
-    Method, Notes, PlanInput, PlanVerdict, RanPlan, RunFolder, Tally, TaskEvaluation, TaskInput,
-    TaskRow, env_file_name, evaluate_task, is_plan_file, missing_env_message,
+    BootstrapOptions, BootstrapRow, Comparison, EnvCache, EnvInput, EvalDocument, EvalOptions,
+    FileNotes, Method, Notes, PlanInput, PlanVerdict, RanPlan, RunFolder, Tally, TaskEvaluation,
+    TaskInput, TaskRow, env_file_name, evaluate_task, is_plan_file, missing_env_message,
     no_task_folder_message, plan_files, plan_order, result_file_name,
 };
 // The statistics of `kitchen eval`.

@@ -61,28 +61,17 @@ pub fn physical_lines(text: &str) -> Vec<&str> {
 
 /// The physical lines of `text` with their byte offsets, under Python's universal newlines.
 fn lines(text: &str) -> Vec<(usize, &str)> {
-    let mut out = Vec::new();
     let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len() / 32 + 1);
     let mut start = 0;
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\n' => {
-                out.push((start, &text[start..i]));
-                i += 1;
-                start = i;
-            }
-            b'\r' => {
-                out.push((start, &text[start..i]));
-                i += if bytes.get(i + 1) == Some(&b'\n') {
-                    2
-                } else {
-                    1
-                };
-                start = i;
-            }
-            _ => i += 1,
+    for at in memchr::memchr2_iter(b'\n', b'\r', bytes) {
+        // The `\n` of a `\r\n`, already passed.
+        if at < start {
+            continue;
         }
+        out.push((start, &text[start..at]));
+        let crlf = bytes.get(at) == Some(&b'\r') && bytes.get(at + 1) == Some(&b'\n');
+        start = at + if crlf { 2 } else { 1 };
     }
     if start < bytes.len() {
         out.push((start, &text[start..]));
@@ -245,7 +234,10 @@ pub fn not_a_plan(bytes: &[u8]) -> Option<Diagnostic> {
             .with_help("a plan is text, one step a line: `[GRAB] <knife> (1)`"),
         );
     }
-    let text = String::from_utf8_lossy(bytes);
+    let text = match std::str::from_utf8(bytes) {
+        Ok(text) => std::borrow::Cow::Borrowed(text),
+        Err(_) => String::from_utf8_lossy(bytes),
+    };
     if text.chars().all(is_space) {
         return Some(
             Diagnostic::new(

@@ -18,12 +18,14 @@ use super::data::plan::not_a_plan;
 use super::data::simmer::Env;
 use super::data::task::EmbeddedTask;
 use super::data::world::World;
-use super::execute::{Mode, Outcome, run};
+use super::execute::{Mode, Outcome, State, run_from};
 use super::report::{Counts, TaskMetrics, plan_json};
 use crate::diagnostics::render::{JSON_VERSION, Sources, json_diagnostics};
 use crate::diagnostics::{Code, Diagnostic, FileId, SourceFile};
+use foldhash::HashMap;
 use serde_json::json;
 use serde_json::value::RawValue;
+use std::sync::{Arc, Mutex};
 
 /// Diagnostics in the order found, each about the file it was added with: what a front end's
 /// report holds, for the JSON document's `diagnostics`.
@@ -151,7 +153,52 @@ pub struct TaskEvaluation<X> {
 }
 
 /// The environment of a task, or the diagnostics of why it cannot be used.
-fn load_env(world: &World, input: EnvInput, task: &str) -> Result<Env, FileNotes> {
+/// The environments of one evaluation, each parsed once per distinct text: the task folders
+/// of a benchmark's runs hold copies of the same few files (one a plan, in Simmer's held-out
+/// layout). The caller owns it and shares it between its threads; an environment is a pure
+/// function of its text, so a copy found under another name is the same environment.
+#[derive(Debug, Default)]
+pub struct EnvCache {
+    parsed: Mutex<HashMap<String, Arc<State>>>,
+}
+
+impl EnvCache {
+    /// The world as the environment of `text` starts it, loaded now or found; the diagnostics
+    /// of a text that is not one (not kept: a broken file is reported each time it is given).
+    fn environment(&self, text: &str, world: &World) -> Result<Arc<State>, Vec<Diagnostic>> {
+        // A poisoned lock (a thread that panicked while holding it) only loses the cache.
+        if let Some(state) = self
+            .parsed
+            .lock()
+            .ok()
+            .and_then(|map| map.get(text).cloned())
+        {
+            return Ok(state);
+        }
+        let env = Env::from_text(text, world.classes())?;
+        let state = Arc::new(State::load(world, &env));
+        if let Ok(mut map) = self.parsed.lock() {
+            map.insert(text.to_string(), Arc::clone(&state));
+        }
+        Ok(state)
+    }
+
+    /// How many distinct environments were parsed.
+    pub fn len(&self) -> usize {
+        self.parsed.lock().map_or(0, |map| map.len())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+fn load_env(
+    world: &World,
+    input: EnvInput,
+    task: &str,
+    envs: &EnvCache,
+) -> Result<Arc<State>, FileNotes> {
     let (name, text) = match input {
         EnvInput::File {
             name,
@@ -166,17 +213,20 @@ fn load_env(world: &World, input: EnvInput, task: &str) -> Result<Env, FileNotes
             return Err(FileNotes::io_error(dir, missing_env_message(task)));
         }
     };
-    Env::from_text(&text, world.classes()).map_err(|diagnostics| FileNotes {
-        file: SourceFile::new(name, text),
-        diagnostics,
-    })
+    envs.environment(&text, world)
+        .map_err(|diagnostics| FileNotes {
+            file: SourceFile::new(name, text),
+            diagnostics,
+        })
 }
 
-/// Runs every plan of a task in its environment. `extra` keeps what the front end needs of a
-/// plan's outcome besides its counts and row (its diagnostics as text, its result file).
+/// Runs every plan of a task in its environment, parsed or found in `envs`. `extra` keeps what
+/// the front end needs of a plan's outcome besides its counts and row (its diagnostics as
+/// text, its result file).
 pub fn evaluate_task<X>(
     world: &World,
     input: TaskInput,
+    envs: &EnvCache,
     options: EvalOptions,
     extra: impl Fn(&SourceFile, &Outcome) -> X,
 ) -> TaskEvaluation<X> {
@@ -187,8 +237,8 @@ pub fn evaluate_task<X>(
         notes: Vec::new(),
         plans: Vec::new(),
     };
-    let env = match load_env(world, input.env, &evaluation.task) {
-        Ok(env) => env,
+    let initial = match load_env(world, input.env, &evaluation.task, envs) {
+        Ok(initial) => initial,
         Err(notes) => {
             evaluation.notes.push(notes);
             return evaluation;
@@ -198,13 +248,18 @@ pub fn evaluate_task<X>(
         let verdict = match plan.bytes {
             Err(message) => PlanVerdict::Unreadable(message),
             Ok(bytes) => {
-                let text = String::from_utf8_lossy(&bytes).into_owned();
-                match not_a_plan(&bytes) {
+                let verdict = not_a_plan(&bytes);
+                // Valid UTF-8 (nearly every plan) is taken as it is, without a copy.
+                let text = String::from_utf8(bytes)
+                    .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+                match verdict {
                     Some(d) => PlanVerdict::NotAPlan(d, text),
                     None => {
                         let file = SourceFile::new(plan.name.clone(), text);
                         let plan_task = (evaluation.label.as_str(), evaluation.task.as_str());
-                        PlanVerdict::Ran(run_plan(world, &env, file, plan_task, options, &extra))
+                        PlanVerdict::Ran(run_plan(
+                            world, &initial, file, plan_task, options, &extra,
+                        ))
                     }
                 }
             }
@@ -218,13 +273,13 @@ pub fn evaluate_task<X>(
 /// worker, and the tree dropped here), and the caller's `extra`.
 fn run_plan<X>(
     world: &World,
-    env: &Env,
+    initial: &Arc<State>,
     file: SourceFile,
     (label, task): (&str, &str),
     options: EvalOptions,
     extra: &impl Fn(&SourceFile, &Outcome) -> X,
 ) -> RanPlan<X> {
-    let outcome = run(world, env, &file.text, options.mode);
+    let outcome = run_from(world, initial, &file.text, options.mode);
     let row = options.rows.then(|| {
         let mut value = plan_json(&file.name, &outcome);
         value["run"] = json!(label);
@@ -381,5 +436,87 @@ impl Tally {
             comparisons,
             bootstrap: options.into(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn task(name: &str, text: &str, plan: &PlanInput) -> TaskInput {
+        TaskInput {
+            run: 0,
+            label: "run".to_string(),
+            task: "001".to_string(),
+            env: EnvInput::File {
+                name: name.to_string(),
+                text: Ok(text.to_string()),
+            },
+            plans: vec![plan.clone()],
+        }
+    }
+
+    #[test]
+    fn an_environment_is_loaded_once_per_text_and_a_broken_one_reported_each_time() {
+        let world = World::embedded();
+        let builtin = crate::kitchen::data::task::embedded_task("001").expect("task 001");
+        let plan_text =
+            include_str!("../../../domains/kitchen/examples/runs/planner/001/plan_001.txt");
+        let plan = PlanInput {
+            name: "plan_001.txt".to_string(),
+            bytes: Ok(plan_text.as_bytes().to_vec()),
+        };
+        let options = EvalOptions {
+            mode: Mode::Simmer,
+            rows: false,
+        };
+        let envs = EnvCache::default();
+        let counts = |evaluation: TaskEvaluation<()>| -> Vec<Counts> {
+            assert!(evaluation.notes.is_empty(), "{:?}", evaluation.notes);
+            evaluation
+                .plans
+                .into_iter()
+                .filter_map(|(_, verdict)| match verdict {
+                    PlanVerdict::Ran(ran) => Some(ran.counts),
+                    _ => None,
+                })
+                .collect()
+        };
+        let first = evaluate_task(
+            &world,
+            task("a/env_001.json", builtin.env, &plan),
+            &envs,
+            options,
+            |_, _| (),
+        );
+        let copy = evaluate_task(
+            &world,
+            task("b/env_001.json", builtin.env, &plan),
+            &envs,
+            options,
+            |_, _| (),
+        );
+        assert_eq!(envs.len(), 1);
+        let (first, copy) = (counts(first), counts(copy));
+        // The same as the plan run on its own, its environment loaded afresh.
+        let env = Env::from_text(builtin.env, world.classes()).expect("the built-in environment");
+        let alone = crate::kitchen::execute::run(&world, &env, plan_text, Mode::Simmer).counts();
+        assert_eq!(
+            (first.as_slice(), copy.as_slice()),
+            ([alone].as_slice(), [alone].as_slice())
+        );
+        // A text that is no environment is not kept: each task given it says so.
+        for _ in 0..2 {
+            let broken = evaluate_task(
+                &world,
+                task("c/env_001.json", "{", &plan),
+                &envs,
+                options,
+                |_, _| (),
+            );
+            assert_eq!(broken.notes.len(), 1);
+            assert!(broken.plans.is_empty());
+        }
+        assert_eq!(envs.len(), 1);
     }
 }

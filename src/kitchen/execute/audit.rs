@@ -60,18 +60,18 @@ pub fn run(world: &World, state: &State, mode: Mode) -> Vec<Failure> {
     let mut seen: HashSet<(bool, Name, Name)> = HashSet::new();
     let objects = state.audit_order();
     for o in &objects {
-        let unmoved = state.is_unmoved(o);
         let skipped = |check| {
+            let unmoved = state.is_unmoved(o);
             food.skip
                 .iter()
                 .any(|rule| skips(rule, o, check, unmoved, strict))
         };
-        let audit_contamination = !skipped(Check::Contaminated);
-        let audit_washing = !skipped(Check::Unwashed);
+        // The skip rules are asked only about an object the check would report: most objects
+        // are neither contaminated nor dirty.
         let sources: BTreeSet<&Name> = o.contam.iter().filter(|s| **s != o.id).collect();
-        if audit_contamination
-            && !sources.is_empty()
+        if !sources.is_empty()
             && !o.states.iter().any(|s| listed(&food.cooked_states, s))
+            && !skipped(Check::Contaminated)
         {
             for source in sources {
                 let source_name = state.get(source).map_or(source.as_str(), |s| &s.name);
@@ -87,9 +87,9 @@ pub fn run(world: &World, state: &State, mode: Mode) -> Vec<Failure> {
             }
         }
         // Washing is what removes `dirty`; cooked meat is exempt, cooked vegetables are not.
-        if audit_washing
-            && o.has_state("dirty")
+        if o.has_state("dirty")
             && !(o.has_state("cooked") && o.has_property("protein"))
+            && !skipped(Check::Unwashed)
             && seen.insert((false, o.name.clone(), Name::default()))
         {
             let template = if o.has_state("raw") {

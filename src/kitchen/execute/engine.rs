@@ -3,7 +3,7 @@
 
 use super::Mode;
 use super::failure::{Failure, FailureType};
-use super::state::{Binding, Name, Object, State, names};
+use super::state::{Binding, Name, Object, State, joined, names};
 use crate::kitchen::data::model::is_of_kind;
 use crate::kitchen::data::plan::{Plan, Step};
 use crate::kitchen::data::simmer::Env;
@@ -11,7 +11,6 @@ use crate::kitchen::data::simmer_id::SimmerId;
 use crate::kitchen::data::world::{
     Action, Creation, Primitive, PrimitiveFamily, Role, Test, World,
 };
-use compact_str::format_compact;
 use std::collections::BTreeSet;
 
 /// The interpreter: the world it runs in, the mode, the state and the failures so far.
@@ -44,10 +43,15 @@ fn arity_failure(action: &Action, given: usize) -> Option<String> {
 
 impl<'w> Engine<'w> {
     pub fn new(world: &'w World, env: &Env, mode: Mode) -> Engine<'w> {
+        Engine::starting_from(world, State::load(world, env), mode)
+    }
+
+    /// An engine whose world starts as `state` (an environment's, loaded once).
+    pub fn starting_from(world: &'w World, state: State, mode: Mode) -> Engine<'w> {
         Engine {
             world,
             mode,
-            state: State::load(world, env),
+            state,
             failures: Vec::new(),
             flags: Vec::new(),
         }
@@ -104,7 +108,7 @@ impl<'w> Engine<'w> {
                     if self.world.is_value_role(&role.name) || pair.id.is_empty() {
                         pair.name.clone()
                     } else {
-                        format_compact!("{}_{}", pair.name, pair.id)
+                        joined(&pair.name, &pair.id)
                     },
                 )
             })
@@ -395,7 +399,7 @@ impl<'w> Engine<'w> {
     }
 
     fn derive(&mut self, id: &str, how: &Creation, at_parent: bool) -> Name {
-        let base = format_compact!("{}_{}", self.base(id), how.value);
+        let base = joined(&self.base(id), &how.value);
         let new_id = self.state.unique_id(&base);
         let parent = self.state.get(id);
         let mut properties = names(&how.properties);

@@ -20,6 +20,7 @@ use crate::kitchen::data::plan;
 use crate::kitchen::data::simmer::Env;
 use crate::kitchen::data::world::World;
 use crate::kitchen::report::Counts;
+use std::sync::Arc;
 
 /// How the executor behaves.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -50,8 +51,9 @@ pub struct Outcome {
     pub plan_diagnostics: Vec<Diagnostic>,
     /// The world after the last step.
     pub state: State,
-    /// The world right after loading, to tell what changed.
-    pub initial: State,
+    /// The world right after loading, to tell what changed (shared by the plans of one
+    /// environment).
+    pub initial: Arc<State>,
     /// Transforming steps that ran despite a failed precondition (`detect_irreversible.py`).
     pub irreversible_actions: Vec<irreversible::Flag>,
 }
@@ -74,6 +76,12 @@ impl Outcome {
 
 /// Runs a plan in a task environment and audits the result.
 pub fn run(world: &World, env: &Env, plan_text: &str, mode: Mode) -> Outcome {
+    run_from(world, &Arc::new(State::load(world, env)), plan_text, mode)
+}
+
+/// `run` from `initial`, the state `State::load` gives an environment: the plans of one
+/// environment load it once.
+pub fn run_from(world: &World, initial: &Arc<State>, plan_text: &str, mode: Mode) -> Outcome {
     let plan = plan::parse_with(plan_text, mode == Mode::Strict);
     let mut plan_diagnostics = Vec::new();
     if plan.steps.is_empty() {
@@ -85,8 +93,7 @@ pub fn run(world: &World, env: &Env, plan_text: &str, mode: Mode) -> Outcome {
             .with_help("write one step per line: `[PUT_ON] <lettuce> (1) <cutting_board> (1)`"),
         );
     }
-    let mut engine = engine::Engine::new(world, env, mode);
-    let initial = engine.state.clone();
+    let mut engine = engine::Engine::starting_from(world, State::clone(initial), mode);
     engine.run_plan(&plan);
     let irreversible_actions = engine.flags;
     let mut failures = engine.failures;
@@ -101,7 +108,7 @@ pub fn run(world: &World, env: &Env, plan_text: &str, mode: Mode) -> Outcome {
         failures,
         plan_diagnostics,
         state: engine.state,
-        initial,
+        initial: Arc::clone(initial),
         irreversible_actions,
     }
 }

@@ -4,7 +4,7 @@
 
 use crate::kitchen::data::simmer::Env;
 use crate::kitchen::data::world::World;
-use compact_str::{CompactString, format_compact};
+use compact_str::CompactString;
 use foldhash::{HashMap, HashMapExt};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -13,6 +13,15 @@ use std::collections::{BTreeMap, BTreeSet};
 /// bytes), so a `CompactString` holds them inline, and copying the state of an environment into
 /// a run, or an id into a list of contents, allocates nothing.
 pub type Name = CompactString;
+
+/// `{a}_{b}`, built without the formatting machinery (ids are made this way on every step).
+pub fn joined(a: &str, b: &str) -> Name {
+    let mut id = Name::with_capacity(a.len() + 1 + b.len());
+    id.push_str(a);
+    id.push('_');
+    id.push_str(b);
+    id
+}
 
 /// One object, initial or created (semantics §3.1).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -123,7 +132,7 @@ impl State {
             let Some(location) = &state.initial[i].location else {
                 continue;
             };
-            let container = format_compact!("{location}_1");
+            let container = joined(location, "1");
             if container != state.initial[i].id
                 && let Some(&c) = state.initial_index.get(&container)
             {
@@ -196,7 +205,7 @@ impl State {
     /// The first `base_n`, n = 1, 2, …, in neither table.
     pub(super) fn unique_id(&self, base: &str) -> Name {
         (1..)
-            .map(|n| format_compact!("{base}_{n}"))
+            .map(|n: u32| joined(base, &n.to_string()))
             .find(|id| !self.exists(id))
             .unwrap_or_default()
     }
@@ -230,8 +239,7 @@ impl State {
 
     /// The object with id `place`, else `place_1` (semantics §4, resolve).
     pub(super) fn resolve(&self, place: &str) -> Option<&Object> {
-        self.get(place)
-            .or_else(|| self.get(&format_compact!("{place}_1")))
+        self.get(place).or_else(|| self.get(&joined(place, "1")))
     }
 
     pub(super) fn resolve_location_has(&self, id: Option<&str>, property: &str) -> bool {
@@ -270,7 +278,7 @@ impl State {
         let container = if self.exists(&location) {
             location
         } else {
-            format_compact!("{location}_1")
+            joined(&location, "1")
         };
         if let Some(c) = self.get_mut(&container)
             && let Some(i) = c.contents.iter().position(|x| x == id)
