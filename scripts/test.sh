@@ -17,8 +17,9 @@ VENV=target/py-venv
 if [ ! -x "$VENV/bin/python" ]; then
   "$PYTHON" -m venv "$VENV"
 fi
-# Gymnasium: pddlc.gym's optional dependency, installed so that its tests run.
-"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade pip pytest gymnasium
+# Gymnasium and Ray: the optional dependencies of pddlc.gym and pddlc.distributed, installed so
+# that their tests run.
+"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade pip pytest gymnasium ray
 # --force-reinstall: the version does not change between commits, the code does.
 echo "building the Python extension with maturin (release; a few minutes on a cold build)..." >&2
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps ./python
