@@ -9,7 +9,8 @@
 #   - pddlc: the whole process, `kitchen eval RUN… --bootstrap 0 --format csv --jobs 1`
 #     (start-up, listing, reading and writing counted), user + system time from perf stat.
 #
-#   SIMMER_SRC=/path/to/SIMMER benches/kitchen_heldout.sh     (psunlpgroup/SIMMER @ 2390231)
+#   SIMMER_SRC=/path/to/SIMMER benches/kitchen_heldout.sh     (psunlpgroup/SIMMER @ 2390231;
+#   needs python3 and Linux perf for the CPU times)
 #
 # Environment: SHARED (default ../shared), REPEATS (default 5), PDDLC (a binary to measure
 # instead of building target/release/pddlc). Read the ratio, not the absolute times.
