@@ -100,7 +100,9 @@ fn evaluate(runs: &[RunFolder], mode: Mode, options: BootstrapOptions) -> serde_
             notes.add_file(note);
         }
     }
-    notes.add(Vec::new(), tally.result_file_notes());
+    for note in tally.result_file_notes() {
+        notes.add_file(note);
+    }
     let (methods, comparisons) = tally.statistics(options);
     let document = tally.document(notes.json(), &methods, &comparisons, options);
     serde_json::to_value(document).unwrap_or_default()

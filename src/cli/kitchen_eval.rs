@@ -319,7 +319,9 @@ pub fn run(args: &EvalArgs, format: KitchenFormat, shown: Format, color: bool) -
             report.add(vec![note.file], note.diagnostics);
         }
     }
-    report.add(Vec::new(), tally.result_file_notes());
+    for note in tally.result_file_notes() {
+        report.add(vec![note.file], note.diagnostics);
+    }
     // The CSV and the diagnostic lines show no statistics: they are not computed for them.
     let shown = matches!(format, KitchenFormat::Json | KitchenFormat::Human);
     let (methods, comparisons) = if shown || args.html.is_some() {

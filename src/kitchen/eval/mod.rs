@@ -20,6 +20,7 @@ use super::data::task::EmbeddedTask;
 use super::data::world::World;
 use super::execute::{Mode, Outcome, State, run_from};
 use super::report::{Counts, TaskMetrics, plan_json};
+use crate::ast::Span;
 use crate::diagnostics::render::{JSON_VERSION, Sources, json_diagnostics};
 use crate::diagnostics::{Code, Diagnostic, FileId, SourceFile};
 use foldhash::HashMap;
@@ -396,8 +397,9 @@ impl Tally {
         notes
     }
 
-    /// One `K409` note per run whose folder holds Simmer's own result files, which are not run.
-    pub fn result_file_notes(&self) -> Vec<Diagnostic> {
+    /// One `K409` note per run whose folder holds Simmer's own result files, which are not run,
+    /// about the run folder.
+    pub fn result_file_notes(&self) -> Vec<FileNotes> {
         let mut notes = Vec::new();
         for (run, (count, first)) in self.runs.iter().zip(&self.result_files) {
             if *count > 0 {
@@ -405,9 +407,14 @@ impl Tally {
                     "{count} of Simmer's result files in `{}` are not plans and were not run (the first: `{first}`)",
                     run.dir
                 );
-                notes.push(Diagnostic::unlocated(Code::KitchenNotAPlan, message).with_help(
-                    "these are `evaluate_plans.py`'s annotated results; `--results DIR` writes them afresh",
-                ));
+                // About the run folder: located there, not at whichever file comes first.
+                let note = Diagnostic::new(Code::KitchenNotAPlan, message, Span::new(0, 0))
+                    .in_file(FileId(0))
+                    .with_help("these are `evaluate_plans.py`'s annotated results; `--results DIR` writes them afresh");
+                notes.push(FileNotes {
+                    file: SourceFile::new(run.dir.clone(), String::new()),
+                    diagnostics: vec![note],
+                });
             }
         }
         notes
