@@ -10,7 +10,8 @@ use pddlc::diagnostics::render::JSON_VERSION;
 use pddlc::kitchen::{BootstrapOptions, Estimate, RunFolder};
 use pddlc::plancraft::eval::{
     self, EpisodeRow, EvalDocument, Evaluation, Examples, INTERVAL_METRICS, MethodComparison,
-    MethodInput, MethodTable, OracleSummary, RESULTS_COLUMNS, RunFiles, RunReader, STEPS_COLUMNS,
+    MethodInput, MethodTable, OracleSummary, RESULTS_COLUMNS, ReplayedEpisode, RunFiles, RunReader,
+    STEPS_COLUMNS,
 };
 use pddlc::plancraft::{Example, World};
 use std::io::Write;
@@ -86,8 +87,8 @@ fn read_run(text: &str, reader: &mut RunReader) -> MethodInput {
     reader.read_run(&Disk, Path::new(&run.dir), label)
 }
 
-/// The split's examples, or `None` after a diagnostic.
-fn examples(path: &Path, report: &mut Report) -> Option<Vec<Example>> {
+/// The embedded world and the split's examples read in it, or `None` after a diagnostic.
+fn examples(path: &Path, report: &mut Report) -> Option<(World, Vec<Example>)> {
     let world = match World::embedded() {
         Ok(world) => world,
         Err(diagnostic) => {
@@ -97,7 +98,7 @@ fn examples(path: &Path, report: &mut Report) -> Option<Vec<Example>> {
     };
     let text = report.read(path)?;
     match Example::from_json(&world, &text) {
-        Ok(examples) => Some(examples),
+        Ok(examples) => Some((world, examples)),
         Err(diagnostic) => {
             report.add_one(display_name(path), text, vec![diagnostic]);
             None
@@ -123,7 +124,7 @@ pub fn run(args: &EvalArgs, format: KitchenFormat, shown: Format, color: bool) -
         samples: args.bootstrap,
         seed: args.seed,
     };
-    let Some(split) = examples(&args.examples, &mut report) else {
+    let Some((world, split)) = examples(&args.examples, &mut report) else {
         if let Some(html) = &args.html {
             eprintln!(
                 "error: --html: {}: no page was written, the split was not read",
@@ -145,13 +146,7 @@ pub fn run(args: &EvalArgs, format: KitchenFormat, shown: Format, color: bool) -
     });
     let (oracle, source) = match (oracle, args.oracle_from_solve) {
         (Some(table), _) => (Some(table), Some("run")),
-        (None, true) => match World::embedded() {
-            Ok(world) => (Some(eval::solver_oracle(&world, &split)), Some("solve")),
-            Err(diagnostic) => {
-                sources.diagnostics.push(diagnostic);
-                (None, None)
-            }
-        },
+        (None, true) => (Some(eval::solver_oracle(&world, &split)), Some("solve")),
         (None, false) => (None, None),
     };
     let methods: Vec<MethodInput> = args
@@ -176,23 +171,22 @@ pub fn run(args: &EvalArgs, format: KitchenFormat, shown: Format, color: bool) -
     };
     let outcome = finish(format, &report, Some(done), options);
     match &args.html {
-        Some(html) => outcome.max(write_page(html, &split, &methods, &evaluation)),
+        Some(html) => {
+            let episodes = eval::replay_episodes(&world, &split, &methods);
+            outcome.max(write_page(html, split.len(), &episodes, &evaluation))
+        }
         None => outcome,
     }
 }
 
-/// The page of `--html`, every episode of `methods` replayed on its example.
+/// The page of `--html` over a split of `examples` examples, with the episodes' replays.
 fn write_page(
     html: &Path,
-    split: &[Example],
-    methods: &[MethodInput],
+    examples: usize,
+    episodes: &[ReplayedEpisode],
     evaluation: &Evaluation,
 ) -> Outcome {
-    let episodes = match World::embedded() {
-        Ok(world) => eval::replay_episodes(&world, split, methods),
-        Err(_) => Vec::new(),
-    };
-    let page = pddlc::html::plancraft_eval_page(evaluation, split.len(), &episodes);
+    let page = pddlc::html::plancraft_eval_page(evaluation, examples, episodes);
     match std::fs::write(html, page) {
         Ok(()) => Outcome::Clean,
         Err(e) => {
