@@ -307,28 +307,10 @@ fn columns_table(title: &str, methods: &[MethodTable], columns: &[(&str, &str)])
 /// Why a column's `-` has no value: `AE -: no oracle run was given (alpha, beta)`, one line
 /// per column and reason.
 fn absent_notes(methods: &[MethodTable], columns: &[(&str, &str)]) -> String {
-    let mut out = String::new();
-    for (name, heading) in columns {
-        let mut reasons: Vec<(&str, Vec<&str>)> = Vec::new();
-        for m in methods {
-            let Some(Estimate {
-                value: None,
-                reason: Some(reason),
-                ..
-            }) = m.metric(name)
-            else {
-                continue;
-            };
-            match reasons.iter_mut().find(|(r, _)| r == reason) {
-                Some((_, names)) => names.push(&m.method),
-                None => reasons.push((reason, vec![&m.method])),
-            }
-        }
-        for (reason, names) in reasons {
-            out.push_str(&format!("  {heading} -: {reason} ({})\n", names.join(", ")));
-        }
-    }
-    out
+    eval::absent_reasons(methods, columns)
+        .into_iter()
+        .map(|(heading, reason, names)| format!("  {heading} -: {reason} ({})\n", names.join(", ")))
+        .collect()
 }
 
 /// `overall 0.93 [0.89, 0.96] (n=160)`, or the value alone and why there is no interval, or

@@ -8,7 +8,7 @@ use super::{BLUE, ORANGE, PURPLE, VERMILLION, escape, page};
 use crate::kitchen::PairedTest;
 use crate::plancraft::eval::{
     EpisodeRow, Evaluation, GROUPS, INTERVAL_METRICS, MethodTable, RESULTS_COLUMNS,
-    ReplayedEpisode, STEPS_COLUMNS,
+    ReplayedEpisode, STEPS_COLUMNS, absent_reasons,
 };
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -67,7 +67,6 @@ fn columns_table(
         );
     }
     out.push_str("</tr></thead>\n<tbody>\n");
-    let mut absent: Vec<(&str, &str, Vec<&str>)> = Vec::new();
     for m in methods {
         let _ = write!(
             out,
@@ -76,26 +75,18 @@ fn columns_table(
             m.examples,
             m.results
         );
-        for (name, heading) in columns {
+        for (name, _) in columns {
             let Some(e) = m.metric(name) else {
                 out.push_str("<td class=\"num\">–</td>");
                 continue;
             };
             let value = e.value.map_or("–".to_string(), |v| format!("{v:.2}"));
             let _ = write!(out, "<td class=\"num\">{value}</td>");
-            if let (None, Some(reason)) = (e.value, e.reason) {
-                match absent
-                    .iter_mut()
-                    .find(|(h, r, _)| h == heading && *r == reason)
-                {
-                    Some((.., names)) => names.push(&m.method),
-                    None => absent.push((heading, reason, vec![&m.method])),
-                }
-            }
         }
         out.push_str("</tr>\n");
     }
     out.push_str("</tbody>\n</table></div>\n");
+    let absent = absent_reasons(methods, columns);
     if !absent.is_empty() {
         out.push_str("<ul class=\"absent\">");
         for (heading, reason, names) in absent {

@@ -24,7 +24,7 @@ pub use replay::{ReplayedEpisode, replay_episodes};
 pub use runs::{RunFiles, RunReader, result_files};
 pub use table::{
     EvalDocument, INTERVAL_METRICS, MethodComparison, MethodTable, OracleSummary, RESULTS_COLUMNS,
-    STEPS_COLUMNS,
+    STEPS_COLUMNS, absent_reasons,
 };
 
 use super::data::example::Example;

@@ -50,6 +50,34 @@ pub const INTERVAL_METRICS: [&str; 8] = [
     "steps_overall",
 ];
 
+/// Why a column's value is absent: per column of `columns` (in order), each reason a metric
+/// without a value gives, with the methods it is given for (in order): `(heading, reason,
+/// methods)`. What the printed table and the page write below the table.
+pub fn absent_reasons<'a>(
+    methods: &'a [MethodTable],
+    columns: &[(&str, &'a str)],
+) -> Vec<(&'a str, &'static str, Vec<&'a str>)> {
+    let mut out: Vec<(&str, &'static str, Vec<&str>)> = Vec::new();
+    for (name, heading) in columns {
+        let start = out.len();
+        for m in methods {
+            let Some(Estimate {
+                value: None,
+                reason: Some(reason),
+                ..
+            }) = m.metric(name)
+            else {
+                continue;
+            };
+            match out[start..].iter_mut().find(|(_, r, _)| r == reason) {
+                Some((.., names)) => names.push(&m.method),
+                None => out.push((heading, reason, vec![&m.method])),
+            }
+        }
+    }
+    out
+}
+
 /// One method's row of the table.
 #[derive(Clone, Debug, Serialize)]
 pub struct MethodTable {
