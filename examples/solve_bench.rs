@@ -5,9 +5,13 @@
 //! Prints, per set and planner, coverage (solved; for variants, proven unsolvable), total and
 //! median time, and the mean plan length on the tasks both solved.
 //!
+//! With `--optimal`: `pddlc solve --optimal` (A* with LM-cut) against Fast Downward's
+//! `--alias seq-opt-lmcut`, and the table adds the states each expanded on the tasks both solved
+//! (Fast Downward's `Expanded N state(s).`) and checks that both found the same cost.
+//!
 //! `cargo run --release --example solve_bench -- [--limit SECONDS] [--set plans|kitchen|variants]…
-//! [--max N] [--pddlc-only]` (N tasks per set at most; `--pddlc-only` leaves Fast Downward out,
-//! its column then empty). Times are CPU seconds (user and system) of each planner's process
+//! [--max N] [--pddlc-only] [--optimal]` (N tasks per set at most; `--pddlc-only` leaves Fast
+//! Downward out, its column then empty). `PDDLC=path` measures that binary instead. Times are CPU seconds (user and system) of each planner's process
 //! and its children; the limit is pddlc's `--time-limit` and Fast Downward's
 //! `--overall-time-limit` (CPU time). Needs `../shared` and `pip install up-fast-downward`;
 //! runs the `pddlc` binary built in `target/release`.
@@ -34,6 +38,9 @@ struct Run {
     seconds: f64,
     /// Steps of the plan found, if any.
     steps: Option<usize>,
+    /// The plan's cost, and the states expanded, where the planner says.
+    cost: Option<u64>,
+    expanded: Option<u64>,
     /// Whether the planner proved the task has no plan.
     unsolvable: bool,
 }
@@ -49,7 +56,7 @@ fn children_cpu() -> f64 {
     seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }
 
-fn ours(binary: &Path, task: &Task, limit: u64) -> Run {
+fn ours(binary: &Path, task: &Task, limit: u64, optimal: bool) -> Run {
     let start = children_cpu();
     let out = Command::new(binary)
         .args([
@@ -59,6 +66,7 @@ fn ours(binary: &Path, task: &Task, limit: u64) -> Run {
             "--time-limit",
             &limit.to_string(),
         ])
+        .args(optimal.then_some("--optimal"))
         .arg(&task.domain)
         .arg(&task.problem)
         .output();
@@ -67,36 +75,72 @@ fn ours(binary: &Path, task: &Task, limit: u64) -> Run {
         .ok()
         .and_then(|o| serde_json::from_slice(&o.stdout).ok())
         .unwrap_or_default();
+    let solved = document["status"] == "solved";
     Run {
         seconds,
         steps: document["plan"].as_array().map(Vec::len),
         unsolvable: document["status"] == "unsolvable",
+        cost: document["cost"].as_u64().filter(|_| solved),
+        expanded: document["statistics"]["expanded"].as_u64(),
     }
 }
 
-fn downward(fd: &Path, task: &Task, limit: u64, work: &Path) -> Run {
+fn downward(fd: &Path, task: &Task, limit: u64, work: &Path, optimal: bool) -> Run {
     let _ = std::fs::remove_file(work.join("sas_plan"));
     let start = children_cpu();
-    let status = Command::new("python3")
+    let out = Command::new("python3")
         .arg(fd)
         .args(["--overall-time-limit", &format!("{limit}s")])
-        .args(["--alias", "lama-first"])
+        .args([
+            "--alias",
+            if optimal {
+                "seq-opt-lmcut"
+            } else {
+                "lama-first"
+            },
+        ])
         .arg(&task.domain)
         .arg(&task.problem)
         .current_dir(work)
-        .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
-        .status();
+        .output();
     let seconds = children_cpu() - start;
-    let steps = std::fs::read_to_string(work.join("sas_plan"))
-        .ok()
+    let plan = std::fs::read_to_string(work.join("sas_plan")).ok();
+    let steps = plan
+        .as_ref()
         .map(|plan| plan.lines().filter(|l| l.starts_with('(')).count());
+    // The plan file's last line: `; cost = 12 (general cost)` or `(unit cost)`.
+    let cost = plan.as_ref().and_then(|plan| {
+        let line = plan.lines().rfind(|l| l.starts_with("; cost = "))?;
+        line.trim_start_matches("; cost = ")
+            .split_whitespace()
+            .next()?
+            .parse()
+            .ok()
+    });
+    let log = out
+        .as_ref()
+        .map(|o| String::from_utf8_lossy(&o.stdout).to_string())
+        .unwrap_or_default();
+    let expanded = log
+        .lines()
+        .rfind(|l| l.contains("] Expanded ") && !l.contains("until") && l.ends_with("state(s)."))
+        .and_then(|l| {
+            l.split("] Expanded ")
+                .nth(1)?
+                .split(' ')
+                .next()?
+                .parse()
+                .ok()
+        });
     // The driver's exit codes 10 and 11: unsolvable, proven by the translator or the search.
-    let unsolvable = matches!(status.ok().and_then(|s| s.code()), Some(10 | 11));
+    let unsolvable = matches!(out.ok().and_then(|o| o.status.code()), Some(10 | 11));
     Run {
         seconds,
         steps,
         unsolvable,
+        cost,
+        expanded,
     }
 }
 
@@ -207,18 +251,27 @@ fn median(mut values: Vec<f64>) -> f64 {
     }
 }
 
-fn report(set: &str, rows: &[(String, Run, Run)], impossible: bool) {
+fn report(set: &str, rows: &[(String, Run, Run)], impossible: bool, optimal: bool) {
     println!("\n{set}: {} tasks", rows.len());
-    println!("| planner | coverage | total s | median s | mean steps (both solved) |");
-    println!("|---|---|---|---|---|");
+    if optimal {
+        println!(
+            "| planner | coverage | total s | median s | mean steps (both solved) | expanded (both solved) |"
+        );
+        println!("|---|---|---|---|---|---|");
+    } else {
+        println!("| planner | coverage | total s | median s | mean steps (both solved) |");
+        println!("|---|---|---|---|---|");
+    }
     let both: Vec<&(String, Run, Run)> = rows
         .iter()
         .filter(|(_, a, b)| a.steps.is_some() && b.steps.is_some())
         .collect();
-    for (name, pick) in [
-        ("pddlc solve", 0usize),
-        ("Fast Downward lama-first", 1usize),
-    ] {
+    let names = if optimal {
+        ["pddlc solve --optimal", "Fast Downward seq-opt-lmcut"]
+    } else {
+        ["pddlc solve", "Fast Downward lama-first"]
+    };
+    for (pick, name) in names.into_iter().enumerate() {
         let run = |row: &(String, Run, Run)| if pick == 0 { row.1 } else { row.2 };
         let covered = rows
             .iter()
@@ -237,11 +290,28 @@ fn report(set: &str, rows: &[(String, Run, Run)], impossible: bool) {
         } else {
             steps as f64 / both.len() as f64
         };
+        let expanded: u64 = both.iter().filter_map(|r| run(r).expanded).sum();
+        let expanded = if optimal {
+            format!(" {expanded} |")
+        } else {
+            String::new()
+        };
         println!(
-            "| {name} | {covered}/{} | {:.1} | {:.2} | {mean:.1} |",
+            "| {name} | {covered}/{} | {:.1} | {:.2} | {mean:.1} |{expanded}",
             rows.len(),
             times.iter().sum::<f64>(),
             median(times.clone())
+        );
+    }
+    if optimal {
+        let differ: Vec<&str> = both
+            .iter()
+            .filter(|r| r.1.cost != r.2.cost)
+            .map(|r| r.0.as_str())
+            .collect();
+        println!(
+            "tasks both solved: {}; with different costs (one is not optimal): {differ:?}",
+            both.len()
         );
     }
     if impossible {
@@ -253,7 +323,11 @@ fn report(set: &str, rows: &[(String, Run, Run)], impossible: bool) {
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let shared = root.join("../shared");
-    let binary = root.join("target/release/pddlc");
+    // PDDLC: a binary to measure instead of target/release/pddlc (one a rebuild cannot replace
+    // while the benchmark runs).
+    let binary = std::env::var_os("PDDLC")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("target/release/pddlc"));
     let Some(fd) = fast_downward() else {
         eprintln!("skipped: Fast Downward is not installed (pip install up-fast-downward)");
         return;
@@ -266,6 +340,7 @@ fn main() {
     let mut max = usize::MAX;
     let mut sets = Vec::new();
     let mut pddlc_only = false;
+    let mut optimal = false;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -278,6 +353,7 @@ fn main() {
             }
             "--set" => sets.extend(args.next()),
             "--pddlc-only" => pddlc_only = true,
+            "--optimal" => optimal = true,
             other => eprintln!("ignored argument: {other}"),
         }
     }
@@ -299,23 +375,33 @@ fn main() {
         };
         let mut rows = Vec::new();
         for task in tasks.into_iter().take(max) {
-            let a = ours(&binary, &task, limit);
+            let a = ours(&binary, &task, limit, optimal);
             let b = if pddlc_only {
                 Run {
                     seconds: 0.0,
                     steps: None,
                     unsolvable: false,
+                    cost: None,
+                    expanded: None,
                 }
             } else {
-                downward(&fd, &task, limit, &work)
+                downward(&fd, &task, limit, &work, optimal)
             };
             eprintln!(
-                "{}: pddlc {:?} {:.2}s, fd {:?} {:.2}s",
-                task.name, a.steps, a.seconds, b.steps, b.seconds
+                "{}: pddlc {:?} cost {:?} {:?} expanded {:.2}s, fd {:?} cost {:?} {:?} expanded {:.2}s",
+                task.name,
+                a.steps,
+                a.cost,
+                a.expanded,
+                a.seconds,
+                b.steps,
+                b.cost,
+                b.expanded,
+                b.seconds
             );
             rows.push((task.name, a, b));
         }
-        report(set, &rows, set == "variants");
+        report(set, &rows, set == "variants", optimal);
     }
     let _ = std::fs::remove_dir_all(&work);
 }

@@ -37,7 +37,7 @@ pub struct Args {
     /// continuation; the prefix followed by it is what is validated.
     #[arg(long, value_name = "PREFIX.plan")]
     from: Option<PathBuf>,
-    /// A* with h^max: a plan of least cost.
+    /// A* with LM-cut: a plan of least cost.
     #[arg(long)]
     optimal: bool,
     /// `human` (the default) or `json`; a plan is not a diagnostic, so `gcc` and `val` are

@@ -3,7 +3,7 @@
 //! `solve::solve` grounds the task by relaxed reachability (`ground`), folds its constants and
 //! prunes what the goal does not depend on (`simplify`), then runs greedy best-first search with
 //! h^FF, the landmark count and preferred operators, a portfolio of two configurations
-//! (`search::greedy`), or A* with h^max for an optimal plan. Every plan is checked by
+//! (`search::greedy`), or A* with LM-cut for an optimal plan. Every plan is checked by
 //! `validate::validate` before it is returned. The answer is one of three, never confused: solved
 //! (with the plan), unsolvable (with the reason: goal atoms no relaxed plan reaches, or every
 //! reachable state visited), unknown (a limit reached).
@@ -40,7 +40,7 @@ pub struct Options {
     /// Stop with `unknown` once the planner's own tables (states, open lists, operators) are
     /// estimated to take this many bytes.
     pub memory_limit: Option<usize>,
-    /// A* with h^max: a plan of least cost, or none.
+    /// A* with LM-cut: a plan of least cost, or none.
     pub optimal: bool,
     /// Which inputs the diagnostics' labels point into.
     pub files: TaskFiles,

@@ -1,6 +1,6 @@
 //! The searches: greedy best-first with lazy evaluation and preferred operators (LAMA's first
 //! iteration: h^FF and the landmark count; `greedy.rs`), run as a portfolio of two
-//! configurations, and A* with h^max for optimal plans.
+//! configurations, and A* with LM-cut for optimal plans.
 //!
 //! Each search registers every state it reaches once, so that running out of states proves the
 //! task unsolvable; states whose relaxed goal is unreachable are dead ends and are not expanded.
@@ -135,7 +135,7 @@ pub fn greedy(
     }
 }
 
-/// A* with h^max under the task's costs: the first goal state expanded has an optimal plan.
+/// A* with LM-cut under the task's costs: the first goal state expanded has an optimal plan.
 pub fn astar(
     task: &GroundTask,
     start: Bits,
@@ -143,7 +143,7 @@ pub fn astar(
     statistics: &mut Statistics,
     progress: &mut dyn FnMut(&Progress),
 ) -> Ending {
-    let mut relaxed = Relaxed::new(task, Kind::Max);
+    let mut relaxed = Relaxed::new(task, Kind::LandmarkCut);
     let mut space = Space::new();
     let words = task.words();
     let mut applicable = Vec::new();

@@ -1,5 +1,5 @@
 //! Delete-relaxation heuristics: h^add with the FF relaxed plan (and its preferred operators)
-//! for satisficing search, h^max (admissible) for optimal search.
+//! for satisficing search; h^max and LM-cut (both admissible) for optimal search.
 //!
 //! The relaxation drops deletes and negative conditions, so it reaches a superset of what the
 //! task reaches: an atom it cannot reach from a state is unreachable from it, and a state whose
@@ -7,7 +7,12 @@
 //! own (precondition plus condition); axioms are relaxed operators of cost 0; each disjunct of
 //! the goal is a relaxed operator adding an artificial goal atom.
 
+mod landmark_cut;
+#[cfg(test)]
+mod tests;
+
 use super::task::{Axiom, Conjunction, GroundTask, bit};
+use landmark_cut::CutSpace;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -31,6 +36,10 @@ pub enum Kind {
     FastForward,
     /// The most costly atom of the goal, under the task's costs.
     Max,
+    /// LM-cut (Helmert and Domshlak 2009): the sum of the costs of disjunctive action
+    /// landmarks found by cuts in h^max's justification graph, under the task's costs. It
+    /// dominates h^max.
+    LandmarkCut,
 }
 
 /// The relaxed task and the scratch space of its exploration, reused state after state.
@@ -61,6 +70,8 @@ pub struct Relaxed {
     queue: Queue,
     marked_atom: Vec<bool>,
     marked_operator: Vec<bool>,
+    /// LM-cut's scratch space (empty for the other kinds).
+    cut: CutSpace,
 }
 
 impl Relaxed {
@@ -128,7 +139,37 @@ impl Relaxed {
         let free = (0..operators.len() as u32)
             .filter(|&i| preconditions[i as usize] == 0)
             .collect();
+        let cut = match kind {
+            Kind::LandmarkCut => {
+                let mut added_by = vec![Vec::new(); atoms];
+                let mut relaxed_of = vec![Vec::new(); task.operators.len()];
+                for (i, op) in operators.iter().enumerate() {
+                    for &a in &op.adds {
+                        if let Some(list) = added_by.get_mut(a as usize) {
+                            list.push(i as u32);
+                        }
+                    }
+                    if let Some(list) = relaxed_of.get_mut(op.operator as usize) {
+                        list.push(i as u32);
+                    }
+                }
+                CutSpace {
+                    cost: task.operators.iter().map(|op| op.cost).collect(),
+                    remaining: Vec::new(),
+                    relaxed_of: Lists::new(relaxed_of.iter().map(Vec::as_slice)),
+                    added_by: Lists::new(added_by.iter().map(Vec::as_slice)),
+                    choice: vec![NONE; operators.len()],
+                    goal_zone: vec![false; atoms],
+                    before_cut: vec![false; atoms],
+                    in_cut: vec![false; task.operators.len()],
+                    members: Vec::new(),
+                    stack: Vec::new(),
+                }
+            }
+            Kind::FastForward | Kind::Max => CutSpace::default(),
+        };
         Relaxed {
+            cut,
             kind,
             negated,
             first_complement: task.atoms.len() as u32,
@@ -142,7 +183,7 @@ impl Relaxed {
             reached_cost: vec![0; operators.len()],
             queue: match kind {
                 Kind::FastForward => Queue::Buckets(Vec::new(), 0),
-                Kind::Max => Queue::Heap(BinaryHeap::new()),
+                Kind::Max | Kind::LandmarkCut => Queue::Heap(BinaryHeap::new()),
             },
             marked_atom: vec![false; atoms],
             marked_operator: vec![false; task.operators.len()],
@@ -156,6 +197,9 @@ impl Relaxed {
     /// The estimate for `state`; with `preferred`, the real operators of the relaxed plan that
     /// are applicable in it (FF only).
     pub fn evaluate(&mut self, state: &[u64], preferred: Option<&mut Vec<u32>>) -> u64 {
+        if self.kind == Kind::LandmarkCut {
+            return self.landmark_cut(state);
+        }
         self.explore(state);
         let goal = self
             .cost
@@ -216,8 +260,12 @@ impl Relaxed {
             free,
             reached_cost,
             queue,
+            cut,
             ..
         } = self;
+        cut.choice.fill(NONE);
+        // LM-cut needs every atom's h^max, not only those up to the goal's.
+        let stop_at_goal = *kind != Kind::LandmarkCut;
         // Reaches the atoms a relaxed operator adds, at the cost of its conditions plus its own.
         let fire = |op: usize,
                     precondition_cost: u64,
@@ -242,17 +290,22 @@ impl Relaxed {
             if cost > atom_cost[atom as usize] {
                 continue;
             }
-            if atom == *goal_atom {
+            if atom == *goal_atom && stop_at_goal {
                 break;
             }
             for &op in needed_by.get(atom as usize) {
                 let op = op as usize;
                 reached_cost[op] = match kind {
                     Kind::FastForward => reached_cost[op].saturating_add(cost),
-                    Kind::Max => reached_cost[op].max(cost),
+                    Kind::Max | Kind::LandmarkCut => reached_cost[op].max(cost),
                 };
                 unsatisfied[op] -= 1;
                 if unsatisfied[op] == 0 {
+                    // Atoms leave the queue by increasing cost: the last precondition reached
+                    // is a most costly one.
+                    if let Some(slot) = cut.choice.get_mut(op) {
+                        *slot = atom;
+                    }
                     fire(op, reached_cost[op], atom_cost, supporter, queue);
                 }
             }
@@ -336,7 +389,7 @@ fn action_operators(
     for (i, op) in task.operators.iter().enumerate() {
         let cost = match kind {
             Kind::FastForward => 1,
-            Kind::Max => op.cost,
+            Kind::Max | Kind::LandmarkCut => op.cost,
         };
         let mut effects = Vec::new();
         for effect in &op.effects {
@@ -555,6 +608,7 @@ fn enter(
 }
 
 /// Lists of ids stored end to end: list `i` is `items[offsets[i]..offsets[i + 1]]`.
+#[derive(Default)]
 struct Lists {
     offsets: Vec<u32>,
     items: Vec<u32>,
