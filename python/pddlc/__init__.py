@@ -12,6 +12,7 @@ True
 """
 
 from . import bddl, kitchen, plancraft, worldmodel
+from . import _pddlc
 from ._pddlc import (
     JSON_VERSION,
     Diagnostic,
@@ -71,3 +72,9 @@ __all__ = [
     "solve",
     "validate",
 ]
+
+
+def _restore(kind: str, state: str, id: object = None) -> object:
+    """Rebuilds a pickled pddlc object: the target of their ``__reduce__``, a Python function so
+    that pickle names it ``pddlc._restore``."""
+    return _pddlc._restore(kind, state, id)

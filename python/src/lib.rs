@@ -18,6 +18,7 @@ mod kitchen_eval;
 mod kitchen_solve;
 mod plancraft;
 mod plancraft_eval;
+mod pickle;
 mod plan;
 mod report;
 mod score;
@@ -79,6 +80,7 @@ fn _pddlc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<env::Env>()?;
     m.add_class::<env::EnvState>()?;
     m.add("TaskError", m.py().get_type::<env::TaskError>())?;
+    m.add_function(wrap_pyfunction!(pickle::restore, m)?)?;
     m.add_function(wrap_pyfunction!(tree::parse, m)?)?;
     m.add_function(wrap_pyfunction!(tree::format, m)?)?;
     m.add_function(wrap_pyfunction!(check::check, m)?)?;

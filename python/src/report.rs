@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 /// A located part of a diagnostic; the first label of a diagnostic is its primary location.
 #[pyclass(frozen, module = "pddlc")]
-#[derive(Clone)]
+#[derive(Clone, serde::Serialize, serde::Deserialize)]
 pub struct Label {
     /// The input the label points into (`<domain>`, `<problem>`, `<plan>` … or a path).
     #[pyo3(get)]
@@ -35,6 +35,17 @@ pub struct Label {
 
 #[pymethods]
 impl Label {
+    /// Pickled as its fields (`pickle`, Ray, multiprocessing).
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (&'static str, String))> {
+        Ok((
+            crate::pickle::restorer(py)?,
+            ("label", crate::pickle::state(self)?),
+        ))
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Label({}:{}:{}{})",
@@ -162,6 +173,17 @@ impl Diagnostic {
         to_py(py, &self.json)
     }
 
+    /// Pickled as its `to_dict()` row, which it is rebuilt from.
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (&'static str, String))> {
+        Ok((
+            crate::pickle::restorer(py)?,
+            ("diagnostic", self.json.to_string()),
+        ))
+    }
+
     /// Two diagnostics are equal when every field of `to_dict()` is (Gymnasium's checker
     /// compares the `info` of two identical steps).
     fn __eq__(&self, other: &Self) -> bool {
@@ -207,6 +229,20 @@ pub struct Report {
     note: Option<String>,
 }
 
+/// What a pickled `Report` holds.
+#[derive(serde::Serialize, serde::Deserialize)]
+pub struct ReportState {
+    sources: Vec<SourceFile>,
+    diagnostics: Vec<diagnostics::Diagnostic>,
+    note: Option<String>,
+}
+
+impl From<ReportState> for Report {
+    fn from(state: ReportState) -> Report {
+        Report::new(state.sources, state.diagnostics, state.note)
+    }
+}
+
 impl Report {
     /// A report on `sources`, whose `FileId`s index that list; diagnostics are sorted as every
     /// renderer shows them.
@@ -221,6 +257,11 @@ impl Report {
             diagnostics,
             note,
         }
+    }
+
+    /// The inputs the diagnostics point into.
+    pub fn sources(&self) -> &[SourceFile] {
+        &self.sources
     }
 
     pub fn has_errors(&self) -> bool {
@@ -311,6 +352,22 @@ impl Report {
     #[pyo3(signature = (format = "human", *, color = false, width = 80))]
     fn render(&self, format: &str, color: bool, width: usize) -> PyResult<String> {
         render_in(format, &self.diagnostics, &self.sources, color, width)
+    }
+
+    /// Pickled as its inputs, diagnostics and note.
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (&'static str, String))> {
+        let state = ReportState {
+            sources: self.sources.clone(),
+            diagnostics: self.diagnostics.clone(),
+            note: self.note.clone(),
+        };
+        Ok((
+            crate::pickle::restorer(py)?,
+            ("report", crate::pickle::state(&state)?),
+        ))
     }
 
     /// `{"version": 1, "diagnostics": [...], "note": ...}`, the diagnostics as in the CLI's JSON.

@@ -85,6 +85,33 @@ pub struct Scores {
     id: Option<Py<PyAny>>,
 }
 
+/// What a pickled `Scores` carries besides its id (pickled by Python itself).
+#[derive(serde::Serialize, serde::Deserialize)]
+pub struct ScoresState {
+    metrics: Option<Metrics>,
+    row: Value,
+    diagnostics: Value,
+    pred: Option<SourceFile>,
+    exec_diagnostics: Vec<diag::Diagnostic>,
+    notes: Vec<String>,
+    error: Option<String>,
+}
+
+impl ScoresState {
+    pub fn with_id(self, id: Option<Py<PyAny>>) -> Scores {
+        Scores {
+            metrics: self.metrics,
+            row: self.row,
+            diagnostics: self.diagnostics,
+            pred: self.pred,
+            exec_diagnostics: self.exec_diagnostics,
+            notes: self.notes,
+            error: self.error,
+            id,
+        }
+    }
+}
+
 impl Scores {
     /// The functional comparison as the CLI's JSON has it, or None.
     fn functional_value(&self) -> Option<&Value> {
@@ -222,6 +249,29 @@ impl Scores {
 
 #[pymethods]
 impl Scores {
+    /// Pickled as its scores, diagnostics and the prediction's text, its id as Python pickles
+    /// it (`pickle`, Ray, multiprocessing).
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (&'static str, String, Option<Py<PyAny>>))> {
+        let state = ScoresState {
+            metrics: self.metrics,
+            row: self.row.clone(),
+            diagnostics: self.diagnostics.clone(),
+            pred: self.pred.clone(),
+            exec_diagnostics: self.exec_diagnostics.clone(),
+            notes: self.notes.clone(),
+            error: self.error.clone(),
+        };
+        let id = self.id.as_ref().map(|id| id.clone_ref(py));
+        Ok((
+            crate::pickle::restorer(py)?,
+            ("scores", crate::pickle::state(&state)?, id),
+        ))
+    }
+
     /// `"text2world"` or `"clean"`; None for a pair that could not be scored.
     #[getter]
     fn mode(&self) -> Option<String> {

@@ -4,6 +4,7 @@ use crate::input::source;
 use crate::report::Report;
 use crate::value::{strip_spans, to_py};
 use pddlc::ast::{self, PddlFile, Type, Typed};
+use pddlc::diagnostics::SourceFile;
 use pddlc::fmt::{PrintOptions, file_with};
 use pyo3::exceptions::{PyRecursionError, PyValueError};
 use pyo3::prelude::*;
@@ -83,6 +84,14 @@ fn tree_to_py<'py, T: serde::Serialize + Sync>(
 
 #[pymethods]
 impl Domain {
+    /// Pickled as the input it was parsed from.
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (&'static str, String))> {
+        reduce_tree(py, &self.report)
+    }
+
     /// `"domain"`.
     #[getter]
     fn kind(&self) -> &'static str {
@@ -172,6 +181,14 @@ impl Domain {
 
 #[pymethods]
 impl Problem {
+    /// Pickled as the input it was parsed from.
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (&'static str, String))> {
+        reduce_tree(py, &self.report)
+    }
+
     /// `"problem"`.
     #[getter]
     fn kind(&self) -> &'static str {
@@ -254,24 +271,38 @@ impl Problem {
 pub fn parse(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     crate::guarded(|| {
         let input = source(text, "input")?;
-        let Some(text) = input.text() else {
+        if input.text().is_none() {
             let diagnostics = input.undecodable.iter().cloned().collect();
             let report = Report::new(vec![input.file], diagnostics, None);
             return Ok(Py::new(py, report)?.into_any());
-        };
-        let parsed = py.detach(|| pddlc::parse::file(text));
-        let report = Py::new(
-            py,
-            Report::new(vec![input.file.clone()], parsed.diagnostics, None),
-        )?;
-        Ok(match parsed.value {
-            Some(PddlFile::Domain(domain)) => Py::new(py, Domain { domain, report })?.into_any(),
-            Some(PddlFile::Problem(problem)) => {
-                Py::new(py, Problem { problem, report })?.into_any()
-            }
-            None => report.into_any(),
-        })
+        }
+        parsed(py, input.file)
     })
+}
+
+/// The `Domain` or `Problem` of a decoded input, or the `Report` saying why there is none.
+pub fn parsed(py: Python<'_>, file: SourceFile) -> PyResult<Py<PyAny>> {
+    let parsed = py.detach(|| pddlc::parse::file(&file.text));
+    let report = Py::new(py, Report::new(vec![file], parsed.diagnostics, None))?;
+    Ok(match parsed.value {
+        Some(PddlFile::Domain(domain)) => Py::new(py, Domain { domain, report })?.into_any(),
+        Some(PddlFile::Problem(problem)) => Py::new(py, Problem { problem, report })?.into_any(),
+        None => report.into_any(),
+    })
+}
+
+/// What a pickled `Domain` or `Problem` holds: the input it was parsed from, parsed again
+/// when unpickled (the same text gives the same tree, spans and diagnostics).
+fn reduce_tree<'py>(
+    py: Python<'py>,
+    report: &Py<Report>,
+) -> PyResult<(Bound<'py, PyAny>, (&'static str, String))> {
+    let file = report.get().sources().first().cloned();
+    let file = file.ok_or_else(|| PyValueError::new_err("the tree has lost its input"))?;
+    Ok((
+        crate::pickle::restorer(py)?,
+        ("tree", crate::pickle::state(&file)?),
+    ))
 }
 
 /// Formats a domain or problem as canonical PDDL (comments kept, lists fitted into `width`).

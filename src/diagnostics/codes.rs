@@ -5,7 +5,8 @@
 //! named after it; a test enforces both.
 
 use super::Severity;
-use serde::{Serialize, Serializer};
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 
 macro_rules! codes {
@@ -176,5 +177,18 @@ impl fmt::Display for Code {
 impl Serialize for Code {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
+    }
+}
+
+/// A code from its text (`"C101"`), as `Serialize` writes it: diagnostics read back, as the
+/// Python binding's pickled results are.
+impl<'de> Deserialize<'de> for Code {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Code, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        Code::ALL
+            .iter()
+            .copied()
+            .find(|code| code.as_str() == text)
+            .ok_or_else(|| D::Error::custom(format!("no diagnostic code `{text}`")))
     }
 }

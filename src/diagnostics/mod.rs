@@ -10,12 +10,14 @@ pub use codes::Code;
 pub use source::{LineCol, LineIndex, SourceFile};
 
 use crate::ast::Span;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Which input a label points into: an index into the list of sources given to a renderer.
 /// Stages that read one input report in `FileId(0)`; callers combining inputs renumber.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
 pub struct FileId(pub u32);
 
 /// Which inputs the labels of a task's diagnostics point into: its domain, its problem and (for
@@ -38,7 +40,7 @@ impl Default for TaskFiles {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Severity {
     Error,
@@ -63,7 +65,7 @@ impl fmt::Display for Severity {
 }
 
 /// A located piece of a diagnostic. The first label of a diagnostic is its primary location.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Label {
     pub file: FileId,
     pub span: Span,
@@ -71,7 +73,7 @@ pub struct Label {
 }
 
 /// A problem found in the input: what every stage returns and every renderer shows.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Diagnostic {
     pub code: Code,
     pub severity: Severity,

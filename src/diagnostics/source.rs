@@ -1,7 +1,7 @@
 //! Source texts as renderers see them, and byte offset to line/column conversion.
 
 /// A named input: what a renderer needs to show a label in context.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct SourceFile {
     pub name: String,
     pub text: String,

@@ -13,7 +13,7 @@ use serde::{Serialize, Serializer};
 use serde_json::Value;
 
 /// The six Text2World metrics of one (gold, prediction) pair.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, serde::Deserialize)]
 pub struct Metrics {
     #[serde(rename = "EXEC")]
     pub exec: f64,
