@@ -1,20 +1,23 @@
-"""Scale-out on Ray: ``score_many`` (functional scoring included) and the per-plan and per-task
-rows of ``kitchen.eval`` split into shards that Ray runs as tasks, the shards' results merged in
+"""Scale-out on Ray: ``score_many`` (functional scoring included), the per-plan and per-task
+rows of ``kitchen.eval``, the episodes of ``plancraft.eval`` and ``worldmodel.score`` over many
+items files, split into shards that Ray runs as tasks, the shards' results merged in
 order into exactly what one process gives. docs/distributed.md is the recipe, with the sizes at
 which it pays.
 
 Ray is not a dependency of pddlc: it is imported when one of these functions runs, and
 ``ray.init()`` (a local instance or ``ray.init(address=...)`` for a cluster) is the caller's.
 What travels to the workers is plain Python: pairs (tuples or dicts of ``str``, ``bytes`` or
-paths) and run folders (paths), so paths must name files the workers can read (one machine, or
-a shared file system); what comes back are the rows of the CLI's JSON (``dict``).
+paths), run folders (paths), episodes and items (dicts), so paths must name files the workers
+can read (one machine, or a shared file system); what comes back are the rows of the CLI's JSON
+(``dict``). pddlc's own objects (``Domain``, ``Problem``, ``Report``, ``Diagnostic``, ``Label``,
+``Scores``) pickle too, for a recipe of one's own.
 
 >>> import ray, pddlc.distributed
 >>> ray.init(num_cpus=2)                                             # doctest: +SKIP
 >>> rows = pddlc.distributed.score_many(pairs, shards=8)             # doctest: +SKIP
 """
 
-from typing import Any, Dict, Iterable, List, Optional, Sequence, TypeVar
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, TypeVar
 
 T = TypeVar("T")
 
@@ -103,3 +106,71 @@ def kitchen_rows(
     parts = ray.get([task.remote(shard, mode) for shard in split(runs, count)])
     keys = ("plans", "tasks", "diagnostics")
     return {key: [row for part in parts for row in part[key]] for key in keys}
+
+
+def _plancraft_shard(
+    runs: List[Any], examples: Any, oracle: Any, oracle_from_solve: bool
+) -> Dict[str, Any]:
+    import pddlc.plancraft
+
+    document = pddlc.plancraft.eval(
+        runs, examples, oracle=oracle, bootstrap=0, oracle_from_solve=oracle_from_solve
+    )
+    return {key: document[key] for key in ("episodes", "diagnostics")}
+
+
+def plancraft_episodes(
+    runs: Iterable[Any],
+    examples: Any,
+    *,
+    oracle: Any = None,
+    oracle_from_solve: bool = False,
+    shards: Optional[int] = None,
+) -> Dict[str, List[Dict[str, Any]]]:
+    """The ``episodes`` rows of ``pddlc.plancraft.eval(runs, examples, oracle=...)`` over Ray:
+    the runs (folders or ``.jsonl`` files, or ``(run, label)`` pairs) in shards, each evaluated
+    by a Ray task with the same split and oracle; the rows in the order of ``runs``, the same as
+    one process's, and ``diagnostics``, every shard's, shard after shard. ``examples`` travels
+    to every task: give the split's path (a ``pathlib.Path``, which workers must read) or its JSON
+    text. The per-method table and the comparisons draw from one bootstrap generator over every
+    method, so they are computed in one process (``pddlc.plancraft.eval``)."""
+    ray = _ray()
+    runs = list(runs)
+    if not runs:
+        return {"episodes": [], "diagnostics": []}
+    count = shards if shards is not None else _cluster_cpus(ray)
+    task = ray.remote(_plancraft_shard)
+    parts = ray.get(
+        [task.remote(shard, examples, oracle, oracle_from_solve) for shard in split(runs, count)]
+    )
+    keys = ("episodes", "diagnostics")
+    return {key: [row for part in parts for row in part[key]] for key in keys}
+
+
+def _worldmodel_shard(pairs: List[Any], options: Dict[str, Any]) -> List[Dict[str, Any]]:
+    import pddlc.worldmodel
+
+    return [pddlc.worldmodel.score(items, predictions, **options) for items, predictions in pairs]
+
+
+def worldmodel_scores(
+    pairs: Iterable[Tuple[Any, Any]], *, shards: Optional[int] = None, **options: Any
+) -> List[Dict[str, Any]]:
+    """``[pddlc.worldmodel.score(items, predictions, **options) for items, predictions in
+    pairs]`` over Ray: each pair an items file (``worldmodel make``'s, one or more tasks) and
+    the predictions for it, as ``score`` takes them (paths, JSON lines text, or lists of dicts);
+    the pairs in ``shards`` shards (by default one per CPU), each scored by a Ray task; the
+    documents in the order of ``pairs``, ``report`` included, each the same as one process's
+    (every document draws from its own generator, seeded by ``seed``). ``options`` are
+    ``score``'s (``tasks``, ``top_k``, ``bootstrap``, ``seed``). Paths, and the task records'
+    paths, must name files the workers can read."""
+    ray = _ray()
+    pairs = [tuple(pair) for pair in pairs]
+    if any(len(pair) != 2 for pair in pairs):
+        raise ValueError("each pair is (items, predictions)")
+    if not pairs:
+        return []
+    count = shards if shards is not None else _cluster_cpus(ray)
+    task = ray.remote(_worldmodel_shard)
+    parts = ray.get([task.remote(shard, options) for shard in split(pairs, count)])
+    return [document for part in parts for document in part]
