@@ -113,28 +113,67 @@ impl Relaxed {
     /// The goal zone: the atoms from which the goal atom is reached through free relaxed
     /// operators whose most costly precondition they are.
     fn mark_goal_zone(&mut self) {
+        let Relaxed {
+            conditions,
+            operator_cost,
+            unsatisfied,
+            cost: atom_cost,
+            goal_atom,
+            cut,
+            ..
+        } = self;
         let CutSpace {
             added_by,
             choice,
             goal_zone,
             stack,
             ..
-        } = &mut self.cut;
+        } = cut;
         goal_zone.fill(false);
         stack.clear();
-        if let Some(mark) = goal_zone.get_mut(self.goal_atom as usize) {
+        if let Some(mark) = goal_zone.get_mut(*goal_atom as usize) {
             *mark = true;
-            stack.push(self.goal_atom);
+            stack.push(*goal_atom);
         }
+        let free = |op: &u32| operator_cost.get(*op as usize) == Some(&0);
         while let Some(atom) = stack.pop() {
             for &op in added_by.get(atom as usize) {
                 let op = op as usize;
-                if self.operator_cost.get(op) != Some(&0) || self.unsatisfied.get(op) != Some(&0) {
+                if operator_cost.get(op) != Some(&0) || unsatisfied.get(op) != Some(&0) {
                     continue;
                 }
-                let Some(&from) = choice.get(op) else {
+                let Some(&chosen) = choice.get(op) else {
                     continue;
                 };
+                // Among the free operator's costliest preconditions, one that only costly
+                // operators reach (the zone's border), else one in the zone already: the
+                // zone then stays small and the next cuts apart (visit-all: one cell's moves
+                // each, not a neighbourhood's).
+                let tied = atom_cost.get(chosen as usize).copied();
+                let from = if tied.is_some() {
+                    let candidates = conditions
+                        .get(op)
+                        .iter()
+                        .copied()
+                        .filter(|&a| atom_cost.get(a as usize).copied() == tied);
+                    let mut border = None;
+                    let mut inside = None;
+                    for a in candidates {
+                        if !added_by.get(a as usize).iter().any(free) {
+                            border = Some(a);
+                            break;
+                        }
+                        if inside.is_none() && goal_zone.get(a as usize).copied().unwrap_or(false) {
+                            inside = Some(a);
+                        }
+                    }
+                    border.or(inside).unwrap_or(chosen)
+                } else {
+                    chosen
+                };
+                if let Some(slot) = choice.get_mut(op) {
+                    *slot = from;
+                }
                 if let Some(mark) = goal_zone.get_mut(from as usize)
                     && !*mark
                 {
@@ -195,19 +234,30 @@ impl Relaxed {
                 seed(first_complement + j as u32);
             }
         }
+        // A relaxed operator entering the goal zone is in the cut, and what else it adds is not
+        // reached before the cut: every path from the state to the goal still crosses the cut
+        // (its first edge out of the atoms reached is a cut member's), and the cut holds no
+        // operator only reachable through another member (as Fast Downward's LM-cut reads it;
+        // on visit-all, the difference between one cell's moves a cut and several cells').
         let mut reach = |op: usize, stack: &mut Vec<u32>| {
-            for &a in adds.get(op) {
-                if goal_zone.get(a as usize).copied().unwrap_or(false) {
-                    // A relaxed operator without a real one is free: it never enters the goal
-                    // zone from outside it.
-                    let operator = real.get(op).copied().unwrap_or(u32::MAX);
-                    if let Some(mark) = in_cut.get_mut(operator as usize)
-                        && !*mark
-                    {
-                        *mark = true;
-                        members.push(operator);
-                    }
-                } else if let Some(mark) = before_cut.get_mut(a as usize)
+            let op_adds = adds.get(op);
+            if op_adds
+                .iter()
+                .any(|&a| goal_zone.get(a as usize).copied().unwrap_or(false))
+            {
+                // A relaxed operator without a real one is free: it never enters the goal
+                // zone from outside it.
+                let operator = real.get(op).copied().unwrap_or(u32::MAX);
+                if let Some(mark) = in_cut.get_mut(operator as usize)
+                    && !*mark
+                {
+                    *mark = true;
+                    members.push(operator);
+                }
+                return;
+            }
+            for &a in op_adds {
+                if let Some(mark) = before_cut.get_mut(a as usize)
                     && !*mark
                 {
                     *mark = true;

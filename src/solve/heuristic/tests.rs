@@ -192,3 +192,54 @@ fn landmark_cut_lies_between_h_max_and_the_optimum_in_every_reachable_state() {
         "LM-cut above h^max in {above_max} states of {states}"
     );
 }
+
+/// Visit-all on a `width` × `height` grid, the robot in the corner: atoms `at(c)` are `c`,
+/// `visited(c)` are `cells + c`.
+fn visit_all(width: u32, height: u32) -> GroundTask {
+    let cells = width * height;
+    let mut operators = Vec::new();
+    for c in 0..cells {
+        let (x, y) = (c % width, c / width);
+        let mut neighbours = Vec::new();
+        if x > 0 {
+            neighbours.push(c - 1);
+        }
+        if x + 1 < width {
+            neighbours.push(c + 1);
+        }
+        if y > 0 {
+            neighbours.push(c - width);
+        }
+        if y + 1 < height {
+            neighbours.push(c + width);
+        }
+        for n in neighbours {
+            operators.push(Operator {
+                name: format!("(move c{c} c{n})"),
+                precondition: literals(&[c], &[]),
+                effects: vec![EffectGroup {
+                    condition: literals(&[], &[]),
+                    adds: vec![n, cells + n],
+                    deletes: vec![c],
+                }],
+                cost: 1,
+            });
+        }
+    }
+    let goal: Vec<u32> = (cells..2 * cells).collect();
+    task_of(2 * cells, operators, &[0, cells], literals(&goal, &[]))
+}
+
+#[test]
+fn landmark_cut_counts_every_cell_left_to_visit() {
+    // Each cell's moves in are a landmark of their own: one cut each.
+    for (width, height) in [(5, 1), (3, 3), (4, 5)] {
+        let task = visit_all(width, height);
+        let mut cut = Relaxed::new(&task, Kind::LandmarkCut);
+        assert_eq!(
+            cut.evaluate(&task.init, None),
+            u64::from(width * height - 1),
+            "{width}×{height}"
+        );
+    }
+}
