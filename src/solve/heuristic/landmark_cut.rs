@@ -44,8 +44,14 @@ impl Relaxed {
         // two, both admissible.
         let mut h_max = None;
         // Each round makes at least one real operator free, so this bounds the rounds.
-        for _ in 0..=self.cut.cost.len() {
-            self.explore(state);
+        for round in 0..=self.cut.cost.len() {
+            if round == 0 {
+                self.explore(state);
+            } else {
+                let members = std::mem::take(&mut self.cut.members);
+                self.explore_cheaper(&members);
+                self.cut.members = members;
+            }
             let goal = self.cost.get(self.goal_atom as usize).copied();
             match goal {
                 None | Some(INFINITE) if h_max.is_none() => return INFINITE,
@@ -86,6 +92,68 @@ impl Relaxed {
             self.cut.members = members;
         }
         total.max(h_max.unwrap_or(0))
+    }
+
+    /// h^max again after the cut's `operators` became cheaper: only costs that fall are
+    /// propagated (atoms' costs never rise), each relaxed operator whose chosen precondition
+    /// fell choosing again among its preconditions.
+    fn explore_cheaper(&mut self, operators: &[u32]) {
+        let Relaxed {
+            adds,
+            conditions,
+            operator_cost,
+            needed_by,
+            cost: atom_cost,
+            unsatisfied,
+            reached_cost,
+            queue,
+            cut,
+            ..
+        } = self;
+        queue.clear();
+        let push = |op: usize, from: u64, atom_cost: &mut [u64], queue: &mut super::Queue| {
+            let cost = from.saturating_add(operator_cost[op]);
+            for &a in adds.get(op) {
+                if let Some(slot) = atom_cost.get_mut(a as usize)
+                    && cost < *slot
+                {
+                    *slot = cost;
+                    queue.push(cost, a);
+                }
+            }
+        };
+        for &real in operators {
+            for &op in cut.relaxed_of.get(real as usize) {
+                if unsatisfied.get(op as usize) == Some(&0) {
+                    let from = reached_cost[op as usize];
+                    push(op as usize, from, atom_cost, queue);
+                }
+            }
+        }
+        while let Some((cost, atom)) = queue.pop() {
+            if cost > atom_cost[atom as usize] {
+                continue;
+            }
+            for &op in needed_by.get(atom as usize) {
+                let op = op as usize;
+                if unsatisfied[op] != 0 || cut.choice[op] != atom || reached_cost[op] <= cost {
+                    continue;
+                }
+                // The costliest precondition now, the first of them.
+                let (mut chosen, mut highest) = (atom, cost);
+                for &a in conditions.get(op) {
+                    let c = atom_cost[a as usize];
+                    if c > highest {
+                        (chosen, highest) = (a, c);
+                    }
+                }
+                cut.choice[op] = chosen;
+                if highest < reached_cost[op] {
+                    reached_cost[op] = highest;
+                    push(op, highest, atom_cost, queue);
+                }
+            }
+        }
     }
 
     /// Gives the relaxed operators of `operators` (of every real operator: `None`) their real
