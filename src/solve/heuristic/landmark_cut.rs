@@ -51,6 +51,8 @@ impl Relaxed {
                 let members = std::mem::take(&mut self.cut.members);
                 self.explore_cheaper(&members);
                 self.cut.members = members;
+                #[cfg(test)]
+                self.assert_costs_of_a_full_exploration(state);
             }
             let goal = self.cost.get(self.goal_atom as usize).copied();
             match goal {
@@ -154,6 +156,31 @@ impl Relaxed {
                 }
             }
         }
+    }
+
+    /// In the unit tests, after each incremental exploration: the atoms' costs are those a
+    /// full exploration from the state gives (the state of the rounds is kept).
+    #[cfg(test)]
+    fn assert_costs_of_a_full_exploration(&mut self, state: &[u64]) {
+        let kept = (
+            self.cost.clone(),
+            self.cut.choice.clone(),
+            self.reached_cost.clone(),
+            self.unsatisfied.clone(),
+            self.supporter.clone(),
+        );
+        self.explore(state);
+        assert_eq!(
+            self.cost, kept.0,
+            "incremental h^max differs from a full exploration"
+        );
+        (
+            self.cost,
+            self.cut.choice,
+            self.reached_cost,
+            self.unsatisfied,
+            self.supporter,
+        ) = kept;
     }
 
     /// Gives the relaxed operators of `operators` (of every real operator: `None`) their real
