@@ -37,6 +37,7 @@ enum Arg {
     Object(u32),
 }
 
+#[derive(Clone)]
 struct JoinAtom {
     predicate: u32,
     args: Vec<Arg>,
@@ -52,10 +53,8 @@ struct Schema<'a> {
     kind: SchemaKind<'a>,
     parameters: &'a [Typed<Variable>],
     condition: Option<&'a Gd>,
-    join: Vec<JoinAtom>,
-    /// For each parameter, the objects of its type, and the same as a mask over objects.
-    members: Vec<Vec<u32>>,
-    allowed: Vec<Vec<bool>>,
+    /// The ways its condition can hold, for enumerating candidates.
+    alternatives: Vec<join::Alternative>,
     /// Instances whose every effect has been added (actions without `when`).
     done: HashSet<Box<[u32]>>,
     conditional: bool,
@@ -101,6 +100,22 @@ pub fn ground(
     problem_file: FileId,
     budget: &Budget,
 ) -> Result<Grounded, GroundFailure> {
+    ground_with(
+        domain,
+        problem,
+        problem_file,
+        budget,
+        join::Narrowing::Split,
+    )
+}
+
+fn ground_with(
+    domain: &Domain,
+    problem: &Problem,
+    problem_file: FileId,
+    budget: &Budget,
+    narrowing: join::Narrowing,
+) -> Result<Grounded, GroundFailure> {
     let mut world = World::new(domain, problem);
     world.warm();
     let init_state = world
@@ -114,6 +129,7 @@ pub fn ground(
             SchemaKind::Action(action),
             &action.parameters,
             action.precondition.as_ref(),
+            narrowing,
         ));
     }
     let strata: Vec<Vec<*const Derived>> = world
@@ -131,6 +147,7 @@ pub fn ground(
             SchemaKind::Rule(rule, level),
             &rule.predicate.parameters,
             Some(&rule.body),
+            narrowing,
         ));
     }
     let mut reached = Reached {
@@ -194,9 +211,10 @@ fn prepare<'a>(
     kind: SchemaKind<'a>,
     parameters: &'a [Typed<Variable>],
     condition: Option<&'a Gd>,
+    narrowing: join::Narrowing,
 ) -> Schema<'a> {
     let members: Vec<Vec<u32>> = parameters.iter().map(|p| world.members(&p.ty)).collect();
-    let allowed = members
+    let allowed: Vec<Vec<bool>> = members
         .iter()
         .map(|list| {
             let mut mask = vec![false; world.objects.len()];
@@ -208,10 +226,8 @@ fn prepare<'a>(
             mask
         })
         .collect();
-    let mut join = Vec::new();
-    if let Some(gd) = condition {
-        collect_join(gd, parameters, world, &mut join);
-    }
+    let alternatives =
+        join::alternatives(condition, parameters, world, &members, &allowed, narrowing);
     let conditional = match &kind {
         SchemaKind::Action(a) => a.effect.as_ref().is_some_and(has_when),
         SchemaKind::Rule(..) => false,
@@ -220,9 +236,7 @@ fn prepare<'a>(
         kind,
         parameters,
         condition,
-        join,
-        members,
-        allowed,
+        alternatives,
         done: HashSet::new(),
         conditional,
     }
@@ -234,38 +248,6 @@ fn has_when(effect: &Effect) -> bool {
         EffectKind::Forall { body, .. } => has_when(body),
         EffectKind::When { .. } => true,
         _ => false,
-    }
-}
-
-/// The positive atoms of the precondition's top-level conjunction whose arguments are
-/// parameters or objects: every instance must have them reached.
-fn collect_join(gd: &Gd, parameters: &[Typed<Variable>], world: &World, out: &mut Vec<JoinAtom>) {
-    match &gd.kind {
-        GdKind::And { args } => args
-            .iter()
-            .for_each(|a| collect_join(a, parameters, world, out)),
-        GdKind::Atom(atom) if atom.predicate.text != "=" => {
-            let Some(predicate) = world.predicate_id(&atom.predicate.key()) else {
-                return;
-            };
-            let mut args = Vec::with_capacity(atom.args.len());
-            for term in &atom.args {
-                match term {
-                    Term::Variable(v) => {
-                        match parameters.iter().position(|p| p.item.name == v.name) {
-                            Some(i) => args.push(Arg::Parameter(i)),
-                            None => return,
-                        }
-                    }
-                    Term::Name(n) => match world.object(&n.text) {
-                        Some(o) => args.push(Arg::Object(o)),
-                        None => return,
-                    },
-                }
-            }
-            out.push(JoinAtom { predicate, args });
-        }
-        _ => {}
     }
 }
 
@@ -317,125 +299,6 @@ impl<'w, 'a> Grounder<'w, 'a> {
                 return Ok(());
             }
         }
-    }
-
-    /// Calls `f` with every assignment of objects to the schema's parameters (of their types)
-    /// under which the joined atoms are reached.
-    fn enumerate(
-        &self,
-        schema: &Schema,
-        budget: &Budget,
-        f: &mut dyn FnMut(&[u32]),
-    ) -> Result<(), GroundFailure> {
-        let mut values = vec![None; schema.parameters.len()];
-        let mut used = vec![false; schema.join.len()];
-        let mut count = 0usize;
-        self.join(schema, &mut values, &mut used, budget, &mut count, f)
-    }
-
-    fn join(
-        &self,
-        schema: &Schema,
-        values: &mut Vec<Option<u32>>,
-        used: &mut Vec<bool>,
-        budget: &Budget,
-        count: &mut usize,
-        f: &mut dyn FnMut(&[u32]),
-    ) -> Result<(), GroundFailure> {
-        // The next atom: the one with the most arguments already bound, then the fewest facts.
-        let next = (0..schema.join.len())
-            .filter(|&i| !used[i])
-            .max_by_key(|&i| {
-                let atom = &schema.join[i];
-                let bound = atom
-                    .args
-                    .iter()
-                    .filter(|a| match a {
-                        Arg::Parameter(p) => values[*p].is_some(),
-                        Arg::Object(_) => true,
-                    })
-                    .count();
-                let facts = self
-                    .reached
-                    .by_predicate
-                    .get(atom.predicate as usize)
-                    .map_or(0, Vec::len);
-                (bound, usize::MAX - facts)
-            });
-        let Some(next) = next else {
-            return self.rest(schema, values, 0, budget, count, f);
-        };
-        used[next] = true;
-        let atom = &schema.join[next];
-        let facts = self
-            .reached
-            .by_predicate
-            .get(atom.predicate as usize)
-            .map_or(&[][..], Vec::as_slice);
-        let mut bound_here = Vec::new();
-        for fact in facts {
-            if fact.len() != atom.args.len() + 1 {
-                continue;
-            }
-            bound_here.clear();
-            let mut fits = true;
-            for (arg, &object) in atom.args.iter().zip(&fact[1..]) {
-                match *arg {
-                    Arg::Object(o) => fits = o == object,
-                    Arg::Parameter(p) => match values[p] {
-                        Some(v) => fits = v == object,
-                        None => {
-                            fits = schema.allowed[p].get(object as usize) == Some(&true);
-                            if fits {
-                                values[p] = Some(object);
-                                bound_here.push(p);
-                            }
-                        }
-                    },
-                }
-                if !fits {
-                    break;
-                }
-            }
-            if fits {
-                self.join(schema, values, used, budget, count, f)?;
-            }
-            for &p in &bound_here {
-                values[p] = None;
-            }
-        }
-        used[next] = false;
-        Ok(())
-    }
-
-    /// The parameters no joined atom binds range over their types.
-    fn rest(
-        &self,
-        schema: &Schema,
-        values: &mut Vec<Option<u32>>,
-        at: usize,
-        budget: &Budget,
-        count: &mut usize,
-        f: &mut dyn FnMut(&[u32]),
-    ) -> Result<(), GroundFailure> {
-        if at == values.len() {
-            *count += 1;
-            if (*count).is_multiple_of(4096) && budget.expired(0) {
-                return Err(GroundFailure::Limit);
-            }
-            let full: Vec<u32> = values.iter().map(|v| v.unwrap_or(0)).collect();
-            f(&full);
-            return Ok(());
-        }
-        if values[at].is_some() {
-            return self.rest(schema, values, at + 1, budget, count, f);
-        }
-        for &o in &schema.members[at] {
-            values[at] = Some(o);
-            self.rest(schema, values, at + 1, budget, count, f)?;
-        }
-        values[at] = None;
-        Ok(())
     }
 
     fn is_fluent(&self, fact: &[u32]) -> bool {
@@ -563,3 +426,4 @@ fn head(rule: &Derived) -> Atom {
 }
 
 mod instantiate;
+mod join;
