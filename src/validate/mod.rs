@@ -11,6 +11,7 @@
 //! helps, on the precondition in the domain or the goal in the problem. The task need not have
 //! been checked: what cannot be evaluated is a diagnostic, never a panic.
 
+mod applicable;
 mod continuous;
 mod durative;
 mod failure;
@@ -20,6 +21,8 @@ pub mod text;
 mod trajectory;
 
 pub use crate::semantics::EvalError;
+pub use applicable::applicable;
+pub(crate) use applicable::{Operator, applicable_in};
 pub use failure::{Failure, PlanRow, Report};
 pub use text::Step;
 
@@ -59,90 +62,6 @@ pub fn validate(
 ) -> Report {
     crate::parse::with_stack(|| run(domain, problem, plan, options, None))
 }
-
-/// The ground actions applicable in the state the plan prefix `plan` reaches (the initial state
-/// for an empty plan), as `(action obj…)`, sorted. When the prefix cannot be executed, its report
-/// says why.
-pub fn applicable(
-    domain: &Domain,
-    problem: &Problem,
-    plan: &str,
-) -> Result<Vec<String>, Box<Report>> {
-    crate::parse::with_stack(|| {
-        // A durative action is listed when its `at start` condition holds: it can start there.
-        let mut operators: Vec<Operator> = domain
-            .actions()
-            .map(|a| (&a.name, a.parameters.as_slice(), a.precondition.clone()))
-            .collect();
-        for action in domain.durative_actions() {
-            match durative::start_condition(action) {
-                Ok(condition) => {
-                    operators.push((&action.name, action.parameters.as_slice(), condition))
-                }
-                Err(what) => {
-                    return Err(Box::new(Report::new(0).unsupported(format!(
-                        "`{}` has {what}, which `applicable` does not interpret yet",
-                        action.name.text
-                    ))));
-                }
-            }
-        }
-        let mut found = Vec::new();
-        let mut collect = |world: &mut World, state: &State| {
-            world.warm();
-            for (name, parameters, precondition) in &operators {
-                let domains: Vec<Vec<u32>> =
-                    parameters.iter().map(|p| world.members(&p.ty)).collect();
-                let mut index = vec![0usize; domains.len()];
-                if domains.iter().any(Vec::is_empty) {
-                    continue;
-                }
-                loop {
-                    let mut binding = Binding::default();
-                    for ((param, d), &k) in parameters.iter().zip(&domains).zip(&index) {
-                        binding.push(&param.item, d[k]);
-                    }
-                    let ok = match precondition {
-                        None => true,
-                        Some(pre) => world.holds(pre, &mut binding, state).unwrap_or(false),
-                    };
-                    if ok {
-                        let mut text = format!("({}", name.text.to_lowercase());
-                        for (d, &k) in domains.iter().zip(&index) {
-                            text.push(' ');
-                            text.push_str(&world.objects[d[k] as usize]);
-                        }
-                        text.push(')');
-                        found.push(text);
-                    }
-                    if !next_combination(&mut index, &domains) {
-                        break;
-                    }
-                }
-            }
-        };
-        let options = ValidateOptions::default();
-        let report = run(domain, problem, plan, &options, Some(&mut collect));
-        // The goal and the trajectory constraints judge a whole plan, not a prefix of one.
-        let prefix_fails = report
-            .failures
-            .iter()
-            .any(|f| !matches!(f.code(), Code::GoalUnsatisfied | Code::ConstraintViolated));
-        if prefix_fails || report.valid.is_none() {
-            return Err(Box::new(report));
-        }
-        found.sort();
-        Ok(found)
-    })
-}
-
-/// An action `applicable` tries: its name, parameters and what must hold for it to run (for a
-/// durative action, to start).
-type Operator<'d> = (
-    &'d crate::ast::Name,
-    &'d [crate::ast::Typed<crate::ast::Variable>],
-    Option<crate::ast::Gd>,
-);
 
 /// A state constraint: its condition, name and span.
 pub(crate) type StateConstraint = continuous::Constraint;

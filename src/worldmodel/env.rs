@@ -401,25 +401,17 @@ impl<'t> Env<'t> {
     }
 
     /// The ground actions applicable now, as `(name arg…)`, sorted: their precondition holds
-    /// and, in a domain with state constraints, the state after them keeps those. Parameters
-    /// are bound one at a time, and a binding is dropped as soon as an atom of the
-    /// precondition's top-level conjunction whose arguments are all bound is false, so the
-    /// cost follows the applicable actions rather than every combination of objects.
+    /// and, in a domain with state constraints, the state after them keeps those. The same
+    /// enumeration as `validate::applicable` (parameters bound one at a time, pruned by the
+    /// precondition's atoms), so the cost follows the applicable actions rather than every
+    /// combination of objects.
     pub fn applicable(&mut self) -> Vec<String> {
-        let mut found = BTreeSet::new();
-        for action in self.operators.clone() {
-            let domains: Vec<Vec<u32>> = action
-                .parameters
-                .iter()
-                .map(|p| self.world.members(&p.ty))
-                .collect();
-            if domains.iter().any(Vec::is_empty) {
-                continue;
-            }
-            let checks = early_checks(action);
-            let mut objects = Vec::with_capacity(domains.len());
-            self.extend(action, &domains, &checks, &mut objects, &mut found);
-        }
+        let operators: Vec<validate::Operator> = self
+            .operators
+            .iter()
+            .map(|action| validate::Operator::of_action(action))
+            .collect();
+        let mut found = validate::applicable_in(&mut self.world, &operators, &self.state);
         if !self.constraints.is_empty() {
             let saved = self.snapshot();
             found.retain(|action| {
@@ -429,62 +421,6 @@ impl<'t> Env<'t> {
             });
         }
         found.into_iter().collect()
-    }
-
-    /// Binds the next parameter of `action` to each member of its domain that the checks at
-    /// that depth allow; at full depth, tests the whole precondition.
-    fn extend(
-        &self,
-        action: &crate::ast::Action,
-        domains: &[Vec<u32>],
-        checks: &[Vec<&crate::ast::Atom>],
-        objects: &mut Vec<u32>,
-        found: &mut BTreeSet<String>,
-    ) {
-        let depth = objects.len();
-        if depth == domains.len() {
-            let (_, holds) = validate::bind_step(&self.world, action, objects, &self.state);
-            if holds == Ok(true) {
-                let mut text = format!("({}", action.name.text.to_lowercase());
-                for &o in objects.iter() {
-                    text.push(' ');
-                    text.push_str(&self.world.objects[o as usize]);
-                }
-                text.push(')');
-                found.insert(text);
-            }
-            return;
-        }
-        for &object in &domains[depth] {
-            objects.push(object);
-            if self.may_hold(action, objects, &checks[depth]) {
-                self.extend(action, domains, checks, objects, found);
-            }
-            objects.pop();
-        }
-    }
-
-    /// Whether every atom of `atoms` (each needs only the parameters bound in `objects`) is
-    /// true; an atom that cannot be evaluated does not rule the binding out.
-    fn may_hold(
-        &self,
-        action: &crate::ast::Action,
-        objects: &[u32],
-        atoms: &[&crate::ast::Atom],
-    ) -> bool {
-        if atoms.is_empty() {
-            return true;
-        }
-        let mut binding = Binding::default();
-        for (param, &o) in action.parameters.iter().zip(objects) {
-            binding.push(&param.item, o);
-        }
-        atoms
-            .iter()
-            .all(|atom| match self.world.atom_fact(atom, &binding) {
-                Ok(fact) => self.state.facts.contains(&fact) || self.state.derived.contains(&fact),
-                Err(_) => true,
-            })
     }
 
     /// What `changes` did, given what held before them.
@@ -548,46 +484,6 @@ impl Prior {
                 .collect(),
         }
     }
-}
-
-/// For each parameter position of `action`, the atoms of its precondition's top-level
-/// conjunction whose last-bound argument is that parameter (atoms of constants and parameters
-/// only, not `=`); none for an action with PDDL 1.2 `:vars`, which the precondition binds.
-fn early_checks(action: &crate::ast::Action) -> Vec<Vec<&crate::ast::Atom>> {
-    use crate::ast::{GdKind, Term};
-    let mut checks = vec![Vec::new(); action.parameters.len()];
-    let Some(precondition) = &action.precondition else {
-        return checks;
-    };
-    if !action.vars.is_empty() {
-        return checks;
-    }
-    let conjuncts: Vec<&crate::ast::Gd> = match &precondition.kind {
-        GdKind::And { args } => args.iter().collect(),
-        _ => vec![precondition],
-    };
-    for gd in conjuncts {
-        let GdKind::Atom(atom) = &gd.kind else {
-            continue;
-        };
-        if atom.predicate.text == "=" {
-            continue;
-        }
-        let mut last = None;
-        let mut usable = true;
-        for arg in &atom.args {
-            if let Term::Variable(v) = arg {
-                match action.parameters.iter().position(|p| p.item.name == v.name) {
-                    Some(i) => last = Some(last.map_or(i, |l: usize| l.max(i))),
-                    None => usable = false,
-                }
-            }
-        }
-        if let (true, Some(i)) = (usable, last) {
-            checks[i].push(atom);
-        }
-    }
-    checks
 }
 
 /// Why a step was refused: the action's name (when the text named one), the diagnostic, the

@@ -147,6 +147,19 @@ fn applicable_lists_the_ground_actions_after_a_prefix() {
 }
 
 #[test]
+fn applicable_binds_pddl12_vars_as_validate_does() {
+    // `:vars (?from)` is bound by the precondition `(at ?from)`; `validate` accepts the
+    // fixture's plan `(go garden)`, so `applicable` must list it too.
+    let dir = "fixtures/validate/valid_pddl12_vars";
+    let (domain, problem) = (format!("{dir}/domain.pddl"), format!("{dir}/problem.pddl"));
+    let out = pddlc(&["validate", &domain, &problem, &format!("{dir}/plan.txt")]);
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    let out = pddlc(&["applicable", &domain, &problem]);
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    assert_eq!(stdout(&out), "(go garden)\n(go hall)\n(go kitchen)\n");
+}
+
+#[test]
 fn applicable_does_not_judge_trajectory_constraints_on_a_prefix() {
     // `(always (not (ontable a)))` is broken once `a` is put down, but a prefix is not a plan:
     // the actions applicable after it are still listed.
