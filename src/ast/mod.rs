@@ -201,6 +201,14 @@ impl Folded<'_> {
             other => other.as_str().to_string(),
         }
     }
+
+    /// The folded name as a `CompactString`: inline, without an allocation, up to 24 bytes.
+    pub fn into_compact(self) -> CompactString {
+        match self {
+            Folded::Compact(text) => text,
+            other => CompactString::from(other.as_str()),
+        }
+    }
 }
 
 impl std::ops::Deref for Folded<'_> {

@@ -89,7 +89,9 @@ impl<'a> World<'a> {
                         span: rule.span,
                     };
                     let mut found = Vec::new();
-                    self.each_binding(params, &mut Binding::default(), &mut |binding| {
+                    let body = Some(&rule.body);
+                    let mut binding = Binding::default();
+                    self.each_binding_where(params, body, state, &mut binding, &mut |binding| {
                         let fact = self.atom_fact(&head, binding)?;
                         if !state.derived.contains(&fact)
                             && self.holds(&rule.body, binding, state)?

@@ -19,12 +19,7 @@ impl World<'_> {
                     };
                     self.resolve(left, binding)? == self.resolve(right, binding)?
                 } else {
-                    let fact = self.atom_fact(atom, binding)?;
-                    if self.derived_predicates.contains(&fact[0]) {
-                        state.derived.contains(&fact)
-                    } else {
-                        state.facts.contains(&fact)
-                    }
+                    self.fact_holds(&self.atom_fact(atom, binding)?, state)
                 }
             }
             GdKind::And { args } => {
@@ -88,6 +83,15 @@ impl World<'_> {
 
     /// `exists` (`want` true): some binding satisfies `body`. `forall` (`want` false): some
     /// binding falsifies it.
+    /// Whether an atom's fact is true in `state` (a derived one among its derived atoms).
+    pub(crate) fn fact_holds(&self, fact: &Fact, state: &State) -> bool {
+        if self.derived_predicates.contains(&fact[0]) {
+            state.derived.contains(fact)
+        } else {
+            state.facts.contains(fact)
+        }
+    }
+
     fn quantify(
         &self,
         variables: &[Typed<Variable>],
@@ -96,7 +100,15 @@ impl World<'_> {
         state: &State,
         want: bool,
     ) -> Eval<bool> {
-        self.each_binding(variables, binding, &mut |binding| {
+        // Looking for a binding under which `body` holds (`exists`), only those where its
+        // conjuncts can hold matter; for a counterexample to `forall`, those where an
+        // implication's condition can hold.
+        let condition = match (&body.kind, want) {
+            (_, true) => Some(body),
+            (GdKind::Imply { condition, .. }, false) => Some(condition.as_ref()),
+            _ => None,
+        };
+        self.each_binding_where(variables, condition, state, binding, &mut |binding| {
             Ok(self.holds(body, binding, state)? == want)
         })
     }

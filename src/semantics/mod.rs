@@ -21,7 +21,8 @@ pub use interference::{Claim, Marks, Use};
 
 use crate::ast::*;
 use crate::check::types::TypeGraph;
-use std::collections::{HashMap, HashSet};
+use compact_str::CompactString;
+use foldhash::{HashMap, HashSet};
 use std::fmt;
 
 /// An atom or a function application, interned: the symbol's index, then the objects'.
@@ -64,7 +65,7 @@ pub struct State {
 /// Variables bound to objects, innermost last; in a durative action, `?duration` too.
 #[derive(Clone, Debug, Default)]
 pub struct Binding {
-    vars: Vec<(String, u32)>,
+    vars: Vec<(CompactString, u32)>,
     duration: Option<f64>,
 }
 
@@ -75,7 +76,12 @@ impl Binding {
     }
 
     pub fn push(&mut self, var: &Variable, object: u32) {
-        self.vars.push((var.name.key(), object));
+        self.vars.push((var.name.folded().into_compact(), object));
+    }
+
+    /// The objects bound, outermost first.
+    pub(crate) fn objects(&self) -> impl Iterator<Item = u32> + '_ {
+        self.vars.iter().map(|(_, o)| *o)
     }
 
     fn pop(&mut self) {

@@ -1,10 +1,10 @@
 //! Objects and types: the world built from a task, every object with each type it is given,
 //! the members of a type, and the bindings of quantified variables.
 
-use super::{Binding, Eval, World};
+use super::{Binding, Eval, State, World};
 use crate::ast::*;
 use crate::check::types::{OBJECT, TypeGraph};
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 fn types_of(ty: &Option<Type>) -> Vec<String> {
     match ty {
@@ -107,6 +107,12 @@ impl<'a> World<'a> {
     }
 
     pub fn object(&self, name: &str) -> Option<u32> {
+        if name
+            .bytes()
+            .all(|b| b.is_ascii() && !b.is_ascii_uppercase())
+        {
+            return self.object_index.get(name).copied();
+        }
         self.object_index.get(&name.to_lowercase()).copied()
     }
 
@@ -156,6 +162,75 @@ impl<'a> World<'a> {
             .map(|v| self.members_readonly(&v.ty))
             .collect();
         self.each_from(variables, &domains, 0, binding, f)
+    }
+
+    /// As [`World::each_binding`], but skipping the combinations under which `condition`
+    /// cannot hold in `state`: each atom of its top-level conjunction (negated or not, `=`
+    /// aside) that mentions no variable but `variables` is looked up as soon as the last of them
+    /// is bound, and a false one cuts every combination below it. `f` sees the same bindings
+    /// under which `condition` holds as with `each_binding`, fewer of the others.
+    pub fn each_binding_where(
+        &self,
+        variables: &[Typed<Variable>],
+        condition: Option<&Gd>,
+        state: &State,
+        binding: &mut Binding,
+        f: &mut dyn FnMut(&mut Binding) -> Eval<bool>,
+    ) -> Eval<bool> {
+        let guards = condition.map_or_else(
+            || vec![Vec::new(); variables.len() + 1],
+            |c| guards(variables, c),
+        );
+        if !self.guards_hold(&guards[0], binding, state) {
+            return Ok(false);
+        }
+        let domains: Vec<Vec<u32>> = variables
+            .iter()
+            .map(|v| self.members_readonly(&v.ty))
+            .collect();
+        let search = Guarded {
+            variables,
+            domains: &domains,
+            guards: &guards[1..],
+            state,
+        };
+        self.each_guarded(&search, 0, binding, f)
+    }
+
+    fn each_guarded(
+        &self,
+        search: &Guarded,
+        at: usize,
+        binding: &mut Binding,
+        f: &mut dyn FnMut(&mut Binding) -> Eval<bool>,
+    ) -> Eval<bool> {
+        if at == search.variables.len() {
+            return f(binding);
+        }
+        for &o in &search.domains[at] {
+            binding.push(&search.variables[at].item, o);
+            let result = if self.guards_hold(&search.guards[at], binding, search.state) {
+                self.each_guarded(search, at + 1, binding, f)
+            } else {
+                Ok(false)
+            };
+            binding.pop();
+            if result? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Whether no atom of `guards` is known false under `binding` (one that cannot be looked
+    /// up is left to the full evaluation).
+    fn guards_hold(&self, guards: &[(&Atom, bool)], binding: &Binding, state: &State) -> bool {
+        guards
+            .iter()
+            .all(|&(atom, positive)| match self.atom_fact(atom, binding) {
+                Ok(fact) => self.fact_holds(&fact, state) == positive,
+                Err(_) => true,
+            })
     }
 
     fn each_from(
@@ -208,5 +283,113 @@ impl<'a> World<'a> {
             let list = self.compute_members(&n);
             self.members.insert(n, list);
         }
+    }
+}
+
+/// A guarded enumeration's fixed parts: the variables, the objects each ranges over, and the
+/// atoms looked up once each is bound.
+struct Guarded<'s, 'g> {
+    variables: &'s [Typed<Variable>],
+    domains: &'s [Vec<u32>],
+    guards: &'s [Vec<(&'g Atom, bool)>],
+    state: &'s State,
+}
+
+/// The atoms of `condition`'s top-level conjunction, with their polarity, by the number of
+/// `variables` that must be bound before they can be looked up: index 0 holds those with
+/// none of them (constants only), index i + 1 those whose last variable is `variables[i]`.
+/// An atom with any other variable, and every `=`, is left to the full evaluation.
+fn guards<'g>(variables: &[Typed<Variable>], condition: &'g Gd) -> Vec<Vec<(&'g Atom, bool)>> {
+    let mut out = vec![Vec::new(); variables.len() + 1];
+    let conjuncts: Vec<&Gd> = match &condition.kind {
+        GdKind::And { args } => args.iter().collect(),
+        _ => vec![condition],
+    };
+    for gd in conjuncts {
+        let (atom, positive) = match &gd.kind {
+            GdKind::Atom(atom) => (atom, true),
+            GdKind::Not { arg } => match &arg.kind {
+                GdKind::Atom(atom) => (atom, false),
+                _ => continue,
+            },
+            _ => continue,
+        };
+        if atom.predicate.text == "=" {
+            continue;
+        }
+        let mut depth = Some(0);
+        for arg in &atom.args {
+            if let Term::Variable(v) = arg {
+                let key = v.name.folded();
+                let at = variables
+                    .iter()
+                    .rposition(|p| p.item.name.folded().as_str() == key.as_str());
+                depth = match (depth, at) {
+                    (Some(d), Some(i)) => Some(d.max(i + 1)),
+                    _ => None,
+                };
+            }
+        }
+        if let Some(d) = depth {
+            out[d].push((atom, positive));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DOMAIN: &str = "(define (domain d) (:requirements :typing :negative-preconditions)
+        (:types room item)
+        (:predicates (at ?i - item ?r - room) (lit ?r - room) (door ?a ?b - room))
+        (:action a :parameters (?i - item ?r ?s - room)
+          :precondition (and (at ?i ?r) (not (lit ?s)) (door ?r ?s) (or (lit ?r) (= ?r ?s)))))";
+    const PROBLEM: &str = "(define (problem p) (:domain d)
+        (:objects r1 r2 r3 - room i1 i2 - item)
+        (:init (at i1 r1) (at i2 r3) (lit r1) (lit r3)
+               (door r1 r2) (door r1 r1) (door r3 r3) (door r2 r2)))";
+
+    /// The bindings under which `condition` holds, found with and without guards.
+    fn holding(world: &World, state: &State, guarded: bool) -> (Vec<Vec<u32>>, usize) {
+        let action = world.actions["a"];
+        let condition = action.precondition.as_ref().expect("a precondition");
+        let (mut holds, mut seen) = (Vec::new(), 0);
+        let mut visit = |b: &mut Binding| {
+            seen += 1;
+            if world.holds(condition, b, state)? {
+                holds.push(b.objects().collect());
+            }
+            Ok(false)
+        };
+        let mut binding = Binding::default();
+        let guard = guarded.then_some(condition);
+        world
+            .each_binding_where(&action.parameters, guard, state, &mut binding, &mut visit)
+            .expect("evaluates");
+        (holds, seen)
+    }
+
+    #[test]
+    fn guards_keep_every_binding_that_holds_and_cut_the_others() {
+        let domain = crate::parse::domain(DOMAIN).value.expect("domain");
+        let problem = crate::parse::problem(PROBLEM).value.expect("problem");
+        let mut world = World::new(&domain, &problem);
+        world.warm();
+        let state = world.initial_state().expect("initial state");
+        let (all, tried_all) = holding(&world, &state, false);
+        let (guarded, tried_guarded) = holding(&world, &state, true);
+        assert_eq!(all, guarded);
+        // (a i1 r1 r2): at, not lit, door; r1 is lit. (a i2 r3 r3) fails `(not (lit r3))`.
+        let names: Vec<Vec<&str>> = guarded
+            .iter()
+            .map(|b| b.iter().map(|&o| world.objects[o as usize].as_str()).collect())
+            .collect();
+        assert_eq!(names, vec![vec!["i1", "r1", "r2"]]);
+        assert_eq!(tried_all, 2 * 3 * 3);
+        // Only (i1 r1) and (i2 r3) pass `at`; of their three rooms each, only (r1 r2) reaches
+        // the full test.
+        assert_eq!(tried_guarded, 1);
     }
 }

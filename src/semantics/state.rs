@@ -18,7 +18,7 @@ impl World<'_> {
     pub(crate) fn resolve(&self, term: &Term, binding: &Binding) -> Eval<u32> {
         match term {
             Term::Variable(v) => binding
-                .get(&v.name.key())
+                .get(&v.name.folded())
                 .ok_or_else(|| EvalError::Unknown(format!("?{}", v.name.text))),
             Term::Name(n) => self
                 .object(&n.text)
@@ -27,7 +27,7 @@ impl World<'_> {
     }
 
     pub fn atom_fact(&self, atom: &Atom, binding: &Binding) -> Eval<Fact> {
-        let Some(&p) = self.predicate_index.get(&atom.predicate.key()) else {
+        let Some(&p) = self.predicate_index.get(&*atom.predicate.folded()) else {
             return Err(EvalError::Unknown(atom.predicate.text.to_string()));
         };
         let mut fact = Vec::with_capacity(atom.args.len() + 1);
@@ -44,7 +44,7 @@ impl World<'_> {
         args: &[Term],
         binding: &Binding,
     ) -> Eval<Fact> {
-        let Some(&f) = self.function_index.get(&name.key()) else {
+        let Some(&f) = self.function_index.get(&*name.folded()) else {
             return Err(EvalError::Unknown(name.text.to_string()));
         };
         let mut fact = Vec::with_capacity(args.len() + 1);

@@ -2,13 +2,14 @@
 //! `worldmodel::Env::applicable` so that the two cannot list different actions.
 //!
 //! Parameters are bound one at a time, and a binding is dropped as soon as an atom of the
-//! precondition's top-level conjunction whose arguments are all bound is false, so the cost
+//! precondition's top-level conjunction whose arguments are all bound is false
+//! (`World::each_binding_where`, which quantifiers and derived predicates use too), so the cost
 //! follows the applicable actions rather than every combination of objects. A full binding is
 //! then tested against the whole precondition (with the action's `:vars` bound as the step
 //! would bind them).
 
 use super::{Report, ValidateOptions, durative, run};
-use crate::ast::{Action, Atom, Domain, Gd, GdKind, Name, Problem, Term, Typed, Variable};
+use crate::ast::{Action, Domain, Gd, Name, Problem, Typed, Variable};
 use crate::diagnostics::Code;
 use crate::semantics::{Binding, EvalError, State, World};
 use std::borrow::Cow;
@@ -80,153 +81,66 @@ impl<'d> Operator<'d> {
     }
 }
 
-/// The ground actions of `operators` whose precondition holds in `state`, as `(name arg…)`.
+/// The ground actions of `operators` whose precondition holds in `state`, as `(name arg…)`:
+/// the parameters bound one at a time, cut where an atom of the precondition's top-level
+/// conjunction is already false (`World::each_binding_where`), then the whole precondition
+/// judged, with some binding of the `:vars` when the action has them.
 pub(crate) fn applicable_in(
     world: &mut World,
     operators: &[Operator],
     state: &State,
 ) -> BTreeSet<String> {
+    // The parameters' types cached once, not looked up again for every operator.
+    for parameter in operators.iter().flat_map(|o| o.parameters) {
+        world.members(&parameter.ty);
+    }
+    let world = &*world;
     let mut found = BTreeSet::new();
     for operator in operators {
-        let domains: Vec<Vec<u32>> = operator
-            .parameters
-            .iter()
-            .map(|p| world.members(&p.ty))
-            .collect();
-        if domains.iter().any(Vec::is_empty) {
-            continue;
-        }
-        let search = Search {
-            world: &*world,
-            state,
-            operator,
-            domains: &domains,
-            checks: early_checks(operator),
+        let precondition = operator.precondition.as_deref();
+        // The `:vars` are bound only inside the full test, so their atoms cannot cut early.
+        let guard = precondition.filter(|_| operator.vars.is_empty());
+        let mut binding = Binding::default();
+        let mut record = |binding: &mut Binding| {
+            if holds(world, operator, precondition, binding, state) == Ok(true) {
+                found.insert(ground_name(world, operator, binding));
+            }
+            Ok(false)
         };
-        let mut objects = Vec::with_capacity(domains.len());
-        search.extend(&mut objects, &mut found);
+        // The closure never fails: a precondition that cannot be judged lists nothing.
+        let _ =
+            world.each_binding_where(operator.parameters, guard, state, &mut binding, &mut record);
     }
     found
 }
 
-/// One operator's bindings being enumerated.
-struct Search<'a, 'd, 'w> {
-    world: &'a World<'w>,
-    state: &'a State,
-    operator: &'a Operator<'d>,
-    /// The objects each parameter ranges over.
-    domains: &'a [Vec<u32>],
-    /// The atoms tested once the parameter at each depth is bound.
-    checks: Vec<Vec<&'a Atom>>,
-}
-
-impl Search<'_, '_, '_> {
-    /// Binds the next parameter to each member of its domain that the checks at that depth
-    /// allow; at full depth, tests the whole precondition.
-    fn extend(&self, objects: &mut Vec<u32>, found: &mut BTreeSet<String>) {
-        let depth = objects.len();
-        if depth == self.domains.len() {
-            if self.holds(objects) == Ok(true) {
-                let mut text = format!("({}", self.operator.name.text.to_lowercase());
-                for &o in objects.iter() {
-                    text.push(' ');
-                    text.push_str(&self.world.objects[o as usize]);
-                }
-                text.push(')');
-                found.insert(text);
-            }
-            return;
-        }
-        for &object in &self.domains[depth] {
-            objects.push(object);
-            if self.may_hold(objects, &self.checks[depth]) {
-                self.extend(objects, found);
-            }
-            objects.pop();
-        }
-    }
-
-    /// Whether the whole precondition holds with the parameters bound to `objects` (and, when
-    /// the action has `:vars`, some binding of them).
-    fn holds(&self, objects: &[u32]) -> Result<bool, EvalError> {
-        let operator = self.operator;
-        let mut binding = bind(operator.parameters, objects);
-        let Some(precondition) = &operator.precondition else {
-            return Ok(true);
-        };
-        if operator.vars.is_empty() {
-            return self.world.holds(precondition, &mut binding, self.state);
-        }
-        self.world
-            .each_binding(operator.vars, &mut binding, &mut |b| {
-                self.world.holds(precondition, b, self.state)
-            })
-    }
-
-    /// Whether every atom of `atoms` (each needs only the parameters bound in `objects`) is
-    /// true; an atom that cannot be evaluated does not rule the binding out.
-    fn may_hold(&self, objects: &[u32], atoms: &[&Atom]) -> bool {
-        if atoms.is_empty() {
-            return true;
-        }
-        let binding = bind(self.operator.parameters, objects);
-        atoms
-            .iter()
-            .all(|atom| match self.world.atom_fact(atom, &binding) {
-                Ok(fact) => self.state.facts.contains(&fact) || self.state.derived.contains(&fact),
-                Err(_) => true,
-            })
-    }
-}
-
-/// The first parameters bound to `objects`.
-fn bind(parameters: &[Typed<Variable>], objects: &[u32]) -> Binding {
-    let mut binding = Binding::default();
-    for (param, &o) in parameters.iter().zip(objects) {
-        binding.push(&param.item, o);
-    }
-    binding
-}
-
-/// For each parameter, the atoms of the precondition's top-level conjunction whose last
-/// parameter (in order) it is: they can be tested once it is bound. Equalities are left to the
-/// full test, and so is everything when the action has `:vars`.
-fn early_checks<'a>(operator: &'a Operator) -> Vec<Vec<&'a Atom>> {
-    let mut checks = vec![Vec::new(); operator.parameters.len()];
-    let Some(precondition) = &operator.precondition else {
-        return checks;
+/// Whether `precondition` holds under `binding` (and, when the action has `:vars`, some
+/// binding of them).
+fn holds(
+    world: &World,
+    operator: &Operator,
+    precondition: Option<&Gd>,
+    binding: &mut Binding,
+    state: &State,
+) -> Result<bool, EvalError> {
+    let Some(precondition) = precondition else {
+        return Ok(true);
     };
-    if !operator.vars.is_empty() {
-        return checks;
+    if operator.vars.is_empty() {
+        return world.holds(precondition, binding, state);
     }
-    let conjuncts: Vec<&Gd> = match &precondition.kind {
-        GdKind::And { args } => args.iter().collect(),
-        _ => vec![precondition.as_ref()],
-    };
-    for gd in conjuncts {
-        let GdKind::Atom(atom) = &gd.kind else {
-            continue;
-        };
-        if atom.predicate.text == "=" {
-            continue;
-        }
-        let mut last = None;
-        let mut usable = true;
-        for arg in &atom.args {
-            if let Term::Variable(v) = arg {
-                match operator
-                    .parameters
-                    .iter()
-                    .position(|p| p.item.name == v.name)
-                {
-                    Some(i) => last = Some(last.map_or(i, |l: usize| l.max(i))),
-                    None => usable = false,
-                }
-            }
-        }
-        if let (true, Some(i)) = (usable, last) {
-            checks[i].push(atom);
-        }
+    world.each_binding(operator.vars, binding, &mut |b| {
+        world.holds(precondition, b, state)
+    })
+}
+
+/// `(name obj…)` of the operator with its parameters bound as in `binding`.
+fn ground_name(world: &World, operator: &Operator, binding: &Binding) -> String {
+    let mut text = format!("({}", operator.name.text.to_lowercase());
+    for object in binding.objects() {
+        text.push(' ');
+        text.push_str(&world.objects[object as usize]);
     }
-    checks
+    text.push(')');
+    text
 }

@@ -484,7 +484,7 @@ impl<'a> Walk<'a> {
             if let (Some(gold_next), Some(pred_next)) = (gold_next, pred_next) {
                 tally.compared += 1;
                 let expected = self.translate_facts(&gold_next);
-                let found: HashSet<Fact> = pred_next
+                let found: foldhash::HashSet<Fact> = pred_next
                     .facts
                     .into_iter()
                     .filter(|f| self.shared.contains(&f[0]))
@@ -526,7 +526,7 @@ impl<'a> Walk<'a> {
         Ok(out)
     }
 
-    fn translate_facts(&self, state: &State) -> HashSet<Fact> {
+    fn translate_facts(&self, state: &State) -> foldhash::HashSet<Fact> {
         state
             .facts
             .iter()
