@@ -388,16 +388,18 @@ fn main() {
                 downward(&fd, &task, limit, &work, optimal)
             };
             eprintln!(
-                "{}: pddlc {:?} cost {:?} {:?} expanded {:.2}s, fd {:?} cost {:?} {:?} expanded {:.2}s",
+                "{}: pddlc {:?} cost {:?} {:?} expanded {:.2}s{}, fd {:?} cost {:?} {:?} expanded {:.2}s{}",
                 task.name,
                 a.steps,
                 a.cost,
                 a.expanded,
                 a.seconds,
+                if a.unsolvable { " unsolvable" } else { "" },
                 b.steps,
                 b.cost,
                 b.expanded,
-                b.seconds
+                b.seconds,
+                if b.unsolvable { " unsolvable" } else { "" }
             );
             rows.push((task.name, a, b));
         }

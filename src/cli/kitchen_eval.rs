@@ -63,11 +63,13 @@ struct Task {
 
 /// The environment of task `name`: in its folder as Simmer lays runs out, else in Simmer's
 /// benchmark when `--simmer` names it (its tasks, then its examples), else the built-in task's.
-fn find_env(dir: &Path, name: &str, simmer: Option<&Path>) -> Option<EnvSource> {
+/// `listed` holds the names of the folder's entries that are not folders (from its listing,
+/// without a `stat` each).
+fn find_env(dir: &Path, name: &str, listed: &[String], simmer: Option<&Path>) -> Option<EnvSource> {
     let file = kitchen::env_file_name(name);
-    let own = dir.join(&file);
-    if own.is_file() {
-        return Some(EnvSource::File(own));
+    if listed.contains(&file) {
+        // Listed but unreadable (a dangling link) is reported when it is read, not replaced.
+        return Some(EnvSource::File(dir.join(&file)));
     }
     let Some(simmer) = simmer else {
         return kitchen::embedded_task(name).map(EnvSource::Builtin);
@@ -107,13 +109,14 @@ fn discover(run: usize, dir: &Path, simmer: Option<&Path>, report: &mut Report) 
     for folder in folders {
         let name = file_name(&folder);
         // Not `is_file`: a plan that cannot be read (a dangling link) still yields a row.
-        let names = std::fs::read_dir(&folder)
+        let names: Vec<String> = std::fs::read_dir(&folder)
             .into_iter()
             .flatten()
             .flatten()
             .filter(|e| !is_dir_entry(e))
             .map(|e| e.file_name().to_string_lossy().into_owned())
             .collect();
+        let env = find_env(&folder, &name, &names, simmer);
         let plans: Vec<PathBuf> = kitchen::plan_files(names)
             .iter()
             .map(|name| folder.join(name))
@@ -123,7 +126,7 @@ fn discover(run: usize, dir: &Path, simmer: Option<&Path>, report: &mut Report) 
         }
         tasks.push(Task {
             run,
-            env: find_env(&folder, &name, simmer),
+            env,
             dir: folder.clone(),
             name,
             plans,
@@ -200,10 +203,11 @@ fn run_task(
         env,
         plans,
     };
-    let title = task
-        .env
-        .as_ref()
-        .and_then(EnvSource::title_line)
+    // The task's title (`task_NNN.txt`) is read only for the result files that show it.
+    let title = needs
+        .results
+        .then(|| task.env.as_ref().and_then(EnvSource::title_line))
+        .flatten()
         .unwrap_or_default();
     let options = EvalOptions {
         mode: needs.mode,
@@ -280,17 +284,18 @@ pub fn run(args: &EvalArgs, format: KitchenFormat, shown: Format, color: bool) -
         results: args.results.is_some() || args.html.is_some(),
     };
     let envs = kitchen::EnvCache::default();
-    let results: Vec<(Task, TaskEvaluation<Kept>)> = pool.install(|| {
-        tasks
-            .into_par_iter()
-            .map(|task| {
-                let label = &runs[task.run].label;
-                let result = run_task(&task, label, (&world, &envs), &needs);
-                progress.inc(task.plans.len() as u64);
-                (task, result)
-            })
-            .collect()
-    });
+    let evaluate = |task: Task| {
+        let label = &runs[task.run].label;
+        let result = run_task(&task, label, (&world, &envs), &needs);
+        progress.inc(task.plans.len() as u64);
+        (task, result)
+    };
+    // One job runs on this thread, without starting a worker (and its heap) for it.
+    let results: Vec<(Task, TaskEvaluation<Kept>)> = if args.jobs == Some(1) {
+        tasks.into_iter().map(evaluate).collect()
+    } else {
+        pool.install(|| tasks.into_par_iter().map(evaluate).collect())
+    };
     progress.finish_and_clear();
 
     let mut lines = String::new();

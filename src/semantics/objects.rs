@@ -384,7 +384,11 @@ mod tests {
         // (a i1 r1 r2): at, not lit, door; r1 is lit. (a i2 r3 r3) fails `(not (lit r3))`.
         let names: Vec<Vec<&str>> = guarded
             .iter()
-            .map(|b| b.iter().map(|&o| world.objects[o as usize].as_str()).collect())
+            .map(|b| {
+                b.iter()
+                    .map(|&o| world.objects[o as usize].as_str())
+                    .collect()
+            })
             .collect();
         assert_eq!(names, vec![vec!["i1", "r1", "r2"]]);
         assert_eq!(tried_all, 2 * 3 * 3);
