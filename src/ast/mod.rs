@@ -78,17 +78,7 @@ impl Name {
     /// The case-folded form used for lookups, without an allocation for any ASCII name of up to
     /// 24 bytes (grounded domains write every name in capitals, and look each up many times).
     pub fn folded(&self) -> Folded<'_> {
-        let text = self.text.as_str();
-        // Nearly every name is already lower-case ASCII: a few word-sized looks decide that.
-        if is_folded_ascii(text.as_bytes()) {
-            Folded::Borrowed(text)
-        } else if !text.is_ascii() {
-            Folded::Owned(text.to_lowercase())
-        } else {
-            let mut folded = self.text.clone();
-            folded.as_mut_str().make_ascii_lowercase();
-            Folded::Compact(folded)
-        }
+        fold_key(&self.text)
     }
 
     /// Whether this name is `other`, ignoring case.
@@ -105,6 +95,20 @@ impl std::fmt::Display for Name {
     /// The name as written.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.text)
+    }
+}
+
+/// The case-folded form of `text` used for lookups, as [`Name::folded`] gives a name's.
+pub fn fold_key(text: &str) -> Folded<'_> {
+    // Nearly every name is already lower-case ASCII: a few word-sized looks decide that.
+    if is_folded_ascii(text.as_bytes()) {
+        Folded::Borrowed(text)
+    } else if !text.is_ascii() {
+        Folded::Owned(text.to_lowercase())
+    } else {
+        let mut folded = CompactString::from(text);
+        folded.as_mut_str().make_ascii_lowercase();
+        Folded::Compact(folded)
     }
 }
 

@@ -81,8 +81,6 @@ impl World<'_> {
         })
     }
 
-    /// `exists` (`want` true): some binding satisfies `body`. `forall` (`want` false): some
-    /// binding falsifies it.
     /// Whether an atom's fact is true in `state` (a derived one among its derived atoms).
     pub(crate) fn fact_holds(&self, fact: &Fact, state: &State) -> bool {
         if self.derived_predicates.contains(&fact[0]) {
@@ -92,6 +90,8 @@ impl World<'_> {
         }
     }
 
+    /// `exists` (`want` true): some binding satisfies `body`. `forall` (`want` false): some
+    /// binding falsifies it.
     fn quantify(
         &self,
         variables: &[Typed<Variable>],

@@ -107,13 +107,7 @@ impl<'a> World<'a> {
     }
 
     pub fn object(&self, name: &str) -> Option<u32> {
-        if name
-            .bytes()
-            .all(|b| b.is_ascii() && !b.is_ascii_uppercase())
-        {
-            return self.object_index.get(name).copied();
-        }
-        self.object_index.get(&name.to_lowercase()).copied()
+        self.object_index.get(&*fold_key(name)).copied()
     }
 
     pub fn object_types(&self, object: u32) -> &[String] {
@@ -157,11 +151,7 @@ impl<'a> World<'a> {
         binding: &mut Binding,
         f: &mut dyn FnMut(&mut Binding) -> Eval<bool>,
     ) -> Eval<bool> {
-        let domains: Vec<Vec<u32>> = variables
-            .iter()
-            .map(|v| self.members_readonly(&v.ty))
-            .collect();
-        self.each_from(variables, &domains, 0, binding, f)
+        self.each_binding_guarded(variables, None, binding, f)
     }
 
     /// As [`World::each_binding`], but skipping the combinations under which `condition`
@@ -177,10 +167,24 @@ impl<'a> World<'a> {
         binding: &mut Binding,
         f: &mut dyn FnMut(&mut Binding) -> Eval<bool>,
     ) -> Eval<bool> {
+        let condition = condition.map(|c| (c, state));
+        self.each_binding_guarded(variables, condition, binding, f)
+    }
+
+    /// `each_binding` (no condition) and `each_binding_where` (a condition and the state it is
+    /// looked up in): one walk, with no guards for the first.
+    fn each_binding_guarded(
+        &self,
+        variables: &[Typed<Variable>],
+        condition: Option<(&Gd, &State)>,
+        binding: &mut Binding,
+        f: &mut dyn FnMut(&mut Binding) -> Eval<bool>,
+    ) -> Eval<bool> {
         let guards = condition.map_or_else(
             || vec![Vec::new(); variables.len() + 1],
-            |c| guards(variables, c),
+            |(c, _)| guards(variables, c),
         );
+        let state = condition.map(|(_, state)| state);
         if !self.guards_hold(&guards[0], binding, state) {
             return Ok(false);
         }
@@ -223,36 +227,22 @@ impl<'a> World<'a> {
     }
 
     /// Whether no atom of `guards` is known false under `binding` (one that cannot be looked
-    /// up is left to the full evaluation).
-    fn guards_hold(&self, guards: &[(&Atom, bool)], binding: &Binding, state: &State) -> bool {
+    /// up is left to the full evaluation). Without a state there are no guards.
+    fn guards_hold(
+        &self,
+        guards: &[(&Atom, bool)],
+        binding: &Binding,
+        state: Option<&State>,
+    ) -> bool {
+        let Some(state) = state else {
+            return true;
+        };
         guards
             .iter()
             .all(|&(atom, positive)| match self.atom_fact(atom, binding) {
                 Ok(fact) => self.fact_holds(&fact, state) == positive,
                 Err(_) => true,
             })
-    }
-
-    fn each_from(
-        &self,
-        variables: &[Typed<Variable>],
-        domains: &[Vec<u32>],
-        at: usize,
-        binding: &mut Binding,
-        f: &mut dyn FnMut(&mut Binding) -> Eval<bool>,
-    ) -> Eval<bool> {
-        if at == variables.len() {
-            return f(binding);
-        }
-        for &o in &domains[at] {
-            binding.push(&variables[at].item, o);
-            let result = self.each_from(variables, domains, at + 1, binding, f);
-            binding.pop();
-            if result? {
-                return Ok(true);
-            }
-        }
-        Ok(false)
     }
 
     /// The objects of a type, from the cache when it has the type.
@@ -292,7 +282,7 @@ struct Guarded<'s, 'g> {
     variables: &'s [Typed<Variable>],
     domains: &'s [Vec<u32>],
     guards: &'s [Vec<(&'g Atom, bool)>],
-    state: &'s State,
+    state: Option<&'s State>,
 }
 
 /// The atoms of `condition`'s top-level conjunction, with their polarity, by the number of
