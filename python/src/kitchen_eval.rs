@@ -138,19 +138,19 @@ fn discover(run: usize, folder: &RunFolder, notes: &mut Notes) -> Vec<TaskInput>
 fn task(run: usize, label: &str, dir: &Path) -> Option<TaskInput> {
     let name = file_name(dir);
     // Not `is_file`: a plan that cannot be read (a dangling link) still yields a row.
-    let names = std::fs::read_dir(dir)
+    let names: Vec<String> = std::fs::read_dir(dir)
         .into_iter()
         .flatten()
         .flatten()
         .filter(|e| !e.path().is_dir())
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();
+    let own = kitchen::own_env_file(&name, &names).map(|file| dir.join(file));
     let plans = kitchen::plan_files(names);
     if plans.is_empty() {
         return None;
     }
-    let own = dir.join(kitchen::env_file_name(&name));
-    let env = if own.is_file() {
+    let env = if let Some(own) = own {
         EnvInput::File {
             name: own.display().to_string(),
             text: read(&own).map(|bytes| String::from_utf8_lossy(&bytes).into_owned()),

@@ -66,11 +66,10 @@ struct Task {
 /// `listed` holds the names of the folder's entries that are not folders (from its listing,
 /// without a `stat` each).
 fn find_env(dir: &Path, name: &str, listed: &[String], simmer: Option<&Path>) -> Option<EnvSource> {
-    let file = kitchen::env_file_name(name);
-    if listed.contains(&file) {
-        // Listed but unreadable (a dangling link) is reported when it is read, not replaced.
-        return Some(EnvSource::File(dir.join(&file)));
+    if let Some(own) = kitchen::own_env_file(name, listed) {
+        return Some(EnvSource::File(dir.join(own)));
     }
+    let file = kitchen::env_file_name(name);
     let Some(simmer) = simmer else {
         return kitchen::embedded_task(name).map(EnvSource::Builtin);
     };

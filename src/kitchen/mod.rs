@@ -60,7 +60,7 @@ pub use eval::{
     BootstrapOptions, BootstrapRow, Comparison, EnvCache, EnvInput, EvalDocument, EvalOptions,
     FileNotes, Method, Notes, PlanInput, PlanVerdict, RanPlan, RunFolder, Tally, TaskEvaluation,
     TaskInput, TaskRow, env_file_name, evaluate_task, is_plan_file, missing_env_message,
-    no_task_folder_message, plan_files, plan_order, result_file_name,
+    no_task_folder_message, own_env_file, plan_files, plan_order, result_file_name,
 };
 // The statistics of `kitchen eval`.
 pub use stats::{

@@ -67,6 +67,14 @@ pub fn env_file_name(task: &str) -> String {
     format!("env_{task}.json")
 }
 
+/// Task `task`'s own environment file among the names of its folder's files (not folders),
+/// when it is listed. A listed file that cannot be read is reported when it is read, not
+/// replaced by the built-in task.
+pub fn own_env_file(task: &str, listed: &[String]) -> Option<String> {
+    let file = env_file_name(task);
+    listed.contains(&file).then_some(file)
+}
+
 /// The name of a plan's annotated result file: `result_NNN.txt` for `plan_NNN.txt`,
 /// `N.result.txt` for `N.txt`.
 pub fn result_file_name(plan: &str) -> String {

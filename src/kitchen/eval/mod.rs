@@ -8,7 +8,7 @@ mod table;
 
 pub use discover::{
     RunFolder, env_file_name, is_plan_file, missing_env_message, no_task_folder_message,
-    plan_files, plan_order, result_file_name,
+    own_env_file, plan_files, plan_order, result_file_name,
 };
 pub use table::{
     BootstrapOptions, BootstrapRow, Comparison, EvalDocument, Method, TaskRow, statistics,
