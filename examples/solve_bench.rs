@@ -10,8 +10,9 @@
 //! (Fast Downward's `Expanded N state(s).`) and checks that both found the same cost.
 //!
 //! `cargo run --release --example solve_bench -- [--limit SECONDS] [--set plans|kitchen|variants]…
-//! [--max N] [--pddlc-only] [--optimal]` (N tasks per set at most; `--pddlc-only` leaves Fast
-//! Downward out, its column then empty). `PDDLC=path` measures that binary instead. Times are CPU seconds (user and system) of each planner's process
+//! [--max N] [--only TEXT] [--pddlc-only] [--optimal] [--keep-work]` (N tasks per set at most;
+//! `--only` keeps the tasks whose name contains TEXT; `--pddlc-only` leaves Fast Downward out,
+//! its column then empty; `--keep-work` keeps the variants' files). `PDDLC=path` measures that binary instead. Times are CPU seconds (user and system) of each planner's process
 //! and its children; the limit is pddlc's `--time-limit` and Fast Downward's
 //! `--overall-time-limit` (CPU time). Needs `../shared` and `pip install up-fast-downward`;
 //! runs the `pddlc` binary built in `target/release`.
@@ -341,6 +342,8 @@ fn main() {
     let mut sets = Vec::new();
     let mut pddlc_only = false;
     let mut optimal = false;
+    let mut only = String::new();
+    let mut keep_work = false;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -354,6 +357,8 @@ fn main() {
             "--set" => sets.extend(args.next()),
             "--pddlc-only" => pddlc_only = true,
             "--optimal" => optimal = true,
+            "--only" => only = args.next().unwrap_or_default(),
+            "--keep-work" => keep_work = true,
             other => eprintln!("ignored argument: {other}"),
         }
     }
@@ -374,7 +379,8 @@ fn main() {
             }
         };
         let mut rows = Vec::new();
-        for task in tasks.into_iter().take(max) {
+        let chosen = tasks.into_iter().filter(|t| t.name.contains(&only));
+        for task in chosen.take(max) {
             let a = ours(&binary, &task, limit, optimal);
             let b = if pddlc_only {
                 Run {
@@ -405,5 +411,9 @@ fn main() {
         }
         report(set, &rows, set == "variants", optimal);
     }
-    let _ = std::fs::remove_dir_all(&work);
+    if keep_work {
+        eprintln!("work files kept in {}", work.display());
+    } else {
+        let _ = std::fs::remove_dir_all(&work);
+    }
 }

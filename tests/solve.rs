@@ -1,5 +1,6 @@
 //! The planner (`pddlc::solve`): the fixtures under fixtures/solve, whose directory names say
-//! the outcome (`solved_`, `optimal_`, `unsolvable_`, or a diagnostic code); `--optimal`
+//! the outcome (`solved_`, `optimal_`, `unsolvable_`, or an error's code; a warning's code
+//! before the outcome, `S503_solved_…`); `--optimal`
 //! against an exhaustive search through the validator; a selection of ../shared/plans problems
 //! that Fast Downward solved; and impossible variants of them, built by removing an initial
 //! fact the reference plan needs (as Plancraft builds its impossible tasks), with the
@@ -35,12 +36,16 @@ fn read(dir: &Path, name: &str) -> String {
 }
 
 fn run(domain: &Domain, problem: &Problem, optimal: bool) -> Outcome {
+    answer(domain, problem, optimal).outcome
+}
+
+fn answer(domain: &Domain, problem: &Problem, optimal: bool) -> pddlc::solve::Answer {
     let options = Options {
         optimal,
         ..Options::default()
     };
     match solve(domain, problem, &options, &mut |_| {}) {
-        Ok(answer) => answer.outcome,
+        Ok(answer) => answer,
         Err(diagnostics) => panic!("no answer: {diagnostics:?}"),
     }
 }
@@ -79,7 +84,21 @@ fn solve_fixtures() {
             .to_string();
         let domain = domain_of(&read(&dir, "domain.pddl"), &name);
         let problem = problem_of(&read(&dir, "problem.pddl"), &name);
-        if let Some(code) = name.split('_').next().filter(|c| c.starts_with('S')) {
+        // A warning's code first (`S503_unsolvable_…`): an answer that carries it, the outcome
+        // in the next word. An error's code: no answer, that diagnostic.
+        let mut words = name.split('_');
+        let code = words.next().filter(|c| c.starts_with('S'));
+        let warned = code.filter(|c| {
+            pddlc::diagnostics::Code::ALL.iter().any(|k| {
+                k.as_str() == *c && k.default_severity() == pddlc::diagnostics::Severity::Warning
+            })
+        });
+        let kind = if warned.is_some() {
+            words.next()
+        } else {
+            name.split('_').next()
+        };
+        if let Some(code) = code.filter(|_| warned.is_none()) {
             let Err(diagnostics) = solve(&domain, &problem, &Options::default(), &mut |_| {})
             else {
                 panic!("{name}: expected {code}");
@@ -91,10 +110,17 @@ fn solve_fixtures() {
             snapshot.push_str(&format!("## {name}\n{}\n\n", diagnostics[0].message));
             continue;
         }
-        // Both searches, each on its own: the same verdict, valid plans.
+        // Both searches, each on its own: the same verdict, valid plans; warnings shown.
         for optimal in [false, true] {
-            let outcome = run(&domain, &problem, optimal);
-            match (&outcome, name.split('_').next()) {
+            let answer = answer(&domain, &problem, optimal);
+            if let Some(code) = warned {
+                assert!(
+                    answer.warnings.iter().any(|w| w.code.as_str() == code),
+                    "{name}: expected the warning {code}"
+                );
+            }
+            let outcome = answer.outcome;
+            match (&outcome, kind) {
                 (Outcome::Solved { plan, .. }, Some("solved" | "optimal")) => {
                     assert_valid(&domain, &problem, plan, &name)
                 }
@@ -102,7 +128,11 @@ fn solve_fixtures() {
                 _ => panic!("{name} (optimal: {optimal}): {outcome:?}"),
             }
             let search = if optimal { "A*" } else { "greedy" };
-            snapshot.push_str(&format!("## {name} ({search})\n{}\n\n", shown(&outcome)));
+            snapshot.push_str(&format!("## {name} ({search})\n"));
+            for warning in &answer.warnings {
+                snapshot.push_str(&format!("{}: {}\n", warning.code, warning.message));
+            }
+            snapshot.push_str(&format!("{}\n\n", shown(&outcome)));
         }
     }
     insta::assert_snapshot!(snapshot);

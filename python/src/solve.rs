@@ -24,7 +24,7 @@ impl Solution {
     fn row(&self) -> serde_json::Value {
         let sources = Sources::new(&self.sources);
         let row = match &self.answer {
-            Some(answer) => SolveRow::answer(answer, None, None),
+            Some(answer) => SolveRow::answer(answer, &sources, None, None),
             None => SolveRow::unusable(&self.diagnostics, &sources),
         };
         serde_json::to_value(row).unwrap_or_default()
@@ -83,7 +83,8 @@ impl Solution {
         }
     }
 
-    /// The task's diagnostics when it could not be used.
+    /// The task's diagnostics: why it could not be used, or the warnings an answer rests on
+    /// (`S503`: action instances left out because their cost has no value).
     #[getter]
     fn diagnostics(&self) -> Vec<Diagnostic> {
         Diagnostic::located(&self.diagnostics, &Sources::new(&self.sources))
@@ -180,7 +181,10 @@ fn run(
         Err(diagnostics) => return (None, diagnostics),
     };
     match planner::solve(&domain, &problem, &options, &mut |_| {}) {
-        Ok(answer) => (Some(answer), Vec::new()),
+        Ok(answer) => {
+            let warnings = answer.warnings.clone();
+            (Some(answer), warnings)
+        }
         Err(diagnostics) => (None, diagnostics),
     }
 }

@@ -109,26 +109,9 @@ pub fn run(args: &Args) -> Outcome {
             return Outcome::Failure;
         }
     };
-    if let Some(path) = &args.plan_file
-        && path.exists()
-        && !args.force
-    {
-        eprintln!(
-            "error: {} exists: give --force to overwrite it, or another --plan-file",
-            path.display()
-        );
+    if let Err(message) = check_outputs(args) {
+        eprintln!("error: {message}");
         return Outcome::Failure;
-    }
-    if let Some(html) = &args.html {
-        let inputs: Vec<&Path> = [Some(&args.domain), Some(&args.problem), args.from.as_ref()]
-            .into_iter()
-            .flatten()
-            .map(PathBuf::as_path)
-            .collect();
-        if let Err(message) = super::input::check_output(html, &inputs) {
-            eprintln!("error: --html: {message}");
-            return Outcome::Failure;
-        }
     }
     let color = args.color.enabled();
     let Task {
@@ -187,25 +170,11 @@ pub fn run(args: &Args) -> Outcome {
         written = Some(display_name(path));
     }
     let peak = peak_memory_mb();
-    match format {
-        Format::Json => {
-            let document = SolveRow::answer(&answer, written, Some(peak));
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&document).unwrap_or_default()
-            );
-        }
-        _ => human(&answer, peak),
-    }
+    print_answer(format, &answer, &sources, written, peak, color);
     if let Some(html) = &args.html {
         let names = (sources[0].name.as_str(), sources[1].name.as_str());
-        let written =
-            pddlc::html::solve_page(&domain, &problem, names, &answer, options.prefix.as_deref())
-                .map_err(|d| format!("{} [{}]", d.message, d.code))
-                .and_then(|page| {
-                    std::fs::write(html, page).map_err(|e| format!("{}: {e}", html.display()))
-                });
-        if let Err(message) = written {
+        let prefix = options.prefix.as_deref();
+        if let Err(message) = write_html(html, &domain, &problem, names, &answer, prefix) {
             eprintln!("error: --html: {message}; no page was written");
             return Outcome::Failure;
         }
@@ -214,6 +183,69 @@ pub fn run(args: &Args) -> Outcome {
         Solved::Solved { .. } => Outcome::Clean,
         _ => Outcome::InputErrors,
     }
+}
+
+/// Refuses outputs that would overwrite a plan without `--force`, or an input.
+fn check_outputs(args: &Args) -> Result<(), String> {
+    if let Some(path) = &args.plan_file
+        && path.exists()
+        && !args.force
+    {
+        return Err(format!(
+            "{} exists: give --force to overwrite it, or another --plan-file",
+            path.display()
+        ));
+    }
+    if let Some(html) = &args.html {
+        let inputs: Vec<&Path> = [Some(&args.domain), Some(&args.problem), args.from.as_ref()]
+            .into_iter()
+            .flatten()
+            .map(PathBuf::as_path)
+            .collect();
+        super::input::check_output(html, &inputs)
+            .map_err(|message| format!("--html: {message}"))?;
+    }
+    Ok(())
+}
+
+/// Prints the answer: a JSON document, or warnings on stderr and the plan.
+fn print_answer(
+    format: Format,
+    answer: &Answer,
+    sources: &[SourceFile],
+    written: Option<String>,
+    peak: f64,
+    color: bool,
+) {
+    let view = Sources::new(sources);
+    if let Format::Json = format {
+        let document = SolveRow::answer(answer, &view, written, Some(peak));
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&document).unwrap_or_default()
+        );
+        return;
+    }
+    if !answer.warnings.is_empty() {
+        eprint!(
+            "{}",
+            render_diagnostics(format, &answer.warnings, &view, color)
+        );
+    }
+    human(answer, peak);
+}
+
+fn write_html(
+    html: &Path,
+    domain: &pddlc::ast::Domain,
+    problem: &pddlc::ast::Problem,
+    names: (&str, &str),
+    answer: &Answer,
+    prefix: Option<&str>,
+) -> Result<(), String> {
+    let page = pddlc::html::solve_page(domain, problem, names, answer, prefix)
+        .map_err(|d| format!("{} [{}]", d.message, d.code))?;
+    std::fs::write(html, page).map_err(|e| format!("{}: {e}", html.display()))
 }
 
 fn write_plan(path: &std::path::Path, text: &str, force: bool) -> std::io::Result<()> {

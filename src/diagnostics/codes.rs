@@ -166,6 +166,7 @@ codes! {
     EventCascade, "V316", "event-cascade", Error, "a PDDL+ event fires again at the moment it fired: an endless cascade";
     SolveUnsupported, "S501", "solve-unsupported", Error, "the task uses a feature the planner does not handle (numeric or temporal planning, preferences, constraints): no answer";
     SolvePlanRejected, "S502", "solve-plan-rejected", Error, "the planner's ground task disagrees with the validator (a plan it found is rejected, or a prefix's step has no ground operator): a bug in pddlc, no plan is given";
+    SolveNeverApplicable, "S503", "solve-never-applicable", Warning, "action instances the planner leaves out because applying them is an error (their cost has no value), as the validator rejects such a step";
 }
 
 impl fmt::Display for Code {

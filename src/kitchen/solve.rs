@@ -112,6 +112,7 @@ fn declared_unsolvable(task: &str, reason: &str) -> TaskSolution {
             outcome: Solved::Unsolvable(planner::Unsolvable::GoalUnreachable { atoms: Vec::new() }),
             action_costs: false,
             statistics: Statistics::default(),
+            warnings: Vec::new(),
         },
         simmer_plan: None,
         strict: None,

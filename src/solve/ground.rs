@@ -28,6 +28,22 @@ pub struct Grounded {
     pub task: GroundTask,
     pub unreachable_goal: Vec<String>,
     pub goal_false: bool,
+    /// Actions with instances left out of the task because applying them is an error.
+    pub never_applicable: Vec<NeverApplicable>,
+}
+
+/// An action whose reachable instances include some that can never be applied: their cost
+/// reads a fluent that has no value, a step the validator rejects (`V309`).
+#[derive(Clone, Debug)]
+pub struct NeverApplicable {
+    pub action: String,
+    /// The instances left out.
+    pub instances: usize,
+    /// The first of them, `(action args)`, and the fluent without a value, `(f args)`.
+    pub example: String,
+    pub fluent: String,
+    /// The cost effect, in the domain.
+    pub span: Span,
 }
 
 /// An argument of a joined atom: a parameter's position or an object.
@@ -87,6 +103,7 @@ struct Grounder<'w, 'a> {
     fluent: Vec<bool>,
     reached: Reached,
     ids: HashMap<Fact, u32>,
+    never_applicable: Vec<NeverApplicable>,
 }
 
 fn invalid(message: String) -> GroundFailure {
@@ -165,6 +182,7 @@ fn ground_with(
         fluent,
         reached,
         ids: HashMap::new(),
+        never_applicable: Vec::new(),
     };
     grounder.fixpoint(&mut schemas, budget)?;
     grounder.task(&schemas, problem, problem_file, &init_state, budget)

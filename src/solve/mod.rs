@@ -25,7 +25,7 @@ mod support;
 mod task;
 
 use crate::ast::{Domain, Problem};
-use crate::diagnostics::{Code, Diagnostic};
+use crate::diagnostics::{Code, Diagnostic, FileId};
 use crate::validate::{TaskFiles, ValidateOptions};
 pub use row::{Reason, SolveRow, StatisticsRow, status};
 use search::Ending;
@@ -186,6 +186,9 @@ pub struct Answer {
     /// Whether costs are the actions' own (`(:metric minimize (total-cost))`), else unit.
     pub action_costs: bool,
     pub statistics: Statistics,
+    /// What the answer rests on that the user should know: action instances left out
+    /// because applying them is an error (`S503`).
+    pub warnings: Vec<Diagnostic>,
 }
 
 /// Solves `problem` in `domain`. Errors: diagnostics for a task the planner does not handle
@@ -235,6 +238,7 @@ fn run(
                 outcome: Outcome::Unknown(limit(&budget)),
                 action_costs: false,
                 statistics,
+                warnings: Vec::new(),
             });
         }
     };
@@ -244,11 +248,13 @@ fn run(
     statistics.axioms = task.strata.iter().map(Vec::len).sum();
     statistics.grounding_seconds = started.elapsed().as_secs_f64();
     let action_costs = task.action_costs;
+    let warnings = never_applicable_warnings(&grounded.never_applicable, files.domain);
     let answer = |outcome, statistics| {
         Ok(Answer {
             outcome,
             action_costs,
             statistics,
+            warnings,
         })
     };
     if grounded.goal_false {
@@ -290,6 +296,38 @@ fn run(
         Ending::Limit => Outcome::Unknown(limit(&budget)),
     };
     answer(outcome, statistics)
+}
+
+/// One `S503` warning per action with instances left out of the ground task, labelled on its
+/// cost effect in the domain.
+fn never_applicable_warnings(
+    list: &[ground::NeverApplicable],
+    domain_file: FileId,
+) -> Vec<Diagnostic> {
+    list.iter()
+        .map(|left_out| {
+            let (count, its, them) = match left_out.instances {
+                1 => ("1 instance".to_string(), "its", "it"),
+                n => (format!("{n} instances"), "their", "them"),
+            };
+            Diagnostic::new(
+                Code::SolveNeverApplicable,
+                format!(
+                    "{count} of `{}` can never be applied: {its} cost has no value (`{}` reads \
+                     `{}`, which `:init` does not set), and the validator rejects such a step \
+                     (V309); no plan uses {them}",
+                    left_out.action, left_out.example, left_out.fluent
+                ),
+                left_out.span,
+            )
+            .in_file(domain_file)
+            .with_help(format!(
+                "give the cost a value in the problem's `:init`, e.g. `(= {} 1)`, if these steps \
+                 are meant to be possible",
+                left_out.fluent
+            ))
+        })
+        .collect()
 }
 
 /// Checks that the prefix to extend runs: the validator says where it fails, labelled in the

@@ -54,9 +54,10 @@ pub fn status(outcome: &Outcome) -> &'static str {
 }
 
 impl<'a> SolveRow<'a> {
-    /// The document of an answer.
+    /// The document of an answer; its warnings located in `sources`.
     pub fn answer(
         answer: &'a Answer,
+        sources: &'a Sources,
         plan_file: Option<String>,
         peak_memory_mb: Option<f64>,
     ) -> SolveRow<'a> {
@@ -66,7 +67,7 @@ impl<'a> SolveRow<'a> {
         };
         SolveRow {
             version: JSON_VERSION,
-            diagnostics: Vec::new(),
+            diagnostics: render::rows(&answer.warnings, sources),
             status: Some(status(&answer.outcome)),
             plan,
             cost,

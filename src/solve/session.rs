@@ -84,14 +84,18 @@ impl<'t> Session<'t> {
                 outcome: Outcome::Unknown(Limit::Time),
                 action_costs: false,
                 statistics,
+                warnings: Vec::new(),
             });
         };
         let action_costs = grounded.task.action_costs;
+        let warnings =
+            super::never_applicable_warnings(&grounded.never_applicable, self.options.files.domain);
         let answer = |outcome, statistics| {
             Ok(Answer {
                 outcome,
                 action_costs,
                 statistics,
+                warnings,
             })
         };
         if grounded.goal_false {

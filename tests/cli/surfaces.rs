@@ -126,7 +126,7 @@ fn library(command: &str, paths: &[PathBuf]) -> (Vec<String>, String) {
                         pddlc::solve::Outcome::Unsolvable(_) => "unsolvable",
                         pddlc::solve::Outcome::Unknown(_) => "unknown",
                     };
-                    (Vec::new(), verdict.to_string())
+                    (sorted_codes(answer.warnings.iter()), verdict.to_string())
                 }
                 Err(diagnostics) => (sorted_codes(diagnostics.iter()), "none".to_string()),
             }

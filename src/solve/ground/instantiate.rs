@@ -3,17 +3,27 @@
 //! and the goal and initial state are written over the same ids.
 
 use super::{
-    Budget, GroundFailure, Grounded, Grounder, Schema, SchemaKind, bind, eval, head, invalid,
+    Budget, GroundFailure, Grounded, Grounder, NeverApplicable, Schema, SchemaKind, bind, eval,
+    head, invalid,
 };
 use crate::ast::*;
 use crate::diagnostics::{Code, Diagnostic, FileId};
-use crate::semantics::{Binding, Eval, Fact, State};
+use crate::semantics::{Binding, Eval, EvalError, Fact, State};
 use crate::solve::formula::{Formula, conjunctions};
 use crate::solve::support::is_total_cost;
 use crate::solve::task::{Axiom, Bits, EffectGroup, GroundTask, Operator, set_bit};
 
 /// The most conjunctions a condition is split into; a larger one is kept as a formula.
 const DNF_LIMIT: usize = 16;
+
+/// An instance's cost so far, and the fluent without a value that it reads, if one does:
+/// applying such an instance is an error (the validator's `V309`), so it is left out.
+#[derive(Default)]
+struct Cost {
+    total: f64,
+    undefined: Option<String>,
+    span: Span,
+}
 
 /// One atomic change of an effect, with the condition it is under.
 struct Change {
@@ -98,6 +108,7 @@ impl Grounder<'_, '_> {
             task,
             unreachable_goal,
             goal_false,
+            never_applicable: std::mem::take(&mut self.never_applicable),
         })
     }
 
@@ -166,7 +177,7 @@ impl Grounder<'_, '_> {
 
     /// The operators of one action instance: one per disjunct of its precondition.
     fn operators(
-        &self,
+        &mut self,
         action: &Action,
         values: &[u32],
         precondition: &Formula,
@@ -175,7 +186,7 @@ impl Grounder<'_, '_> {
         task: &mut GroundTask,
     ) -> Result<(), GroundFailure> {
         let mut changes = Vec::new();
-        let mut cost = 0.0;
+        let mut cost = Cost::default();
         if let Some(effect) = &action.effect {
             self.changes(
                 effect,
@@ -186,6 +197,11 @@ impl Grounder<'_, '_> {
                 &mut cost,
             )?;
         }
+        if let Some(fluent) = cost.undefined {
+            self.leave_out(action, values, fluent, cost.span);
+            return Ok(());
+        }
+        let cost = cost.total;
         // Changes grouped by their condition, each condition split into its disjuncts.
         let mut groups: Vec<(Formula, EffectGroup)> = Vec::new();
         for change in changes {
@@ -228,17 +244,7 @@ impl Grounder<'_, '_> {
         } else {
             1
         };
-        let mut name = format!("({}", action.name.text.to_lowercase());
-        for &v in values {
-            name.push(' ');
-            name.push_str(
-                self.world
-                    .objects
-                    .get(v as usize)
-                    .map_or("?", String::as_str),
-            );
-        }
-        name.push(')');
+        let name = self.instance_name(action, values);
         for pre in conjunctions(precondition, DNF_LIMIT) {
             task.operators.push(Operator {
                 name: name.clone(),
@@ -250,6 +256,38 @@ impl Grounder<'_, '_> {
         Ok(())
     }
 
+    /// `(action args)`, as plans name the instance.
+    fn instance_name(&self, action: &Action, values: &[u32]) -> String {
+        let mut name = format!("({}", action.name.text.to_lowercase());
+        for &v in values {
+            name.push(' ');
+            name.push_str(
+                self.world
+                    .objects
+                    .get(v as usize)
+                    .map_or("?", String::as_str),
+            );
+        }
+        name.push(')');
+        name
+    }
+
+    /// Records an instance left out because its cost has no value.
+    fn leave_out(&mut self, action: &Action, values: &[u32], fluent: String, span: Span) {
+        let name = &action.name.text;
+        if let Some(entry) = self.never_applicable.iter_mut().find(|e| e.action == *name) {
+            entry.instances += 1;
+            return;
+        }
+        self.never_applicable.push(NeverApplicable {
+            action: name.to_string(),
+            instances: 1,
+            example: self.instance_name(action, values),
+            fluent,
+            span,
+        });
+    }
+
     /// The atomic changes of an effect under `condition`, and its cost.
     fn changes(
         &self,
@@ -258,7 +296,7 @@ impl Grounder<'_, '_> {
         binding: &mut Binding,
         init: &State,
         out: &mut Vec<Change>,
-        cost: &mut f64,
+        cost: &mut Cost,
     ) -> Result<(), GroundFailure> {
         match &effect.kind {
             EffectKind::And { args } => {
@@ -304,8 +342,19 @@ impl Grounder<'_, '_> {
                     return Err(e);
                 }
             }
+            // Costs are unconditional (support::unsupported refuses them under `when`), so an
+            // undefined one makes the whole instance inapplicable.
             EffectKind::Numeric { target, value, .. } if is_total_cost(target) => {
-                *cost += self.world.value(value, binding, init).map_err(eval)?;
+                match self.world.value(value, binding, init) {
+                    Ok(v) => cost.total += v,
+                    Err(EvalError::Undefined(fluent)) => {
+                        if cost.undefined.is_none() {
+                            cost.undefined = Some(fluent);
+                            cost.span = effect.span;
+                        }
+                    }
+                    Err(e) => return Err(eval(e)),
+                }
             }
             // support::unsupported refuses other numeric and timed effects before grounding.
             EffectKind::Numeric { .. } | EffectKind::Timed { .. } => {}
