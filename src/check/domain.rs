@@ -65,20 +65,11 @@ impl Scope {
     }
 }
 
-/// The objects of a problem: lower-cased name to types and declaration span. Objects declared
-/// together share their types. The keys are owned and inline up to 24 bytes, so that a lookup compares in the table
-/// itself instead of following a pointer into the tree (a large problem is millions of them).
-pub(super) type Objects = indexmap::IndexMap<
-    compact_str::CompactString,
-    (std::rc::Rc<[String]>, Span),
-    foldhash::fast::RandomState,
->;
-
 /// What a walk needs to know about where it is.
 #[derive(Clone, Copy)]
 pub(super) struct At<'o> {
     pub file: FileId,
-    pub objects: Option<&'o Objects>,
+    pub objects: Option<&'o super::objects::Objects>,
 }
 
 /// An undeclared name already reported: its diagnostic, how to declare the name, the declared

@@ -254,14 +254,14 @@ impl<'a> Checker<'a> {
                     }
                     return Some((ArgTypes::Owned(types), false));
                 }
-                if let Some((types, _)) = at.objects.and_then(|o| o.get(key.as_ref())) {
-                    return Some((ArgTypes::Borrowed(&types[..]), true));
+                if let Some(types) = at.objects.and_then(|o| o.get(key.as_ref())) {
+                    return Some((ArgTypes::Borrowed(types), true));
                 }
                 let mut names: Vec<&str> = Vec::new();
                 if self.worth_suggesting(Code::UndeclaredConstant, &n.text) {
                     names.extend(self.constants.values().map(|c| c.item.text.as_str()));
                     if let Some(objects) = at.objects {
-                        names.extend(objects.keys().map(|k| k.as_str()));
+                        names.extend(objects.names());
                     }
                 }
                 let what = if at.objects.is_some() {

@@ -9,6 +9,7 @@ mod domain;
 mod effects;
 mod expressions;
 mod goals;
+mod objects;
 mod problem;
 mod requirements;
 pub(crate) mod suggest;
@@ -106,10 +107,11 @@ pub fn problem(domain: &Domain, problem: &Problem, files: TaskFiles) -> Vec<Diag
 }
 
 /// Parses a problem and checks it against `domain` in one pass over its text: when the fast
-/// path reads the initial facts and the goal, each is checked as it is read and dropped, so a
-/// problem of millions of facts is never held in memory. Returns the parse, whose tree holds
-/// everything but those facts and that goal, and the problem's diagnostics (those of
-/// [`problem`], not the parse's), or `None` when the text is not a problem.
+/// path reads the objects, the initial facts and the goal, each is checked as it is read; the
+/// facts and the goal are dropped and the objects kept by the check alone, so a problem of
+/// millions of facts is never held in memory and its objects are held once. Returns the parse,
+/// whose tree holds everything but those objects, facts and goal, and the problem's diagnostics
+/// (those of [`problem`], not the parse's), or `None` when the text is not a problem.
 ///
 /// The diagnostics equal those of [`problem`] on the whole tree (`tests/check_corpus.rs`
 /// compares both on every corpus problem).
@@ -231,5 +233,39 @@ mod tests {
             .filter(|(c, _)| *c == Code::UndefinedType)
             .collect();
         assert_eq!(c107, [&(Code::UndefinedType, 2)], "{found:?}");
+    }
+
+    #[test]
+    fn a_streamed_problem_keeps_its_objects_in_the_check_alone() {
+        let domain = "(define (domain d) (:requirements :typing) (:types t)
+            (:predicates (p ?x - t) (q ?x - t))
+            (:action a :parameters (?x - t) :precondition (q ?x) :effect (and (p ?x) (not (q ?x)))))";
+        let domain = crate::parse::domain(domain)
+            .value
+            .expect("the domain parses");
+        let problem = "(define (problem q) (:domain d)
+            (:objects a b - t c a - t)
+            (:init (q a) (q b) (q c) (q zz))
+            (:goal (and (p a) (p b))))";
+        let files = crate::diagnostics::TaskFiles::default();
+        let (parsed, streamed) = super::problem_source(&domain, problem, files);
+        let Some(crate::ast::PddlFile::Problem(tree)) = parsed.value else {
+            panic!("not a problem: {:?}", parsed.diagnostics);
+        };
+        // The check had the objects, facts and goal; the tree has none of them.
+        assert!(tree.objects.is_empty() && tree.init.is_empty() && tree.goal.is_none());
+        let streamed = streamed.expect("the problem was checked");
+        let mut codes: Vec<Code> = streamed.iter().map(|d| d.code).collect();
+        codes.sort_by_key(|c| c.as_str());
+        // `a` again (C105), `zz` (C110).
+        assert_eq!(
+            codes,
+            [Code::DuplicateDefinition, Code::UndeclaredConstant],
+            "{streamed:?}"
+        );
+        let whole = crate::parse::problem(problem)
+            .value
+            .expect("the problem parses");
+        assert_eq!(streamed, super::problem(&domain, &whole, files));
     }
 }

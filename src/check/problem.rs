@@ -2,15 +2,14 @@
 //! constraints and metric, and goals that provably cannot be reached.
 
 use super::Set;
-use super::domain::{At, Checker, GdPlace, Objects, Scope, type_names};
+use super::domain::{At, Checker, GdPlace, Scope};
+use super::objects::Objects;
 use super::requirements::{self, Requirements};
 use super::suggest;
 use crate::ast::*;
 use crate::diagnostics::TaskFiles;
 use crate::diagnostics::{Code, Diagnostic, FileId};
 use crate::parse::FactSink;
-use indexmap::map::Entry;
-use std::rc::Rc;
 
 /// A problem's checks, fed piece by piece: its objects, then its initial facts and its goal
 /// (whole, or conjunct by conjunct as `parse::file_streaming` hands them over), then the rest of
@@ -61,60 +60,11 @@ impl<'d> ProblemCheck<'d> {
         check
     }
 
-    /// The problem's objects; before any fact or goal.
+    /// The problem's objects from its tree; before any fact or goal.
     fn add_objects(&mut self, objects: &[Typed<Name>]) {
         self.objects_seen = true;
-        let pf = self.files.problem;
-        let checker = &mut self.checker;
-        let map = &mut self.objects;
-        map.reserve(objects.len());
-        // Objects come in runs of one type: the run shares one list of type names.
-        let mut run: Option<(&Option<Type>, Rc<[String]>)> = None;
-        for o in objects {
-            if let Some(ty) = &o.ty {
-                checker.check_type(ty, pf, true);
-            }
-            // One probe of the table an object: a large problem has hundreds of thousands.
-            let entry = match map.entry(o.item.folded().as_str().into()) {
-                Entry::Vacant(vacant) => vacant,
-                Entry::Occupied(mut occupied) => {
-                    let (types, first) = occupied.get_mut();
-                    // An object listed again keeps every type it is given: IPC 2000 miconic and IPC
-                    // 2011 machine shop give one object several types on purpose.
-                    let new: Vec<String> = type_names(&o.ty)
-                        .into_iter()
-                        .filter(|t| !types.contains(t))
-                        .collect();
-                    let message = if new.is_empty() {
-                        format!("object `{}` is declared twice", o.item.text)
-                    } else {
-                        format!(
-                            "object `{}` is declared again with another type; it has both",
-                            o.item.text
-                        )
-                    };
-                    let first = *first;
-                    *types = types.iter().cloned().chain(new).collect();
-                    checker.diagnostics.push(
-                    Diagnostic::new(Code::DuplicateDefinition, message, o.item.span)
-                        .with_severity(crate::diagnostics::Severity::Warning)
-                        .in_file(pf)
-                        .with_label(first, "first declared here")
-                        .with_help("declare each object once; for an object of two types, give it a type below both"),
-                    );
-                    continue;
-                }
-            };
-            let types = match &run {
-                Some((ty, types)) if **ty == o.ty => types.clone(),
-                _ => {
-                    let types: Rc<[String]> = type_names(&o.ty).into();
-                    run = Some((&o.ty, types.clone()));
-                    types
-                }
-            };
-            entry.insert((types, o.item.span));
-        }
+        self.objects
+            .add_list(objects, &mut self.checker, self.files.problem);
     }
 
     fn check_fact(&mut self, fact: &Init) {
@@ -190,8 +140,20 @@ impl<'d> ProblemCheck<'d> {
 
 /// What `parse::file_streaming` hands over is checked as it comes and dropped.
 impl FactSink for ProblemCheck<'_> {
-    fn objects(&mut self, objects: &[Typed<Name>]) {
-        self.add_objects(objects);
+    fn object(&mut self, name: Name) {
+        self.objects_seen = true;
+        self.objects.add(&name);
+    }
+
+    fn object_type(&mut self, ty: Type) {
+        self.objects
+            .end_run(Some(&ty), &mut self.checker, self.files.problem);
+    }
+
+    fn objects_end(&mut self) {
+        self.objects_seen = true;
+        self.objects
+            .end_run(None, &mut self.checker, self.files.problem);
     }
 
     fn fact(&mut self, fact: Init) {

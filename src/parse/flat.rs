@@ -43,6 +43,12 @@ pub(super) struct Flat {
     pub goal_taken: bool,
 }
 
+/// One part of an objects list: a name, or the type of the names since the previous type.
+enum ObjectPart {
+    Name(Name),
+    Type(Type),
+}
+
 /// A list was being handed to a sink and turned out not to be flat: the sink holds part of it.
 pub(super) struct Interrupted;
 
@@ -82,6 +88,7 @@ pub(super) fn read_into(
     let has_objects = sections.iter().any(|s| s.kind == SectionKind::Objects);
     let mut fed_sink = false;
     let mut goal_taken = false;
+    let mut objects_taken = false;
     let mut objects = None;
     let mut init = None;
     let mut goal = None;
@@ -100,7 +107,7 @@ pub(super) fn read_into(
         let streaming = match sink.as_deref_mut() {
             Some(sink) if matches!(section.kind, SectionKind::Init | SectionKind::Goal) => {
                 if !fed_sink && !has_objects {
-                    sink.objects(&[]);
+                    sink.objects_end();
                     fed_sink = true;
                 }
                 fed_sink.then_some(sink)
@@ -108,14 +115,20 @@ pub(super) fn read_into(
             _ => None,
         };
         let read = match section.kind {
-            SectionKind::Objects if objects.is_none() => {
-                reader.objects(section.body.1).map(|list| {
-                    if let Some(sink) = sink.as_deref_mut() {
-                        sink.objects(&list);
+            SectionKind::Objects if objects.is_none() && !objects_taken => {
+                match sink.as_deref_mut() {
+                    Some(sink) => {
                         fed_sink = true;
+                        reader
+                            .objects_into(section.body.1, sink)
+                            .ok_or(Interrupted)?;
+                        objects_taken = true;
+                        Some(())
                     }
-                    objects = Some(list);
-                })
+                    None => reader.objects(section.body.1).map(|list| {
+                        objects = Some(list);
+                    }),
+                }
             }
             SectionKind::Init if init.is_none() => match streaming {
                 Some(sink) => {
@@ -158,16 +171,7 @@ pub(super) fn read_into(
     if bodies.is_empty() {
         return Ok(None);
     }
-    let mut text = String::with_capacity(source.len());
-    let mut cuts = Cuts::default();
-    let mut copied = 0;
-    for ((start, end), placeholder) in bodies {
-        text.push_str(&source[copied..start]);
-        text.push_str(placeholder);
-        cuts.after.push((text.len(), end - text.len()));
-        copied = end;
-    }
-    text.push_str(&source[copied..]);
+    let (text, cuts) = cut_out(source, &bodies);
     Ok(Some(Flat {
         text,
         cuts,
@@ -179,6 +183,27 @@ pub(super) fn read_into(
         fed_sink,
         goal_taken,
     }))
+}
+
+/// The text pest reads: `source` with each body (in source order) replaced by its
+/// placeholder, and where its positions map back to the source's.
+fn cut_out(source: &str, bodies: &[((usize, usize), &str)]) -> (String, Cuts) {
+    let removed: usize = bodies.iter().map(|((start, end), _)| end - start).sum();
+    let added: usize = bodies
+        .iter()
+        .map(|(_, placeholder)| placeholder.len())
+        .sum();
+    let mut text = String::with_capacity(source.len() - removed + added);
+    let mut cuts = Cuts::default();
+    let mut copied = 0;
+    for &((start, end), placeholder) in bodies {
+        text.push_str(&source[copied..start]);
+        text.push_str(placeholder);
+        cuts.after.push((text.len(), end - text.len()));
+        copied = end;
+    }
+    text.push_str(&source[copied..]);
+    (text, cuts)
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -592,7 +617,38 @@ impl<'s> Reader<'s> {
 
     /// `a b - t c d - u e`: groups typed by a plain name, then untyped names.
     fn objects(&mut self, end: usize) -> Option<Vec<Typed<Name>>> {
-        let mut list = Vec::new();
+        let mut list: Vec<Typed<Name>> = Vec::new();
+        let mut pending = 0;
+        self.object_list(end, |part| match part {
+            ObjectPart::Name(item) => {
+                list.push(Typed { item, ty: None });
+                pending += 1;
+            }
+            ObjectPart::Type(ty) => {
+                let from = list.len() - pending;
+                for typed in &mut list[from..] {
+                    typed.ty = Some(ty.clone());
+                }
+                pending = 0;
+            }
+        })?;
+        list.shrink_to_fit();
+        Some(list)
+    }
+
+    /// [`Self::objects`], each name and each type handed to `sink` as it is read.
+    fn objects_into(&mut self, end: usize, sink: &mut dyn FactSink) -> Option<()> {
+        self.object_list(end, |part| match part {
+            ObjectPart::Name(name) => sink.object(name),
+            ObjectPart::Type(ty) => sink.object_type(ty),
+        })?;
+        sink.objects_end();
+        Some(())
+    }
+
+    /// The names and types of `(:objects …)` in order, each to `each`; `None` when the list
+    /// is not of that shape (a type with no name before it, `either`).
+    fn object_list(&mut self, end: usize, mut each: impl FnMut(ObjectPart)) -> Option<()> {
         let mut pending = 0;
         while !self.at_end(end) {
             if self.peek()? == b'-' {
@@ -600,23 +656,14 @@ impl<'s> Reader<'s> {
                 if pending == 0 || !self.peek().is_some_and(is_space) {
                     return None;
                 }
-                let ty = Type::Name(self.name()?);
-                let from = list.len() - pending;
-                for typed in &mut list[from..] {
-                    let typed: &mut Typed<Name> = typed;
-                    typed.ty = Some(ty.clone());
-                }
+                each(ObjectPart::Type(Type::Name(self.name()?)));
                 pending = 0;
             } else {
-                list.push(Typed {
-                    item: self.name()?,
-                    ty: None,
-                });
+                each(ObjectPart::Name(self.name()?));
                 pending += 1;
             }
         }
-        list.shrink_to_fit();
-        (self.at == end).then_some(list)
+        (self.at == end).then_some(())
     }
 
     /// Atoms and numeric values, one after another.

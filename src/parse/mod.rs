@@ -53,7 +53,7 @@ pub fn with_stack<T>(f: impl FnOnce() -> T) -> T {
     stacker::maybe_grow(STACK_NEEDED, STACK_SIZE, f)
 }
 
-use crate::ast::{Domain, Gd, Init, Name, PddlFile, Problem, Span, Typed};
+use crate::ast::{Domain, Gd, Init, Name, PddlFile, Problem, Span, Type};
 use crate::diagnostics::{Code, Diagnostic};
 
 /// A stage's result: the value it could build, and everything it found wrong on the way.
@@ -103,11 +103,17 @@ pub fn file(source: &str) -> Parsed<Option<PddlFile>> {
     file_by(source, Route::FlatListsFirst, None)
 }
 
-/// Takes a problem's initial facts and goal from [`file_streaming`] one at a time instead of
-/// the tree, for a caller that looks at each once (a check) and need not keep millions of them.
+/// Takes a problem's objects, initial facts and goal from [`file_streaming`] one at a time
+/// instead of the tree, for a caller that looks at each once (a check) and need not keep
+/// millions of them.
 pub trait FactSink {
-    /// The problem's objects, before any fact or goal. They stay in the tree as well.
-    fn objects(&mut self, objects: &[Typed<Name>]);
+    /// One name of the problem's `(:objects …)`, in order, before any fact or goal.
+    fn object(&mut self, name: Name);
+    /// The type written after the objects named since the previous type (`a b - t`).
+    fn object_type(&mut self, ty: Type);
+    /// The end of the objects (also when the problem has none), before any fact or goal; the
+    /// names since the last type have none.
+    fn objects_end(&mut self);
     /// One initial fact.
     fn fact(&mut self, fact: Init);
     /// The goal, or one conjunct of its top-level `(and …)`.
@@ -116,11 +122,11 @@ pub trait FactSink {
     fn discard(&mut self);
 }
 
-/// Parses like [`file`], but hands a problem's initial facts and goal to `sink` instead of
-/// keeping them in the tree when the fast path reads them and the problem's objects come
-/// before them. The tree then has no initial facts and no goal; when the sink was told to
-/// discard (a list that was not flat after all, any diagnostic), or received no fact or goal,
-/// the tree is whole.
+/// Parses like [`file`], but hands a problem's objects, initial facts and goal to `sink`
+/// instead of keeping them in the tree when the fast path reads them and the problem's objects
+/// come before its facts and goal. The tree then has no objects, initial facts or goal; when
+/// the sink was told to discard (a list that was not flat after all, any diagnostic), or
+/// received nothing, the tree is whole.
 pub fn file_streaming(source: &str, sink: &mut dyn FactSink) -> Parsed<Option<PddlFile>> {
     file_by(source, Route::FlatListsFirst, Some(sink))
 }
