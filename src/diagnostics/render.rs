@@ -309,21 +309,27 @@ fn row<'a>(d: &'a Diagnostic, sources: &'a Sources) -> DiagnosticRow<'a> {
 /// `file:line:col: error: message [P005]` (severity `error`, `warning` or `note` for advice),
 /// then a `note:` line per secondary label at its own place, and `note: help: …` with the help
 /// at the primary place. Columns are display columns, tabs to stops of 8, as GCC counts them.
+/// A diagnostic without a place (an empty plan, a task that is refused as a whole) is
+/// `file: error: message [CODE]`, without line and column, as GCC writes a file's own
+/// messages: an editor then lists it without sending the cursor to a line it is not about.
 pub fn gcc(diagnostics: &[Diagnostic], sources: &Sources) -> String {
     let mut out = String::new();
     for d in diagnostics {
         let file = d.primary().map(|l| l.file).unwrap_or_default();
-        let at = sources.display_line_col(file, d.primary().map(|l| l.span.start).unwrap_or(0));
+        let place = match d.primary() {
+            Some(primary) => {
+                let at = sources.display_line_col(primary.file, primary.span.start);
+                format!("{}:{}:{}", sources.name(file), at.line, at.column)
+            }
+            None => sources.name(file).to_string(),
+        };
         let severity = match d.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
             Severity::Advice => "note",
         };
         out.push_str(&format!(
-            "{}:{}:{}: {severity}: {} [{}]\n",
-            sources.name(file),
-            at.line,
-            at.column,
+            "{place}: {severity}: {} [{}]\n",
             one_line(&d.message),
             d.code,
         ));
@@ -341,13 +347,7 @@ pub fn gcc(diagnostics: &[Diagnostic], sources: &Sources) -> String {
             ));
         }
         if let Some(help) = &d.help {
-            out.push_str(&format!(
-                "{}:{}:{}: note: help: {}\n",
-                sources.name(file),
-                at.line,
-                at.column,
-                one_line(help),
-            ));
+            out.push_str(&format!("{place}: note: help: {}\n", one_line(help)));
         }
     }
     out
@@ -400,4 +400,27 @@ pub fn val(diagnostics: &[Diagnostic], sources: &Sources) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostics::{Code, Span};
+
+    #[test]
+    fn gcc_lines_give_a_place_only_to_a_located_diagnostic() {
+        let files = [SourceFile::new("plan.txt", "\t(move a b)\n(stack c d)\n")];
+        let sources = Sources::new(&files);
+        let located = Diagnostic::new(Code::ValidateUnsupported, "here", Span::new(13, 24))
+            .with_help("a help");
+        let unlocated = Diagnostic::unlocated(Code::ValidateUnsupported, "the task as a whole")
+            .with_help("about\n  no line");
+        assert_eq!(
+            gcc(&[located, unlocated], &sources),
+            "plan.txt:2:2: error: here [V310]\n\
+             plan.txt:2:2: note: help: a help\n\
+             plan.txt: error: the task as a whole [V310]\n\
+             plan.txt: note: help: about no line\n"
+        );
+    }
 }

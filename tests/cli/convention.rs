@@ -421,23 +421,29 @@ fn holds(what: &str, text: &str) -> Result<(), String> {
     }
 }
 
-/// A `gcc` line: `file:line:col: severity: message`, with ` [CODE]` after an error or warning.
+/// A `gcc` line: `file:line:col: severity: message`, with ` [CODE]` after an error or warning;
+/// a diagnostic without a place is `file: severity: message [CODE]`.
 fn regex_lite_gcc(line: &str) -> bool {
-    let mut parts = line.splitn(4, ':');
-    let (Some(_file), Some(row), Some(column), Some(rest)) =
-        (parts.next(), parts.next(), parts.next(), parts.next())
-    else {
-        return false;
-    };
-    let numbers = [row, column]
-        .iter()
-        .all(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
-    let rest = rest.trim_start();
     let coded = |s: &str| s.ends_with(']') && s.contains(" [");
-    numbers
-        && (rest.starts_with("note: ")
+    let severity_first = |rest: &str| {
+        let rest = rest.trim_start();
+        rest.starts_with("note: ")
             || (rest.starts_with("error: ") && coded(rest))
-            || (rest.starts_with("warning: ") && coded(rest)))
+            || (rest.starts_with("warning: ") && coded(rest))
+    };
+    let mut parts = line.splitn(4, ':');
+    if let (Some(_file), Some(row), Some(column), Some(rest)) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    {
+        let numbers = [row, column]
+            .iter()
+            .all(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+        if numbers {
+            return severity_first(rest);
+        }
+    }
+    line.split_once(": ")
+        .is_some_and(|(file, rest)| !file.contains(' ') && severity_first(rest))
 }
 
 /// The table of docs/cli.md's "The convention, by example": every row is run in a pipe from the
