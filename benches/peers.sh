@@ -16,9 +16,15 @@
 # peak RSS. The other peers (pddl, tarski, Fast Downward's translator) are installed too; pass
 # their names in PEERS to run them on the corpus as well (PEERS="loki pddl tarski fd").
 #
+# The peers that are not on PyPI run when they are given:
+#   4. VAL_BIN, the folder of VAL's Validate and libVAL.so (KCL-Planning/VAL, built with cmake):
+#      `validate` and VAL's `Validate -v`, one process per case, over ../shared/plans;
+#   5. SIMMER_SRC, a checkout of psunlpgroup/SIMMER: `kitchen eval` and Simmer's executor on the
+#      held-out layout (benches/kitchen_heldout.sh).
+#
 # Environment: SHARED (default ../shared), PEERS_DIR, PEERS, BUDGET (seconds per corpus run,
 # default 420), SHARD (e.g. 0/4: every 4th corpus file, for a quicker run), PDDLC (a binary to
-# measure instead of building target/release/pddlc).
+# measure instead of building target/release/pddlc), VAL_BIN, SIMMER_SRC.
 # Read the ratios, not the absolute times: the machines are shared and noisy.
 set -euo pipefail
 
@@ -109,3 +115,29 @@ for blocks in 20000 240000; do
     /usr/bin/time -f "pddlc check: %U s user, %S s sys, %M KB peak RSS" \
         "$PDDLC" check "$dir/domain.pddl" "$problem" >/dev/null
 done
+
+if [ -n "${VAL_BIN:-}" ]; then
+    echo "== validate, one process per case over $SHARED/plans: VAL (Validate -v), pddlc"
+    export VAL_BIN
+    python3 "$PERF/perf.py" plans val --shared "$SHARED" --records "$OUT/plans-val.jsonl" \
+        --out "$OUT/plans-val.json" >/dev/null
+    python3 "$PERF/perf.py" plans pddlc --shared "$SHARED" --records "$OUT/plans-pddlc.jsonl" \
+        --out "$OUT/plans-pddlc.json" >/dev/null
+    python3 "$PERF/perf.py" table "$OUT/plans-val.json" "$OUT/plans-pddlc.json" --ratio-to pddlc
+    # The cases where pddlc's verdict differs from VAL's are VAL's known faults, listed with
+    # their reasons in fixtures/plans/val-exceptions.txt.
+    python3 - "$OUT/plans-pddlc.jsonl" fixtures/plans/val-exceptions.txt <<'PY'
+import json, sys
+listed = {line.split(' | ')[0].strip() for line in open(sys.argv[2]) if ' | ' in line}
+differ = [r['id'] for r in map(json.loads, open(sys.argv[1])) if r.get('ok') is False]
+unlisted = [i for i in differ if i not in listed]
+print(f'verdicts that differ from VAL: {len(differ)}, of them not in val-exceptions.txt: {len(unlisted)}')
+for i in unlisted:
+    print('  ', i)
+PY
+fi
+
+if [ -n "${SIMMER_SRC:-}" ]; then
+    echo "== kitchen eval on the held-out layout, side by side with Simmer's executor"
+    SIMMER_SRC=$SIMMER_SRC PDDLC=$PDDLC SHARED=$SHARED benches/kitchen_heldout.sh
+fi
