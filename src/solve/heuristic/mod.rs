@@ -181,10 +181,7 @@ impl Relaxed {
             preconditions,
             free,
             reached_cost: vec![0; operators.len()],
-            queue: match kind {
-                Kind::FastForward => Queue::Buckets(Vec::new(), 0),
-                Kind::Max | Kind::LandmarkCut => Queue::Heap(BinaryHeap::new()),
-            },
+            queue: Queue::for_costs(kind, operators.iter().map(|op| op.cost)),
             marked_atom: vec![false; atoms],
             marked_operator: vec![false; task.operators.len()],
             adds: Lists::new(operators.iter().map(|op| op.adds.as_slice())),
@@ -635,8 +632,8 @@ impl Lists {
     }
 }
 
-/// The exploration's priority queue: buckets for the small integer costs of unit-cost h^add,
-/// a binary heap for h^max under arbitrary costs.
+/// The exploration's priority queue: buckets for small integer costs, a binary heap for h^max
+/// under large ones.
 enum Queue {
     /// Atoms by cost, and the lowest cost that may hold any.
     Buckets(Vec<Vec<u32>>, usize),
@@ -647,7 +644,30 @@ enum Queue {
 /// the FF estimate (never which atoms are reachable); unit-cost h^add rarely comes close.
 const MAX_BUCKETS: u64 = 1 << 20;
 
+/// The most buckets h^max and LM-cut use: past it, their exploration takes the heap.
+const MAX_EXACT_BUCKETS: u64 = 1 << 16;
+
 impl Queue {
+    /// The queue for an exploration of `kind` whose relaxed operators cost `costs`. h^add's FF
+    /// estimate takes buckets whatever the costs (its order past `MAX_BUCKETS` matters little).
+    /// h^max needs atoms to leave in order of cost (an operator's last precondition out is its
+    /// costliest): buckets when every finite cost an atom can have, at most the sum of all the
+    /// operators' costs, has a bucket of its own (the common case: unit or small costs, where
+    /// they spare LM-cut a heap's logarithm on every push and pop), the heap otherwise.
+    fn for_costs(kind: Kind, costs: impl Iterator<Item = u64>) -> Queue {
+        let buckets = match kind {
+            Kind::FastForward => true,
+            Kind::Max | Kind::LandmarkCut => {
+                costs.fold(0u64, u64::saturating_add) < MAX_EXACT_BUCKETS
+            }
+        };
+        if buckets {
+            Queue::Buckets(Vec::new(), 0)
+        } else {
+            Queue::Heap(BinaryHeap::new())
+        }
+    }
+
     fn clear(&mut self) {
         match self {
             Queue::Buckets(buckets, lowest) => {

@@ -163,14 +163,23 @@ fn random_task(random: &mut Random) -> GroundTask {
     task_of(atoms, operators, &init, goal)
 }
 
-#[test]
-fn landmark_cut_lies_between_h_max_and_the_optimum_in_every_reachable_state() {
+/// Every random task's operators cost `scale` times what `random_task` gives them: h^max and
+/// LM-cut over all their reachable states, against the optimum. Returns the states compared and
+/// those where LM-cut was above h^max; checks that the exploration took buckets or the heap as
+/// `heap` says.
+fn compare_with_the_optimum(scale: u64, heap: bool) -> (usize, usize) {
     let mut random = Random(35);
     let (mut states, mut above_max) = (0, 0);
     for _ in 0..300 {
-        let task = random_task(&mut random);
+        let mut task = random_task(&mut random);
+        task.operators.iter_mut().for_each(|op| op.cost *= scale);
         let mut max = Relaxed::new(&task, Kind::Max);
         let mut cut = Relaxed::new(&task, Kind::LandmarkCut);
+        let free = task.operators.iter().all(|op| op.cost == 0);
+        for relaxed in [&max, &cut] {
+            let took_heap = matches!(relaxed.queue, Queue::Heap(_));
+            assert_eq!(took_heap, heap && !free, "scale {scale}: {task:?}");
+        }
         for state in reachable(&task) {
             let (h_max, h_cut, best) = (
                 max.evaluate(&state, None),
@@ -181,16 +190,30 @@ fn landmark_cut_lies_between_h_max_and_the_optimum_in_every_reachable_state() {
             assert!(h_cut <= best, "{h_cut} > {best} in {task:?} at {state:?}");
             // The same relaxation: both see the same dead ends.
             assert_eq!(h_max == INFINITE, h_cut == INFINITE);
+            // h^max is exact, whatever the queue: a multiple of the scale.
+            assert!(
+                h_max == INFINITE || h_max % scale == 0,
+                "{h_max} at scale {scale}"
+            );
             states += 1;
             above_max += usize::from(h_cut > h_max);
         }
     }
-    // The comparison covered many states, and LM-cut was better informed in some of them.
-    assert!(states > 1_000, "{states} states");
-    assert!(
-        above_max > 50,
-        "LM-cut above h^max in {above_max} states of {states}"
-    );
+    (states, above_max)
+}
+
+#[test]
+fn landmark_cut_lies_between_h_max_and_the_optimum_in_every_reachable_state() {
+    // Small costs (buckets) and the same tasks at costs too large for buckets (the heap).
+    for (scale, heap) in [(1, false), (100_000, true)] {
+        let (states, above_max) = compare_with_the_optimum(scale, heap);
+        // The comparison covered many states, and LM-cut was better informed in some of them.
+        assert!(states > 1_000, "{states} states");
+        assert!(
+            above_max > 50,
+            "LM-cut above h^max in {above_max} states of {states} at scale {scale}"
+        );
+    }
 }
 
 /// Visit-all on a `width` × `height` grid, the robot in the corner: atoms `at(c)` are `c`,
