@@ -19,7 +19,9 @@ pub(super) struct Objects {
     /// compares in the entry itself instead of following a pointer.
     entries: Vec<Object>,
     /// The positions in `entries`, by folded name: four bytes a slot and no copy of the name or
-    /// of its hash (a large problem has hundreds of thousands of objects).
+    /// of its hash (a large problem has hundreds of thousands of objects). Invariant: every
+    /// position is below `entries.len()`, since one is inserted only with its entry pushed and
+    /// entries are never removed, so indexing `entries` with it cannot fail.
     index: hashbrown::HashTable<u32>,
     hasher: foldhash::fast::RandomState,
     /// Each list of type names given to a run of objects, which its objects share.

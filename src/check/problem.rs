@@ -141,7 +141,7 @@ impl<'d> ProblemCheck<'d> {
 /// What `parse::file_streaming` hands over is checked as it comes and dropped.
 impl FactSink for ProblemCheck<'_> {
     fn object(&mut self, name: Name) {
-        self.objects_seen = true;
+        // `objects_end` marks the objects seen: it always follows the names, before any fact.
         self.objects.add(&name);
     }
 
